@@ -1,0 +1,48 @@
+import { forbidden, unauthenticated } from '../errors.js';
+
+export interface ApiKeyPrincipal {
+  kind: 'apiKey';
+  keyId: string;
+  tenantId: string;
+  /** Effective scopes (admin expanded). */
+  scopes: string[];
+  rateLimitPerMinute: number | null;
+}
+
+export interface DevicePrincipal {
+  kind: 'device';
+  deviceId: string;
+  tenantId: string;
+}
+
+export type Principal = ApiKeyPrincipal | DevicePrincipal;
+
+/** The bearer token of an Authorization header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function requireApiKey(principal: Principal | null | undefined): ApiKeyPrincipal {
+  if (!principal || principal.kind !== 'apiKey') throw unauthenticated();
+  return principal;
+}
+
+/**
+ * The tenant a request acts for. A path or argument tenantId that is not the key's own tenant is
+ * refused with 403: tenant isolation is enforced here, never trusted to the path.
+ */
+export function tenantOf(principal: Principal | null | undefined, requested?: string | null): string {
+  const key = requireApiKey(principal);
+  if (requested != null && requested !== key.tenantId) {
+    throw forbidden(`This API key belongs to another tenant than ${requested}`, 'tenant_mismatch');
+  }
+  return key.tenantId;
+}
+
+export function requireScope(principal: Principal | null | undefined, scope: string): ApiKeyPrincipal {
+  const key = requireApiKey(principal);
+  if (!key.scopes.includes(scope)) throw forbidden(`This API key lacks the scope ${scope}`, 'missing_scope');
+  return key;
+}

@@ -1,0 +1,24 @@
+export const SCOPES = [
+  'bookings:read',
+  'bookings:write',
+  'catalog:read',
+  'catalog:write',
+  'pricing:read',
+  'pricing:write',
+  'webhooks:read',
+  'webhooks:write',
+  'devices:read',
+  'devices:write',
+  'admin',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** The scopes a key effectively holds: `admin` implies every scope. */
+export function effectiveScopes(scopes: readonly string[]): string[] {
+  return scopes.includes('admin') ? [...SCOPES] : [...scopes];
+}

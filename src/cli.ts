@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { readEnv } from './env.js';
+import { startRuntime } from './runtime.js';
+import type { AppDeps } from './deps.js';
+import { DomainError } from './errors.js';
+import { createApiKey, createTenant } from './modules/tenants/tenants.service.js';
+import { importCatalog } from './import/import.js';
+
+// `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
+// exit 0 on success and non-zero with a clear message otherwise.
+
+const USAGE = `Usage:
+  cli tenant create --name NAME
+  cli apikey create --tenant ID --name NAME --scopes a,b [--rate-limit N]
+  cli import --tenant ID FILE`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<unknown> {
+  const [command, sub] = argv;
+  if (command === 'tenant' && sub === 'create') {
+    const { values } = parseArgs({ args: argv.slice(2), options: { name: { type: 'string' } }, strict: true });
+    const name = required(values, 'name');
+    const deps = await withDeps();
+    const { tenant, apiKey } = await deps.database.db.transaction().execute((trx) => createTenant(trx, name));
+    return { tenantId: tenant.id, apiKey };
+  }
+  if (command === 'apikey' && sub === 'create') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'rate-limit': { type: 'string' } },
+      strict: true,
+    });
+    const tenantId = required(values, 'tenant');
+    const name = required(values, 'name');
+    const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+    let rateLimitPerMinute: number | undefined;
+    if (values['rate-limit'] !== undefined) {
+      rateLimitPerMinute = Number(values['rate-limit']);
+      if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute <= 0) throw new UsageError('--rate-limit must be a positive whole number');
+    }
+    const deps = await withDeps();
+    const { key, apiKey } = await createApiKey(deps.database.db, { tenantId, name, scopes, rateLimitPerMinute });
+    return { id: key.id, apiKey };
+  }
+  if (command === 'import') {
+    const { values, positionals } = parseArgs({ args: argv.slice(1), options: { tenant: { type: 'string' } }, allowPositionals: true, strict: true });
+    const tenantId = required(values, 'tenant');
+    if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
+    let file: unknown;
+    try {
+      file = JSON.parse(readFileSync(positionals[0], 'utf8'));
+    } catch (error) {
+      throw new UsageError(`cannot read ${positionals[0]} as JSON: ${(error as Error).message}`);
+    }
+    const deps = await withDeps();
+    return importCatalog(deps, tenantId, file);
+  }
+  throw new UsageError(`unknown command "${argv.join(' ')}"`);
+}
+
+async function main(): Promise<number> {
+  let deps: AppDeps | undefined;
+  try {
+    const result = await run(process.argv.slice(2), async () => {
+      deps = await startRuntime(readEnv(), { logLevel: 'warn' });
+      return deps;
+    });
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${(error as Error).message ?? error}\n`);
+    return 1;
+  } finally {
+    await deps?.database.close();
+  }
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './db/types.js';
+import type { AppDeps } from './deps.js';
+import type { Principal } from './auth/principal.js';
+import { createLoaders, type Loaders } from './loaders.js';
+
+/** The one context type of every resolver (codegen points at it). */
+export interface GraphQLContext {
+  deps: AppDeps;
+  db: Kysely<DB>;
+  principal: Principal | null;
+  loaders: Loaders;
+  /** generic-auth reads the principal from here. */
+  currentUser: Principal | null;
+}
+
+export function createContext(deps: AppDeps, principal: Principal | null): GraphQLContext {
+  const db = deps.database.db;
+  return { deps, db, principal, currentUser: principal, loaders: createLoaders(db) };
+}

@@ -1,0 +1,136 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Row types of every table. Feature modules add their tables here as their migrations add them.
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface TenantsTable {
+  id: Generated<string>;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  scopes: string[];
+  rate_limit_per_minute: number | null;
+  created_at: CreatedAt;
+  revoked_at: NullableTimestamp;
+}
+
+export interface AccommodationsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  address: string;
+  time_zone: string;
+  created_at: CreatedAt;
+}
+
+export interface DayHours {
+  open: string;
+  close: string;
+}
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+export type WeeklySchedule = Partial<Record<Weekday, DayHours>>;
+
+export interface ObjectsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  accommodation_id: string;
+  name: string;
+  price_per_hour: number;
+  opening_hours: Json<WeeklySchedule>;
+  min_duration_minutes: Generated<number>;
+  max_duration_minutes: Generated<number>;
+  slot_increment_minutes: Generated<number>;
+  min_advance_minutes: Generated<number>;
+  max_advance_days: Generated<number>;
+  buffer_minutes: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface SpecialDatesTable {
+  tenant_id: string;
+  object_id: string;
+  date: string;
+  closed: boolean;
+  reason: Generated<string>;
+  open: string | null;
+  close: string | null;
+}
+
+export interface DoorsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  gpio_pin: number;
+  behavior: Generated<string>;
+  unlock_duration_seconds: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface DoorObjectsTable {
+  tenant_id: string;
+  door_id: string;
+  object_id: string;
+}
+
+export type BookingStatus = 'PENDING' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED';
+
+export interface BookingsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  object_id: string;
+  guest_name: string;
+  guest_email: string;
+  guest_phone: string | null;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  blocked_until: Timestamp;
+  status: BookingStatus;
+  total_price: number;
+  currency: Generated<string>;
+  refund_amount: number | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface EventsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  type: string;
+  data: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  fanned_out_at: NullableTimestamp;
+}
+
+export interface DB {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  accommodations: AccommodationsTable;
+  objects: ObjectsTable;
+  special_dates: SpecialDatesTable;
+  doors: DoorsTable;
+  door_objects: DoorObjectsTable;
+  bookings: BookingsTable;
+  events: EventsTable;
+}
+
+export type TenantRow = Selectable<TenantsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type AccommodationRow = Selectable<AccommodationsTable>;
+export type ObjectRow = Selectable<ObjectsTable>;
+export type NewObject = Insertable<ObjectsTable>;
+export type ObjectUpdate = Updateable<ObjectsTable>;
+export type SpecialDateRow = Selectable<SpecialDatesTable>;
+export type DoorRow = Selectable<DoorsTable>;
+export type BookingRow = Selectable<BookingsTable>;
+export type EventRow = Selectable<EventsTable>;

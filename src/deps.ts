@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Database } from './db/database.js';
+import type { Env } from './env.js';
+import type { ServerSecret } from './crypto.js';
+
+/** What the composition root hands to every entry point: no module reads globals. */
+export interface AppDeps {
+  database: Database;
+  env: Env;
+  secret: ServerSecret;
+  log: Logger;
+  /** The current time; tests inject their own clock. */
+  now: () => Date;
+}

@@ -1,0 +1,131 @@
+import { GraphQLError } from 'graphql';
+
+// Expected outcomes are DomainErrors: a GraphQL extensions.code, an HTTP status and a
+// machine-readable snake_case code. Everything else is masked and logged.
+
+export type ErrorKind =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED';
+
+export const statusOf: Record<ErrorKind, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly fieldErrors: FieldError[];
+  readonly headers: Record<string, string>;
+
+  constructor(kind: ErrorKind, code: string, message: string, options: { fieldErrors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.kind = kind;
+    this.code = code;
+    this.fieldErrors = options.fieldErrors ?? [];
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return statusOf[this.kind];
+  }
+}
+
+export const notFound = (what: string, id?: string) =>
+  new DomainError('NOT_FOUND', 'not_found', id ? `${what} ${id} was not found` : `${what} was not found`);
+
+export const forbidden = (message: string, code = 'forbidden') => new DomainError('FORBIDDEN', code, message);
+
+export const conflict = (code: string, message: string) => new DomainError('CONFLICT', code, message);
+
+export const unauthenticated = (message = 'A valid API key is required: send Authorization: Bearer <key>') =>
+  new DomainError('UNAUTHENTICATED', 'unauthenticated', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/** One or more invalid fields; the message names them all. */
+export function invalid(fieldErrors: FieldError[], code = 'validation_failed'): DomainError {
+  const message = fieldErrors.map((e) => `${e.field}: ${e.message}`).join('; ');
+  return new DomainError('BAD_USER_INPUT', code, message, { fieldErrors });
+}
+
+export const invalidField = (field: string, message: string, code = 'validation_failed') => invalid([{ field, message }], code);
+
+/** Collects field errors and throws them together. */
+export class Validator {
+  readonly errors: FieldError[] = [];
+  check(ok: boolean, field: string, message: string): boolean {
+    if (!ok) this.errors.push({ field, message });
+    return ok;
+  }
+  add(field: string, message: string): void {
+    this.errors.push({ field, message });
+  }
+  throwIfAny(code = 'validation_failed'): void {
+    if (this.errors.length > 0) throw invalid(this.errors, code);
+  }
+}
+
+export function toGraphQLError(error: DomainError): GraphQLError {
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: {
+      code: error.kind,
+      reason: error.code,
+      ...(error.fieldErrors.length ? { fields: error.fieldErrors } : {}),
+      http: { status: error.status, ...(Object.keys(error.headers).length ? { headers: error.headers } : {}) },
+    },
+  });
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: FieldError[];
+}
+
+const titles: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function problem(status: number, code: string, detail: string, errors?: FieldError[]): Problem {
+  return {
+    type: `https://portier.dev/problems/${code.replace(/_/g, '-')}`,
+    title: titles[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...(errors && errors.length ? { errors } : {}),
+  };
+}
+
+export function problemOf(error: DomainError): Problem {
+  return problem(error.status, error.code, error.message, error.fieldErrors);
+}

@@ -1,0 +1,39 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { getDirectiveExtensions } from '@graphql-tools/utils';
+import type { GraphQLSchema } from 'graphql';
+import { resolvers } from './resolvers.js';
+
+const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url));
+
+export function loadTypeDefs(): string[] {
+  return readdirSync(schemaDir)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)))
+    .map((f) => readFileSync(schemaDir + f, 'utf8'));
+}
+
+/**
+ * Every root field must declare its auth (@requiresScopes or @authenticated), so auth cannot be
+ * forgotten: a schema that misses one does not start.
+ */
+export function assertEveryRootFieldHasAuth(schema: GraphQLSchema): void {
+  const missing: string[] = [];
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!root) continue;
+    for (const field of Object.values(root.getFields())) {
+      const directives = getDirectiveExtensions(field, schema);
+      if (!directives.requiresScopes && !directives.authenticated) missing.push(`${root.name}.${field.name}`);
+    }
+  }
+  if (missing.length) {
+    throw new Error(`Root fields without @requiresScopes or @authenticated: ${missing.join(', ')}`);
+  }
+}
+
+export function buildSchema(): GraphQLSchema {
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  assertEveryRootFieldHasAuth(schema);
+  return schema;
+}

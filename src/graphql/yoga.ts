@@ -1,0 +1,90 @@
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useSofa } from '@graphql-yoga/plugin-sofa';
+import { useGenericAuth } from '@envelop/generic-auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { createContext, type GraphQLContext } from '../context.js';
+import { DomainError, toGraphQLError } from '../errors.js';
+import type { Principal } from '../auth/principal.js';
+import { sofaErrorHandler } from '../rest/problem-handler.js';
+import { sofaRoutes } from '../rest/routes.js';
+import { sofaIgnore } from '../rest/ignore.js';
+
+export const GRAPHQL_PATH = '/api/v1/graphql';
+export const REST_BASE = '/api/v1';
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
+
+function maskError(deps: AppDeps) {
+  return (error: unknown): Error => {
+    const original = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
+    if (original instanceof DomainError) {
+      const mapped = toGraphQLError(original);
+      return new GraphQLError(mapped.message, {
+        nodes: error instanceof GraphQLError ? error.nodes : undefined,
+        path: error instanceof GraphQLError ? error.path : undefined,
+        extensions: mapped.extensions,
+      });
+    }
+    if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) {
+      return original instanceof GraphQLError ? original : error;
+    }
+    deps.log.error({ err: original }, 'unexpected error in a resolver');
+    return new GraphQLError('Unexpected error.', {
+      path: error instanceof GraphQLError ? error.path : undefined,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+    });
+  };
+}
+
+export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga {
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    batching: false,
+    graphiql: false,
+    landingPage: false,
+    logging: false,
+    maskedErrors: { maskError: maskError(deps) },
+    context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null),
+    plugins: [
+      useGenericAuth<Principal, GraphQLContext>({
+        mode: 'protect-granular',
+        resolveUserFn: (ctx) => ctx.principal,
+        extractScopes: (principal) => (principal.kind === 'apiKey' ? principal.scopes : []),
+        validateUser: ({ user, fieldScopes, typeScopes, fieldAuthArgs, typeAuthArgs, userScopes, fieldNode, path }) => {
+          const needsAuth = fieldScopes || typeScopes || fieldAuthArgs || typeAuthArgs;
+          if (!needsAuth) return;
+          if (!user || user.kind !== 'apiKey') {
+            return new GraphQLError('A valid API key is required', {
+              nodes: [fieldNode],
+              extensions: { code: 'UNAUTHENTICATED', reason: 'unauthenticated', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } } },
+            });
+          }
+          for (const required of [typeScopes, fieldScopes]) {
+            if (required?.length && !required.some((set) => set.every((s) => userScopes.includes(s)))) {
+              const names = required.map((set) => set.join(' + ')).join(' or ');
+              return new GraphQLError(`This API key lacks the scope ${names} needed for ${path.join('.') || fieldNode.name.value}`, {
+                nodes: [fieldNode],
+                extensions: { code: 'FORBIDDEN', reason: 'missing_scope', http: { status: 403 } },
+              });
+            }
+          }
+          return undefined;
+        },
+      }),
+      useSofa({
+        basePath: REST_BASE,
+        routes: sofaRoutes(),
+        ignore: sofaIgnore,
+        errorHandler: sofaErrorHandler(deps),
+      }),
+    ],
+  });
+}

@@ -1,0 +1,55 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppDeps } from '../deps.js';
+import { buildSchema } from '../graphql/schema.js';
+import { createGraphQLServer, GRAPHQL_PATH, REST_BASE, type Yoga } from '../graphql/yoga.js';
+import { REST_ROUTES } from '../rest/routes.js';
+import { registerAuth } from './auth.js';
+import { registerErrorHandling } from './errors.js';
+import { registerHealth } from './health.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface App {
+  fastify: FastifyInstance;
+  yoga: Yoga;
+}
+
+async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
+  const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+  response.headers.forEach((value, key) => {
+    if (key !== 'content-length') reply.header(key, value);
+  });
+  reply.status(response.status);
+  return reply.send(await response.text());
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const fastify = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+  });
+  registerErrorHandling(fastify, deps);
+  registerAuth(fastify, deps);
+  registerHealth(fastify, deps);
+
+  const yoga = createGraphQLServer(deps, buildSchema());
+
+  fastify.route({
+    url: GRAPHQL_PATH,
+    method: ['GET', 'POST'],
+    config: { auth: 'apiKey' },
+    handler: (req, reply) => forward(yoga, req, reply),
+  });
+
+  for (const route of REST_ROUTES) {
+    fastify.route({
+      url: REST_BASE + route.path,
+      method: route.method,
+      config: { auth: 'apiKey' },
+      handler: (req, reply) => forward(yoga, req, reply),
+    });
+  }
+
+  return { fastify, yoga };
+}

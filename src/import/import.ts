@@ -1,0 +1,42 @@
+import type { AppDeps } from '../deps.js';
+import { invalidField, notFound } from '../errors.js';
+import { isUuid } from '../validation.js';
+import type { ImportContext, ImportResult } from './helpers.js';
+import { importers, SECTIONS, type Section } from './sections.js';
+
+export type { ImportResult } from './helpers.js';
+
+/**
+ * Loads a catalog file for one tenant in one transaction: all or nothing. Sections load in a fixed
+ * order so that later ones can refer to the keys of earlier ones.
+ */
+export async function importCatalog(deps: AppDeps, tenantId: string, file: unknown): Promise<ImportResult> {
+  if (typeof file !== 'object' || file === null || Array.isArray(file)) {
+    throw invalidField('file', 'must be a JSON object with catalog sections', 'import_invalid');
+  }
+  const unknownSections = Object.keys(file).filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (unknownSections.length) {
+    throw invalidField(unknownSections[0], `is not a catalog section; known sections are ${SECTIONS.join(', ')}`, 'import_invalid');
+  }
+  for (const section of SECTIONS) {
+    if (section in file && !importers[section]) {
+      throw invalidField(section, `importing ${section} is not supported by this version of Portier`, 'import_unsupported');
+    }
+  }
+  if (!isUuid(tenantId)) throw notFound('Tenant', tenantId);
+  return deps.database.db.transaction().execute(async (trx) => {
+    const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
+    if (!tenant) throw notFound('Tenant', tenantId);
+    const ctx: ImportContext = {
+      trx,
+      deps,
+      tenantId,
+      result: { accommodations: {}, objects: {}, doors: {}, devices: {}, bookings: {}, pricingRules: {}, cancellationPolicies: {} },
+    };
+    for (const section of SECTIONS) {
+      const value = (file as Record<Section, unknown>)[section];
+      if (value !== undefined) await importers[section]!(ctx, value);
+    }
+    return ctx.result;
+  });
+}

@@ -1,0 +1,14 @@
+import type { ImportContext } from './helpers.js';
+import { importAccommodations, importDoors } from '../modules/catalog/catalog.import.js';
+
+/** Catalog file sections, in the order they load (later sections refer to earlier keys). */
+export const SECTIONS = ['accommodations', 'doors', 'devices', 'pricingRules', 'cancellationPolicies', 'bookings'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export type SectionImporter = (ctx: ImportContext, value: unknown) => Promise<void>;
+
+/** Each capability registers the section it owns. */
+export const importers: Partial<Record<Section, SectionImporter>> = {
+  accommodations: importAccommodations,
+  doors: importDoors,
+};

@@ -1,0 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './db/types.js';
+import { createCatalogLoaders } from './modules/catalog/catalog.loaders.js';
+
+/** Per-request DataLoaders of every module, so field resolvers batch instead of N+1. */
+export function createLoaders(db: Kysely<DB>) {
+  return {
+    ...createCatalogLoaders(db),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

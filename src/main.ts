@@ -1,0 +1,47 @@
+import { readEnv } from './env.js';
+import { startRuntime } from './runtime.js';
+import { startServer } from './server.js';
+import { seedDemoIfEmpty } from './demo.js';
+
+async function main(): Promise<void> {
+  const env = readEnv();
+  const deps = await startRuntime(env);
+  const demo = await seedDemoIfEmpty(deps);
+  const server = await startServer({ ...deps, env: { ...env, publicUrl: env.publicUrl } }, { port: env.port, host: env.host });
+  deps.log.info({ url: server.url, database: deps.database.kind }, 'Portier is listening');
+  if (demo) {
+    // Shown once: the key is stored only as a hash.
+    process.stdout.write(
+      [
+        '',
+        'Portier created a demo tenant on this new embedded database. Its admin API key (shown once):',
+        `  tenantId: ${demo.tenantId}`,
+        `  apiKey:   ${demo.apiKey}`,
+        `  objects:  ${demo.objectIds.join(', ')}`,
+        `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${server.url}/api/v1/tenants/${demo.tenantId}/objects/${demo.objectIds[0]}/opening-hours`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        deps.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`Portier failed to start: ${error.message}\n`);
+  process.exit(1);
+});

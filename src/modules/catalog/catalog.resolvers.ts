@@ -1,0 +1,57 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import { tenantOf } from '../../auth/principal.js';
+import { inTransaction, nonNull } from '../../graphql/helpers.js';
+import * as repo from './catalog.repository.js';
+import * as catalog from './catalog.service.js';
+
+export const catalogResolvers: Resolvers = {
+  Query: {
+    accommodations: (_, a, ctx) => catalog.listAccommodations(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    accommodation: (_, a, ctx) => catalog.getAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    objects: (_, a, ctx) => catalog.listObjects(ctx.db, tenantOf(ctx.principal, a.tenantId), a.accommodationId),
+    object: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    openingHours: (_, a, ctx) => catalog.getOpeningHours(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
+    bookingRules: (_, a, ctx) => catalog.getBookingRules(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
+    doors: (_, a, ctx) => catalog.listDoors(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+  },
+  Mutation: {
+    createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
+    updateAccommodation: (_, a, ctx) => catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
+    deleteAccommodation: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
+    createObject: (_, a, ctx) => catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
+    updateObject: (_, a, ctx) => catalog.updateObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
+    deleteObject: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
+    setOpeningHours: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
+    setSpecialDate: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a)),
+    removeSpecialDate: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
+    setBookingRules: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
+    createDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantOf(ctx.principal, a.tenantId), a)),
+    updateDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantOf(ctx.principal, a.tenantId), a.id, a)),
+    deleteDoor: (_, a, ctx) => catalog.deleteDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+  },
+  Accommodation: {
+    timeZone: (row) => row.time_zone,
+    createdAt: (row) => row.created_at,
+    objects: (row, _, ctx) => ctx.loaders.objectsByAccommodation.load(row.id),
+  },
+  BookableObject: {
+    pricePerHour: (row) => row.price_per_hour,
+    accommodationId: (row) => row.accommodation_id,
+    accommodation: async (row, _, ctx) => nonNull(await ctx.loaders.accommodationById.load(row.accommodation_id), 'accommodation'),
+    openingHours: async (row, _, ctx) => catalog.openingHoursView(row, await ctx.loaders.specialDatesByObject.load(row.id)),
+    bookingRules: (row) => repo.rulesOf(row),
+    createdAt: (row) => row.created_at,
+  },
+  Door: {
+    gpioPin: (row) => row.gpio_pin,
+    unlockDurationSeconds: (row) => row.unlock_duration_seconds,
+    objectIds: async (row, _, ctx) => (await ctx.loaders.objectIdsByDoor.load(row.id)).map((r) => r.object_id),
+    createdAt: (row) => row.created_at,
+  },
+};

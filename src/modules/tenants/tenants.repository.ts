@@ -1,0 +1,35 @@
+import type { Executor } from '../../db/index.js';
+import type { ApiKeyRow, TenantRow } from '../../db/types.js';
+
+export async function insertTenant(db: Executor, name: string): Promise<TenantRow> {
+  return db.insertInto('tenants').values({ name }).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findTenant(db: Executor, id: string): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertApiKey(
+  db: Executor,
+  values: { tenant_id: string; name: string; key_hash: string; key_prefix: string; scopes: string[]; rate_limit_per_minute: number | null },
+): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+}
+
+export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}

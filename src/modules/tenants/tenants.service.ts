@@ -1,0 +1,85 @@
+import type { Executor } from '../../db/index.js';
+import type { ApiKeyRow, TenantRow } from '../../db/types.js';
+import { displayPrefix, randomToken, sha256 } from '../../crypto.js';
+import { Validator, notFound } from '../../errors.js';
+import { SCOPES, effectiveScopes, isScope } from '../../auth/scopes.js';
+import type { ApiKeyPrincipal } from '../../auth/principal.js';
+import { isUuid } from '../../validation.js';
+import * as repo from './tenants.repository.js';
+
+export const API_KEY_PREFIX = 'svc_';
+
+export interface CreatedApiKey {
+  key: ApiKeyRow;
+  /** The plain key: returned once, stored nowhere. */
+  apiKey: string;
+}
+
+export interface ApiKeyInput {
+  tenantId: string;
+  name: string;
+  scopes: string[];
+  rateLimitPerMinute?: number | null;
+}
+
+export async function createApiKey(db: Executor, input: ApiKeyInput): Promise<CreatedApiKey> {
+  const v = new Validator();
+  v.check(typeof input.name === 'string' && input.name.trim().length > 0 && input.name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
+  if (v.check(Array.isArray(input.scopes) && input.scopes.length > 0, 'scopes', `must list at least one of ${SCOPES.join(', ')}`)) {
+    const unknown = input.scopes.filter((s) => !isScope(s));
+    v.check(unknown.length === 0, 'scopes', `unknown scope ${unknown.join(', ')}; known scopes are ${SCOPES.join(', ')}`);
+  }
+  if (input.rateLimitPerMinute != null) {
+    v.check(Number.isInteger(input.rateLimitPerMinute) && input.rateLimitPerMinute > 0 && input.rateLimitPerMinute <= 1_000_000, 'rateLimitPerMinute', 'must be a positive integer');
+  }
+  v.throwIfAny();
+  if (!isUuid(input.tenantId) || !(await repo.findTenant(db, input.tenantId))) throw notFound('Tenant', input.tenantId);
+
+  const apiKey = API_KEY_PREFIX + randomToken(32);
+  const key = await repo.insertApiKey(db, {
+    tenant_id: input.tenantId,
+    name: input.name.trim(),
+    key_hash: sha256(apiKey),
+    key_prefix: displayPrefix(apiKey),
+    scopes: [...new Set(input.scopes)],
+    rate_limit_per_minute: input.rateLimitPerMinute ?? null,
+  });
+  return { key, apiKey };
+}
+
+export async function createTenant(db: Executor, name: string): Promise<{ tenant: TenantRow; apiKey: string }> {
+  const v = new Validator();
+  v.check(typeof name === 'string' && name.trim().length > 0 && name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
+  v.throwIfAny();
+  const tenant = await repo.insertTenant(db, name.trim());
+  const { apiKey } = await createApiKey(db, { tenantId: tenant.id, name: 'Initial admin key', scopes: ['admin'] });
+  return { tenant, apiKey };
+}
+
+/** The principal behind a plain API key, or null when the key is unknown or revoked. */
+export async function authenticateApiKey(db: Executor, plain: string): Promise<ApiKeyPrincipal | null> {
+  if (!plain.startsWith(API_KEY_PREFIX) || plain.startsWith('svc_dk_')) return null;
+  const row = await repo.findActiveApiKeyByHash(db, sha256(plain));
+  if (!row) return null;
+  return {
+    kind: 'apiKey',
+    keyId: row.id,
+    tenantId: row.tenant_id,
+    scopes: effectiveScopes(row.scopes),
+    rateLimitPerMinute: row.rate_limit_per_minute,
+  };
+}
+
+export async function getTenant(db: Executor, tenantId: string): Promise<TenantRow> {
+  const tenant = await repo.findTenant(db, tenantId);
+  if (!tenant) throw notFound('Tenant', tenantId);
+  return tenant;
+}
+
+export const listApiKeys = repo.listApiKeys;
+
+export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow> {
+  const row = isUuid(id) ? await repo.revokeApiKey(db, tenantId, id) : undefined;
+  if (!row) throw notFound('API key', id);
+  return row;
+}

@@ -1,0 +1,46 @@
+import type { Harness } from './harness.js';
+import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
+import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
+import type { DayHours } from '../src/db/types.js';
+
+export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
+);
+
+export interface VenueOptions {
+  timeZone?: string;
+  pricePerHour?: number;
+  openingHours?: Record<string, DayHours>;
+  bookingRules?: Partial<BookingRules>;
+  objects?: number;
+}
+
+/** A tenant with an admin key, one accommodation and `objects` bookable objects. */
+export async function buildVenue(h: Harness, options: VenueOptions = {}) {
+  const { tenantId, apiKey } = await h.tenant();
+  const db = h.deps.database.db;
+  const accommodation = await createAccommodation(db, tenantId, {
+    name: 'Sportpark Test',
+    address: 'Teststrasse 1, 10115 Berlin',
+    timeZone: options.timeZone ?? 'Europe/Berlin',
+  });
+  const objects = [];
+  for (let i = 1; i <= (options.objects ?? 1); i += 1) {
+    objects.push(
+      await createObject(db, tenantId, {
+        accommodationId: accommodation.id,
+        name: `Court ${i}`,
+        pricePerHour: options.pricePerHour ?? 2000,
+        openingHours: options.openingHours ?? EVERY_DAY_8_TO_22,
+        bookingRules: options.bookingRules,
+      }),
+    );
+  }
+  return { tenantId, apiKey, accommodation, objects, object: objects[0] };
+}
+
+export async function buildDoor(h: Harness, tenantId: string, objectIds: string[], overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {}) {
+  return h.deps.database.db.transaction().execute((trx) =>
+    createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }),
+  );
+}

@@ -1,0 +1,112 @@
+import { inject } from 'vitest';
+import pino from 'pino';
+import type { LightMyRequestResponse } from 'fastify';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { readEnv } from '../src/env.js';
+import { ServerSecret, randomToken } from '../src/crypto.js';
+import type { AppDeps } from '../src/deps.js';
+import { buildApp, type App } from '../src/http/app.js';
+import { createApiKey, createTenant } from '../src/modules/tenants/tenants.service.js';
+
+/** A clock tests can move; `null` means real time. */
+export class TestClock {
+  private fixed: Date | null = null;
+  now = (): Date => (this.fixed ? new Date(this.fixed) : new Date());
+  set(date: Date | string | null): void {
+    this.fixed = date === null ? null : new Date(date);
+  }
+}
+
+export interface Harness {
+  deps: AppDeps;
+  app: App;
+  clock: TestClock;
+  /** A new tenant with an admin key. */
+  tenant(name?: string): Promise<{ tenantId: string; apiKey: string }>;
+  /** A new key of the tenant with exactly these scopes. */
+  key(tenantId: string, scopes: string[], rateLimitPerMinute?: number): Promise<string>;
+  request(options: RequestOptions): Promise<TestResponse>;
+  graphql(apiKey: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse>;
+}
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: string;
+  apiKey?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: LightMyRequestResponse['headers'];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+let instance: Promise<Harness> | undefined;
+
+async function create(): Promise<Harness> {
+  const databaseUrl = inject('databaseUrl');
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { pgliteDir: 'memory://' });
+  await migrateToLatest(database.db);
+  const clock = new TestClock();
+  const env = {
+    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test' }),
+    databaseUrl,
+    pgliteDir: 'memory://',
+    webhookAllowPrivateNetworks: true,
+  };
+  const deps: AppDeps = {
+    database,
+    env,
+    secret: new ServerSecret(randomToken(32)),
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    now: clock.now,
+  };
+  const app = await buildApp(deps);
+  await app.fastify.ready();
+
+  async function request(options: RequestOptions): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const res = await app.fastify.inject({ method: options.method, url: options.url, headers, payload });
+    let body: unknown = undefined;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      body = res.body;
+    }
+    return { status: res.statusCode, headers: res.headers, body, text: res.body };
+  }
+
+  return {
+    deps,
+    app,
+    clock,
+    async tenant(name = 'Test tenant') {
+      const { tenant, apiKey } = await database.db.transaction().execute((trx) => createTenant(trx, name));
+      return { tenantId: tenant.id, apiKey };
+    },
+    async key(tenantId, scopes, rateLimitPerMinute) {
+      return (await createApiKey(database.db, { tenantId, name: `test ${scopes.join(',')}`, scopes, rateLimitPerMinute })).apiKey;
+    },
+    request,
+    graphql(apiKey, query, variables) {
+      return request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query, variables } });
+    },
+  };
+}
+
+/** The suite's one app and database (created on first use, shared by every test file). */
+export function harness(): Promise<Harness> {
+  instance ??= create();
+  return instance;
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// One worker runs every file in one module graph (isolate: false), so the suite opens one
+// database per run: a fresh in-memory PGlite, or a fresh PostgreSQL database made by the global
+// setup when DATABASE_URL is set. Tests make their own tenants, so they never share rows.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    isolate: false,
+    maxWorkers: 1,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
