@@ -59,6 +59,39 @@ export type BookableObject = {
   pricePerHour: Scalars['Int']['output'];
 };
 
+export type Booking = {
+  __typename?: 'Booking';
+  createdAt: Scalars['DateTime']['output'];
+  currency: Scalars['String']['output'];
+  endTime: Scalars['DateTime']['output'];
+  guestEmail: Scalars['String']['output'];
+  guestName: Scalars['String']['output'];
+  guestPhone: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  object: BookableObject;
+  objectId: Scalars['ID']['output'];
+  objectName: Scalars['String']['output'];
+  /** The page where the guest pays (PUBLIC_URL/pay/<token>). */
+  paymentUrl: Scalars['String']['output'];
+  /** Cents refunded when the booking was cancelled; null otherwise. */
+  refundAmount: Maybe<Scalars['Int']['output']>;
+  startTime: Scalars['DateTime']['output'];
+  status: BookingStatus;
+  /** Cents; computed from the object's price and the pricing rules when the booking was created. */
+  totalPrice: Scalars['Int']['output'];
+};
+
+export type BookingPage = {
+  __typename?: 'BookingPage';
+  bookings: Array<Booking>;
+  pagination: Pagination;
+};
+
+export type BookingPayload = {
+  __typename?: 'BookingPayload';
+  booking: Booking;
+};
+
 export type BookingRules = {
   __typename?: 'BookingRules';
   bufferMinutes: Scalars['Int']['output'];
@@ -78,6 +111,12 @@ export type BookingRulesInput = {
   minDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
   slotIncrementMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
+
+export type BookingStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'CONFIRMED'
+  | 'PENDING';
 
 export type CreateApiKeyPayload = {
   __typename?: 'CreateApiKeyPayload';
@@ -115,6 +154,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   createAccommodation: Accommodation;
   createApiKey: CreateApiKeyPayload;
+  /** Creates a PENDING booking after checking the object's hours and booking rules. */
+  createBooking: BookingPayload;
   createDoor: Door;
   createObject: BookableObject;
   /** Deletes an accommodation and its objects; refused (409) while any of its objects has bookings. */
@@ -130,6 +171,8 @@ export type Mutation = {
   setOpeningHours: OpeningHours;
   setSpecialDate: OpeningHours;
   updateAccommodation: Accommodation;
+  /** PENDING→CONFIRMED|CANCELLED, CONFIRMED→CANCELLED|COMPLETED; anything else is a conflict. */
+  updateBookingStatus: UpdateBookingPayload;
   updateDoor: Door;
   updateObject: BookableObject;
 };
@@ -147,6 +190,17 @@ export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
   scopes: Array<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationCreateBookingArgs = {
+  endTime: Scalars['DateTime']['input'];
+  guestEmail: Scalars['String']['input'];
+  guestName: Scalars['String']['input'];
+  guestPhone?: InputMaybe<Scalars['String']['input']>;
+  objectId: Scalars['ID']['input'];
+  startTime: Scalars['DateTime']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -236,6 +290,13 @@ export type MutationUpdateAccommodationArgs = {
 };
 
 
+export type MutationUpdateBookingStatusArgs = {
+  bookingId: Scalars['ID']['input'];
+  status: BookingStatus;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type MutationUpdateDoorArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   gpioPin?: InputMaybe<Scalars['Int']['input']>;
@@ -260,19 +321,34 @@ export type OpeningHours = {
   specialDates: Array<SpecialDate>;
 };
 
+export type Pagination = {
+  __typename?: 'Pagination';
+  page: Scalars['Int']['output'];
+  pageSize: Scalars['Int']['output'];
+  /** The number of bookings matching the filters. */
+  total: Scalars['Int']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
   accommodation: Accommodation;
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
+  bookableObject: BookableObject;
+  /** Bookable objects, optionally of one accommodation. */
+  bookableObjects: Array<BookableObject>;
+  booking: Booking;
+  /** The same as booking, wrapped as {booking} (the REST shape). */
+  bookingDetails: BookingPayload;
+  /** One page of bookings with filters; pageSize is at most 100. */
+  bookingPage: BookingPage;
   /** Booking rules (duration, increment, advance, buffer) of an object. */
   bookingRules: BookingRules;
+  /** Bookings ordered by start time (then id); `first` is at most 100 (default 20). */
+  bookings: Array<Booking>;
   door: Door;
   doors: Array<Door>;
-  object: BookableObject;
-  /** Bookable objects, optionally of one accommodation. */
-  objects: Array<BookableObject>;
   /** Weekly schedule and special dates of an object. */
   openingHours: OpeningHours;
   /** The tenant the calling API key belongs to. */
@@ -282,7 +358,6 @@ export type Query = {
 
 export type QueryAccommodationArgs = {
   id: Scalars['ID']['input'];
-  tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -296,31 +371,59 @@ export type QueryApiKeysArgs = {
 };
 
 
+export type QueryBookableObjectArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryBookableObjectsArgs = {
+  accommodationId?: InputMaybe<Scalars['ID']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryBookingArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryBookingDetailsArgs = {
+  bookingId: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryBookingPageArgs = {
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  guestEmail?: InputMaybe<Scalars['String']['input']>;
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  page?: InputMaybe<Scalars['Int']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<BookingStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
 export type QueryBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+export type QueryBookingsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<BookingStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type QueryDoorArgs = {
   id: Scalars['ID']['input'];
-  tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
 export type QueryDoorsArgs = {
-  tenantId?: InputMaybe<Scalars['ID']['input']>;
-};
-
-
-export type QueryObjectArgs = {
-  id: Scalars['ID']['input'];
-  tenantId?: InputMaybe<Scalars['ID']['input']>;
-};
-
-
-export type QueryObjectsArgs = {
-  accommodationId?: InputMaybe<Scalars['ID']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -345,6 +448,13 @@ export type Tenant = {
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+};
+
+export type UpdateBookingPayload = {
+  __typename?: 'UpdateBookingPayload';
+  booking: Booking;
+  /** Cents refunded by the cancellation policy; present when the update cancelled the booking. */
+  refundAmount: Maybe<Scalars['Int']['output']>;
 };
 
 /** A weekday that is null is closed. */
@@ -445,8 +555,12 @@ export type ResolversTypes = {
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   BookableObject: ResolverTypeWrapper<ObjectRow>;
+  Booking: ResolverTypeWrapper<BookingRow>;
+  BookingPage: ResolverTypeWrapper<Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversTypes['Booking']> }>;
+  BookingPayload: ResolverTypeWrapper<Omit<BookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   BookingRules: ResolverTypeWrapper<BookingRules>;
   BookingRulesInput: BookingRulesInput;
+  BookingStatus: BookingStatus;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreateApiKeyPayload: ResolverTypeWrapper<Omit<CreateApiKeyPayload, 'apiKeyInfo'> & { apiKeyInfo: ResolversTypes['ApiKey'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
@@ -458,10 +572,12 @@ export type ResolversTypes = {
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
+  Pagination: ResolverTypeWrapper<Pagination>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tenant: ResolverTypeWrapper<TenantRow>;
+  UpdateBookingPayload: ResolverTypeWrapper<Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   WeeklySchedule: ResolverTypeWrapper<WeeklySchedule>;
   WeeklyScheduleInput: WeeklyScheduleInput;
 };
@@ -471,6 +587,9 @@ export type ResolversParentTypes = {
   Accommodation: AccommodationRow;
   ApiKey: ApiKeyRow;
   BookableObject: ObjectRow;
+  Booking: BookingRow;
+  BookingPage: Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversParentTypes['Booking']> };
+  BookingPayload: Omit<BookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   BookingRules: BookingRules;
   BookingRulesInput: BookingRulesInput;
   Boolean: Scalars['Boolean']['output'];
@@ -484,10 +603,12 @@ export type ResolversParentTypes = {
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   OpeningHours: OpeningHours;
+  Pagination: Pagination;
   Query: Record<PropertyKey, never>;
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
   Tenant: TenantRow;
+  UpdateBookingPayload: Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   WeeklySchedule: WeeklySchedule;
   WeeklyScheduleInput: WeeklyScheduleInput;
 };
@@ -532,6 +653,33 @@ export type BookableObjectResolvers<ContextType = GraphQLContext, ParentType ext
   pricePerHour?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type BookingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Booking'] = ResolversParentTypes['Booking']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  guestEmail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guestName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guestPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  object?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  paymentUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['BookingStatus'], ParentType, ContextType>;
+  totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type BookingPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingPage'] = ResolversParentTypes['BookingPage']> = {
+  bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType>;
+  pagination?: Resolver<ResolversTypes['Pagination'], ParentType, ContextType>;
+};
+
+export type BookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingPayload'] = ResolversParentTypes['BookingPayload']> = {
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+};
+
 export type BookingRulesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingRules'] = ResolversParentTypes['BookingRules']> = {
   bufferMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maxAdvanceDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -572,6 +720,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createAccommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<MutationCreateAccommodationArgs, 'address' | 'name' | 'timeZone'>>;
   createApiKey?: Resolver<ResolversTypes['CreateApiKeyPayload'], ParentType, ContextType, RequireFields<MutationCreateApiKeyArgs, 'name' | 'scopes'>>;
+  createBooking?: Resolver<ResolversTypes['BookingPayload'], ParentType, ContextType, RequireFields<MutationCreateBookingArgs, 'endTime' | 'guestEmail' | 'guestName' | 'objectId' | 'startTime'>>;
   createDoor?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<MutationCreateDoorArgs, 'gpioPin' | 'name'>>;
   createObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<MutationCreateObjectArgs, 'accommodationId' | 'name' | 'pricePerHour'>>;
   deleteAccommodation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAccommodationArgs, 'id'>>;
@@ -583,6 +732,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   setOpeningHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetOpeningHoursArgs, 'objectId' | 'schedule'>>;
   setSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetSpecialDateArgs, 'closed' | 'date' | 'objectId'>>;
   updateAccommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<MutationUpdateAccommodationArgs, 'id'>>;
+  updateBookingStatus?: Resolver<ResolversTypes['UpdateBookingPayload'], ParentType, ContextType, RequireFields<MutationUpdateBookingStatusArgs, 'bookingId' | 'status'>>;
   updateDoor?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<MutationUpdateDoorArgs, 'id'>>;
   updateObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<MutationUpdateObjectArgs, 'id'>>;
 };
@@ -592,15 +742,25 @@ export type OpeningHoursResolvers<ContextType = GraphQLContext, ParentType exten
   specialDates?: Resolver<Array<ResolversTypes['SpecialDate']>, ParentType, ContextType>;
 };
 
+export type PaginationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Pagination'] = ResolversParentTypes['Pagination']> = {
+  page?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  pageSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  bookableObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
+  bookableObjects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryBookableObjectsArgs>>;
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
+  bookingDetails?: Resolver<ResolversTypes['BookingPayload'], ParentType, ContextType, RequireFields<QueryBookingDetailsArgs, 'bookingId'>>;
+  bookingPage?: Resolver<ResolversTypes['BookingPage'], ParentType, ContextType, Partial<QueryBookingPageArgs>>;
   bookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<QueryBookingRulesArgs, 'objectId'>>;
+  bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
   door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
-  object?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryObjectArgs, 'id'>>;
-  objects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryObjectsArgs>>;
   openingHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<QueryOpeningHoursArgs, 'objectId'>>;
   viewer?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType>;
 };
@@ -619,6 +779,11 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateBookingPayload'] = ResolversParentTypes['UpdateBookingPayload']> = {
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
 export type WeeklyScheduleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WeeklySchedule'] = ResolversParentTypes['WeeklySchedule']> = {
   friday?: Resolver<Maybe<ResolversTypes['DayHours']>, ParentType, ContextType>;
   monday?: Resolver<Maybe<ResolversTypes['DayHours']>, ParentType, ContextType>;
@@ -633,6 +798,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Accommodation?: AccommodationResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
   BookableObject?: BookableObjectResolvers<ContextType>;
+  Booking?: BookingResolvers<ContextType>;
+  BookingPage?: BookingPageResolvers<ContextType>;
+  BookingPayload?: BookingPayloadResolvers<ContextType>;
   BookingRules?: BookingRulesResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
@@ -641,9 +809,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
+  Pagination?: PaginationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  UpdateBookingPayload?: UpdateBookingPayloadResolvers<ContextType>;
   WeeklySchedule?: WeeklyScheduleResolvers<ContextType>;
 };
 

@@ -23,7 +23,12 @@ export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 function maskError(deps: AppDeps) {
   return (error: unknown): Error => {
-    const original = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
+    // Executors may wrap a resolver's error more than once; the cause is at the end of the chain.
+    // (Duck-typed: a wrapper may come from another copy of graphql-js.)
+    let original: unknown = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
+    while (original && typeof original === 'object' && 'originalError' in original && (original as GraphQLError).originalError) {
+      original = (original as GraphQLError).originalError;
+    }
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
       return new GraphQLError(mapped.message, {
@@ -32,7 +37,8 @@ function maskError(deps: AppDeps) {
         extensions: mapped.extensions,
       });
     }
-    if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) {
+    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to show.
+    if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || !error.path)) {
       return original instanceof GraphQLError ? original : error;
     }
     deps.log.error({ err: original }, 'unexpected error in a resolver');

@@ -14,8 +14,22 @@ export interface App {
   yoga: Yoga;
 }
 
+/**
+ * Hands a request fastify has parsed to yoga (GraphQL, or SOFA for the bridged REST routes). The
+ * body is passed on as JSON text, because SOFA reads the raw body.
+ */
 async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
-  const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const hasBody = req.body !== undefined && req.body !== null && req.method !== 'GET' && req.method !== 'HEAD';
+  const response = await yoga.fetch(
+    `http://${req.hostname || 'localhost'}${req.url}`,
+    { method: req.method, headers, body: hasBody ? (typeof req.body === 'string' ? req.body : JSON.stringify(req.body)) : undefined },
+    { req, reply },
+  );
   response.headers.forEach((value, key) => {
     if (key !== 'content-length') reply.header(key, value);
   });

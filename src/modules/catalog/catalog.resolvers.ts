@@ -7,13 +7,13 @@ import * as catalog from './catalog.service.js';
 export const catalogResolvers: Resolvers = {
   Query: {
     accommodations: (_, a, ctx) => catalog.listAccommodations(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    accommodation: (_, a, ctx) => catalog.getAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
-    objects: (_, a, ctx) => catalog.listObjects(ctx.db, tenantOf(ctx.principal, a.tenantId), a.accommodationId),
-    object: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    accommodation: (_, a, ctx) => catalog.getAccommodation(ctx.db, tenantOf(ctx.principal), a.id),
+    bookableObjects: (_, a, ctx) => catalog.listObjects(ctx.db, tenantOf(ctx.principal, a.tenantId), a.accommodationId),
+    bookableObject: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal), a.id),
     openingHours: (_, a, ctx) => catalog.getOpeningHours(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
     bookingRules: (_, a, ctx) => catalog.getBookingRules(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
     doors: (_, a, ctx) => catalog.listDoors(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal), a.id),
   },
   Mutation: {
     createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a),

@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import type { BookingRow, BookingStatus } from '../../db/types.js';
+
+export interface NewBooking {
+  tenant_id: string;
+  object_id: string;
+  guest_name: string;
+  guest_email: string;
+  guest_phone: string | null;
+  start_time: Date;
+  end_time: Date;
+  blocked_until: Date;
+  status: BookingStatus;
+  total_price: number;
+  created_at?: Date;
+}
+
+export async function insertBooking(db: Executor, values: NewBooking): Promise<BookingRow> {
+  return db.insertInto('bookings').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findBooking(db: Executor, tenantId: string, id: string): Promise<BookingRow | undefined> {
+  return db.selectFrom('bookings').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findBookingForUpdate(db: Executor, tenantId: string, id: string): Promise<BookingRow | undefined> {
+  return db.selectFrom('bookings').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateBookingStatus(db: Executor, tenantId: string, id: string, status: BookingStatus, refundAmount: number | null, now: Date): Promise<BookingRow> {
+  return db
+    .updateTable('bookings')
+    .set({ status, refund_amount: refundAmount, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface BookingFilters {
+  status?: BookingStatus | null;
+  objectId?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+  guestEmail?: string | null;
+}
+
+function filtered(db: Executor, tenantId: string, f: BookingFilters) {
+  let q = db.selectFrom('bookings').where('tenant_id', '=', tenantId);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.objectId) q = q.where('object_id', '=', f.objectId);
+  if (f.from) q = q.where('start_time', '>=', f.from);
+  if (f.to) q = q.where('start_time', '<', f.to);
+  if (f.guestEmail) q = q.where(sql`lower(guest_email)`, '=', f.guestEmail.toLowerCase());
+  return q;
+}
+
+/** One page (ordered by start time, then id, so pages are stable) and the total in one round trip. */
+export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number): Promise<{ rows: BookingRow[]; total: number }> {
+  const rows = await filtered(db, tenantId, f)
+    .selectAll()
+    .select(sql<number>`(count(*) over ())::int`.as('total_count'))
+    .orderBy('start_time')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  if (rows.length > 0 || offset === 0) {
+    return { rows: rows.map(({ total_count: _t, ...row }) => row), total: rows[0]?.total_count ?? 0 };
+  }
+  // A page past the end: the window count is unavailable, count separately.
+  const { n } = await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return { rows: [], total: n };
+}

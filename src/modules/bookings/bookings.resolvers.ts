@@ -1,0 +1,45 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import { tenantOf } from '../../auth/principal.js';
+import { inTransaction, nonNull } from '../../graphql/helpers.js';
+import { invalidField } from '../../errors.js';
+import * as bookings from './bookings.service.js';
+
+export const bookingResolvers: Resolvers = {
+  Query: {
+    bookings: async (_, a, ctx) => {
+      const first = a.first ?? 20;
+      if (!Number.isInteger(first) || first < 1 || first > bookings.MAX_PAGE_SIZE) {
+        throw invalidField('first', `must be a whole number from 1 to ${bookings.MAX_PAGE_SIZE}`);
+      }
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), { status: a.status, pageSize: first });
+      return page.bookings;
+    },
+    bookingPage: (_, a, ctx) => bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
+    booking: (_, a, ctx) => bookings.getBooking(ctx.db, tenantOf(ctx.principal), a.id),
+    bookingDetails: async (_, a, ctx) => ({ booking: await bookings.getBooking(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId) }),
+  },
+  Mutation: {
+    createBooking: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return { booking: await inTransaction(ctx, (trx) => bookings.createBooking(trx, ctx.deps, tenantId, a)) };
+    },
+    updateBookingStatus: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, a.status));
+    },
+  },
+  Booking: {
+    objectId: (row) => row.object_id,
+    objectName: async (row, _, ctx) => nonNull(await ctx.loaders.objectById.load(row.object_id), 'object').name,
+    guestName: (row) => row.guest_name,
+    guestEmail: (row) => row.guest_email,
+    guestPhone: (row) => row.guest_phone,
+    startTime: (row) => row.start_time,
+    endTime: (row) => row.end_time,
+    totalPrice: (row) => row.total_price,
+    createdAt: (row) => row.created_at,
+    refundAmount: (row) => row.refund_amount,
+    paymentUrl: (row, _, ctx) => bookings.paymentUrlOf(ctx.deps, row),
+    object: async (row, _, ctx) => nonNull(await ctx.loaders.objectById.load(row.object_id), 'object'),
+  },
+};

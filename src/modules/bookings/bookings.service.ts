@@ -1,0 +1,176 @@
+import type { Executor } from '../../db/index.js';
+import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
+import type { AppDeps } from '../../deps.js';
+import { Validator, conflict, invalidField, notFound } from '../../errors.js';
+import { isEmail, isNonEmptyString, isUuid, parseInstant } from '../../validation.js';
+import * as catalogRepo from '../catalog/catalog.repository.js';
+import { quoteBooking } from '../pricing/quote.js';
+import { refundForCancellation } from '../pricing/refund.js';
+import { recordEvent } from '../webhooks/outbox.js';
+import * as repo from './bookings.repository.js';
+import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
+import { paymentUrl } from './payment.js';
+
+export interface CreateBookingInput {
+  objectId: unknown;
+  guestName: unknown;
+  guestEmail: unknown;
+  guestPhone?: unknown;
+  startTime: unknown;
+  endTime: unknown;
+}
+
+interface CheckedInput {
+  object: ObjectRow;
+  guestName: string;
+  guestEmail: string;
+  guestPhone: string | null;
+  start: Date;
+  end: Date;
+}
+
+/** Field checks shared by creation and import; the object must be the tenant's. */
+async function checkInput(db: Executor, tenantId: string, input: CreateBookingInput): Promise<CheckedInput> {
+  const v = new Validator();
+  v.check(isUuid(input.objectId), 'objectId', 'must be the id of a bookable object');
+  v.check(isNonEmptyString(input.guestName), 'guestName', 'must be a non-empty string of at most 200 characters');
+  v.check(isEmail(input.guestEmail), 'guestEmail', 'must be a valid email address');
+  if (input.guestPhone != null) {
+    v.check(typeof input.guestPhone === 'string' && /^\+?[0-9 ()\-./]{3,32}$/.test(input.guestPhone), 'guestPhone', 'must be a phone number such as +49 30 1234567');
+  }
+  const start = parseInstant(input.startTime);
+  const end = parseInstant(input.endTime);
+  v.check(start !== undefined, 'startTime', 'must be an ISO 8601 timestamp with a time zone offset');
+  v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
+  if (start && end) v.check(start < end, 'endTime', 'must be later than startTime');
+  v.throwIfAny();
+  const object = await catalogRepo.findObject(db, tenantId, input.objectId as string);
+  if (!object) throw invalidField('objectId', `object ${String(input.objectId)} does not exist`, 'unknown_object');
+  return {
+    object,
+    guestName: (input.guestName as string).trim(),
+    guestEmail: (input.guestEmail as string).trim(),
+    guestPhone: (input.guestPhone as string | null | undefined) ?? null,
+    start: start!,
+    end: end!,
+  };
+}
+
+const EXCLUSION_VIOLATION = '23P01';
+
+async function insertOrConflict(db: Executor, values: repo.NewBooking): Promise<BookingRow> {
+  try {
+    return await repo.insertBooking(db, values);
+  } catch (error) {
+    if ((error as { code?: string }).code === EXCLUSION_VIOLATION) {
+      throw conflict('slot_unavailable', 'The object is already booked for an overlapping time (including its buffer)');
+    }
+    throw error;
+  }
+}
+
+/** The booking as webhook events carry it. */
+export function bookingEventData(booking: BookingRow, objectName: string): Record<string, unknown> {
+  return {
+    booking: {
+      id: booking.id,
+      objectId: booking.object_id,
+      objectName,
+      guestName: booking.guest_name,
+      guestEmail: booking.guest_email,
+      guestPhone: booking.guest_phone,
+      startTime: booking.start_time.toISOString(),
+      endTime: booking.end_time.toISOString(),
+      status: booking.status,
+      totalPrice: booking.total_price,
+      currency: booking.currency,
+      createdAt: booking.created_at.toISOString(),
+      ...(booking.refund_amount != null ? { refundAmount: booking.refund_amount } : {}),
+    },
+  };
+}
+
+/** Creates a PENDING booking; `trx` must be the caller's transaction. */
+export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput): Promise<BookingRow> {
+  const checked = await checkInput(trx, tenantId, input);
+  const now = deps.now();
+  const quote = await quoteBooking(trx, tenantId, checked.object, checked.start, checked.end, now);
+  const booking = await insertOrConflict(trx, {
+    tenant_id: tenantId,
+    object_id: checked.object.id,
+    guest_name: checked.guestName,
+    guest_email: checked.guestEmail,
+    guest_phone: checked.guestPhone,
+    start_time: checked.start,
+    end_time: checked.end,
+    blocked_until: new Date(checked.end.getTime() + checked.object.buffer_minutes * 60_000),
+    status: 'PENDING',
+    total_price: quote.totalPrice,
+    created_at: now,
+  });
+  await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  return booking;
+}
+
+export async function getBooking(db: Executor, tenantId: string, id: string): Promise<BookingRow> {
+  const booking = isUuid(id) ? await repo.findBooking(db, tenantId, id) : undefined;
+  if (!booking) throw notFound('Booking', id);
+  return booking;
+}
+
+/** Moves a booking along the allowed transitions; returns the refund when it cancels. */
+export async function updateBookingStatus(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  bookingId: string,
+  status: unknown,
+): Promise<{ booking: BookingRow; refundAmount: number | null }> {
+  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status) || status === 'PENDING') {
+    throw invalidField('status', 'must be one of CONFIRMED, CANCELLED, COMPLETED');
+  }
+  const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
+  if (!current) throw notFound('Booking', bookingId);
+  const next = status as BookingStatus;
+  if (!canTransition(current.status, next)) {
+    throw conflict('invalid_transition', `A ${current.status} booking cannot become ${next}`);
+  }
+  const now = deps.now();
+  const refundAmount = next === 'CANCELLED' ? await refundForCancellation(trx, tenantId, current, now) : null;
+  const booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
+  const event = eventOfStatus(next);
+  if (event) {
+    const object = await catalogRepo.findObject(trx, tenantId, booking.object_id);
+    await recordEvent(trx, tenantId, event as 'booking.confirmed', bookingEventData(booking, object?.name ?? ''));
+  }
+  return { booking, refundAmount };
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListInput extends Omit<repo.BookingFilters, 'from' | 'to'> {
+  page?: number | null;
+  pageSize?: number | null;
+  from?: Date | string | null;
+  to?: Date | string | null;
+}
+
+export async function listBookings(db: Executor, tenantId: string, input: ListInput) {
+  const v = new Validator();
+  const page = input.page ?? 1;
+  const pageSize = input.pageSize ?? 20;
+  v.check(Number.isInteger(page) && page >= 1, 'page', 'must be a whole number ≥ 1');
+  v.check(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_PAGE_SIZE, 'pageSize', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
+  if (input.objectId != null) v.check(isUuid(input.objectId), 'objectId', 'must be an object id (uuid)');
+  const from = input.from != null ? parseInstant(input.from) : null;
+  const to = input.to != null ? parseInstant(input.to) : null;
+  v.check(from !== undefined, 'from', 'must be an ISO 8601 timestamp');
+  v.check(to !== undefined, 'to', 'must be an ISO 8601 timestamp');
+  v.throwIfAny();
+  const { rows, total } = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize);
+  return { bookings: rows, pagination: { page, pageSize, total } };
+}
+
+export function paymentUrlOf(deps: AppDeps, booking: BookingRow): string {
+  return paymentUrl(deps.env.publicUrl, deps.secret, booking.id);
+}

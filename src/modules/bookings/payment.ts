@@ -1,0 +1,24 @@
+import type { ServerSecret } from '../../crypto.js';
+
+// The payment link: PUBLIC_URL/pay/<token>. The token carries the booking id and an HMAC of it
+// under PORTIER_SECRET, so it is stable, needs no storage, and cannot be forged from a database copy.
+
+const TAG_BYTES = 18;
+
+export function paymentToken(secret: ServerSecret, bookingId: string): string {
+  const id = Buffer.from(bookingId.replace(/-/g, ''), 'hex').toString('base64url');
+  return `${id}${secret.derive('payment-link', bookingId, TAG_BYTES)}`;
+}
+
+export function paymentUrl(publicUrl: string, secret: ServerSecret, bookingId: string): string {
+  return `${publicUrl}/pay/${paymentToken(secret, bookingId)}`;
+}
+
+/** The booking id a token is for, or undefined when the token is not one Portier issued. */
+export function bookingIdOfPaymentToken(secret: ServerSecret, token: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{46}$/.test(token)) return undefined;
+  const hex = Buffer.from(token.slice(0, 22), 'base64url').toString('hex');
+  if (hex.length !== 32) return undefined;
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return paymentToken(secret, id) === token ? id : undefined;
+}
