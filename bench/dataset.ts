@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../src/db/types.js';
+import { createTenant, createApiKey } from '../src/modules/tenants/tenants.service.js';
+
+// The bench dataset, written straight into the database in bulk: 20 accommodations, 500 objects,
+// 10,000 bookings (more seeders below for devices, doors and credentials).
+
+export const SIZE = { accommodations: 20, objectsPerAccommodation: 25, bookingsPerObject: 20 };
+
+export interface Dataset {
+  tenantId: string;
+  apiKey: string;
+  accommodationIds: string[];
+  objectIds: string[];
+  /** A local date (Europe/Berlin) that has seeded bookings, for the availability scenario. */
+  busyDate: string;
+  /** The first day (UTC midnight) from which no seeded booking exists, for creation. */
+  freeFrom: Date;
+}
+
+const everyDay = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '06:00', close: '23:00' }]),
+);
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function dayStart(offsetDays: number): Date {
+  const d = new Date();
+  d.setUTCHours(0, 0, 0, 0);
+  d.setUTCDate(d.getUTCDate() + offsetDays);
+  return d;
+}
+
+export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
+  const { tenant } = await db.transaction().execute((trx) => createTenant(trx, 'Bench Club'));
+  const { apiKey } = await createApiKey(db, { tenantId: tenant.id, name: 'bench', scopes: ['admin'] });
+
+  const accommodations = await db
+    .insertInto('accommodations')
+    .values(Array.from({ length: SIZE.accommodations }, (_, i) => ({ tenant_id: tenant.id, name: `Park ${i + 1}`, address: `Street ${i + 1}, Berlin`, time_zone: 'Europe/Berlin' })))
+    .returning('id')
+    .execute();
+  const accommodationIds = accommodations.map((a) => a.id);
+
+  const objectValues = accommodationIds.flatMap((accommodation_id, a) =>
+    Array.from({ length: SIZE.objectsPerAccommodation }, (_, i) => ({
+      tenant_id: tenant.id,
+      accommodation_id,
+      name: `Court ${a + 1}.${i + 1}`,
+      price_per_hour: 1500 + (i % 5) * 250,
+      opening_hours: JSON.stringify(everyDay),
+    })),
+  );
+  const objectIds: string[] = [];
+  for (const chunk of chunks(objectValues, 250)) {
+    objectIds.push(...(await db.insertInto('objects').values(chunk).returning('id').execute()).map((o) => o.id));
+  }
+
+  // Bookings: each object one per day on days 1..20 (10:00–11:00 UTC), mostly CONFIRMED.
+  const bookingValues = objectIds.flatMap((object_id, o) =>
+    Array.from({ length: SIZE.bookingsPerObject }, (_, d) => {
+      const start = new Date(dayStart(d + 1).getTime() + (8 + (o % 10)) * 3_600_000);
+      const end = new Date(start.getTime() + 3_600_000);
+      return {
+        tenant_id: tenant.id,
+        object_id,
+        guest_name: `Guest ${o}-${d}`,
+        guest_email: `guest${o}.${d}@example.com`,
+        guest_phone: null,
+        start_time: start,
+        end_time: end,
+        blocked_until: end,
+        status: (d % 4 === 0 ? 'PENDING' : 'CONFIRMED') as 'PENDING' | 'CONFIRMED',
+        total_price: 2000,
+      };
+    }),
+  );
+  for (const chunk of chunks(bookingValues, 1000)) {
+    await db.insertInto('bookings').values(chunk).execute();
+  }
+  const busy = dayStart(2);
+  return {
+    tenantId: tenant.id,
+    apiKey,
+    accommodationIds,
+    objectIds,
+    busyDate: busy.toISOString().slice(0, 10),
+    freeFrom: dayStart(SIZE.bookingsPerObject + 5),
+  };
+}

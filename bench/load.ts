@@ -1,0 +1,134 @@
+import http from 'node:http';
+import autocannon from 'autocannon';
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** A scenario's requests: the i-th request to send (lets a scenario rotate keys, tokens, slots). */
+export type RequestSource = (i: number) => RequestSpec;
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  errors: number;
+  /** Non-2xx responses, by status. */
+  statuses: Record<string, number>;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+/**
+ * Saturation: as many requests as `connections` keep-alive connections can carry (autocannon,
+ * closed loop). Latencies are autocannon's (ms).
+ */
+export async function saturate(baseUrl: string, source: RequestSource, options: { seconds: number; connections?: number }): Promise<LoadResult> {
+  let i = 0;
+  const statuses: Record<string, number> = {};
+  const result = await autocannon({
+    url: baseUrl,
+    connections: options.connections ?? 32,
+    duration: options.seconds,
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          const spec = source(i++);
+          return { ...request, method: spec.method, path: spec.path, headers: { ...(spec.headers ?? {}) }, body: spec.body };
+        },
+        onResponse: (status: number) => {
+          if (status < 200 || status >= 300) statuses[status] = (statuses[status] ?? 0) + 1;
+        },
+      } as autocannon.Request,
+    ],
+  });
+  const latency = result.latency as unknown as Record<string, number>;
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: latency.p50,
+    p99: latency.p99,
+    p999: latency.p99_9 ?? latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    statuses,
+  };
+}
+
+/**
+ * Fixed rate, open loop: request i is due at start + i/rate and is sent then whether or not
+ * earlier ones have answered; its latency counts from that due time (so a stalled server or a
+ * late sender shows up as latency, not as a lower rate). Resolution: nanoseconds (hrtime).
+ */
+export async function fixedRate(baseUrl: string, source: RequestSource, options: { rate: number; seconds: number }): Promise<LoadResult> {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies = new Float64Array(total);
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let done = 0;
+  let sent = 0;
+  const intervalNs = 1e9 / options.rate;
+  const start = process.hrtime.bigint() + 20_000_000n;
+
+  await new Promise<void>((resolve) => {
+    const send = (index: number, due: bigint) => {
+      const spec = source(index);
+      const req = http.request(
+        { host: url.hostname, port: url.port, method: spec.method, path: spec.path, headers: { ...(spec.headers ?? {}), ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}) }, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies[index] = Number(process.hrtime.bigint() - due) / 1e6;
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status >= 300) {
+              errors += 1;
+              statuses[status] = (statuses[status] ?? 0) + 1;
+            }
+            if (++done === total) resolve();
+          });
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        latencies[index] = Number(process.hrtime.bigint() - due) / 1e6;
+        errors += 1;
+        statuses.error = (statuses.error ?? 0) + 1;
+        if (++done === total) resolve();
+      });
+      if (spec.body) req.end(spec.body);
+      else req.end();
+    };
+    const tick = () => {
+      const now = process.hrtime.bigint();
+      while (sent < total) {
+        const due = start + BigInt(Math.round(sent * intervalNs));
+        if (due > now) break;
+        send(sent, due);
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  agent.destroy();
+  const sorted = latencies.slice().sort();
+  return {
+    requests: total,
+    rps: total / options.seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    p999: percentile(sorted, 99.9),
+    errors,
+    statuses,
+  };
+}

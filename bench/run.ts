@@ -1,0 +1,237 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
+import { sampleProcess } from './proc.js';
+import { seedDataset, type Dataset } from './dataset.js';
+import * as core from './scenarios/core.js';
+import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
+
+// `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
+// with a generated dataset, every scenario against it, one table, and JSON under bench/results/.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const embedded = args.has('--embedded');
+const quick = args.has('--quick');
+const ROUNDS = quick ? 1 : 3;
+const SATURATION_SECONDS = quick ? 3 : 8;
+const FIXED_SECONDS = quick ? 10 : 60;
+const SERVER_CORE = '1';
+const LOAD_CORE = '0';
+
+function pin(core: string, command: string[]): string[] {
+  return process.platform === 'linux' ? ['taskset', '-c', core, ...command] : command;
+}
+
+function start(command: string[], env: Record<string, string>): ChildProcess {
+  return spawn(command[0], command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function waitForHttp(url: string, seconds = 60): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${seconds}s`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function measureBare(port: number): Promise<LoadResult> {
+  const child = start(pin(SERVER_CORE, ['node', '--import', 'tsx', 'bench/bare.ts']), { PORT: String(port) });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/`);
+    const source: RequestSource = () => ({ method: 'GET', path: '/' });
+    const rounds = [];
+    for (let r = 0; r < ROUNDS; r += 1) rounds.push(await saturate(`http://127.0.0.1:${port}`, source, { seconds: SATURATION_SECONDS }));
+    return rounds.sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
+  } finally {
+    await stop(child);
+  }
+}
+
+interface Row extends LoadResult {
+  scenario: string;
+  mode: 'saturation' | 'fixed';
+  cpuPercent: number;
+  rssMb: number;
+  ratio?: number;
+  rounds?: number[];
+}
+
+export interface Scenario {
+  name: string;
+  mode: 'saturation' | 'fixed';
+  source: RequestSource;
+  /** Fixed rate only: requests per second. */
+  rate?: number;
+  /** Fixed rate only: another source sent at `backgroundRate` at the same time (not reported). */
+  background?: { source: RequestSource; rate: number };
+  connections?: number;
+}
+
+async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset: Dataset; extras: Extras; cleanup: () => Promise<void> }> {
+  const secret = 'bench-secret-' + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  if (embedded) {
+    const dir = mkdtempSync(join(tmpdir(), 'portier-bench-'));
+    const database = await openDatabase({ pgliteDir: dir });
+    await migrateToLatest(database.db);
+    const dataset = await seedDataset(database.db);
+    const extras = await seedExtras(database.db, dataset, secret);
+    await database.close();
+    return { env: { PGLITE_DIR: dir, PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('npm run bench needs DATABASE_URL (PostgreSQL), or --embedded for PGlite');
+  const name = 'portier_bench';
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  await migrateToLatest(database.db);
+  const dataset = await seedDataset(database.db);
+  const extras = await seedExtras(database.db, dataset, secret);
+  await sql`ANALYZE`.execute(database.db);
+  await database.close();
+  return { env: { DATABASE_URL: url.toString(), PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => undefined };
+}
+
+function fmt(n: number, digits = 1): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '-';
+}
+
+async function main(): Promise<void> {
+  if (process.platform === 'linux') spawn('taskset', ['-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  const startedAt = new Date();
+  const barePort = 3901;
+  const serverPort = 3902;
+  process.stderr.write(`bench: ${embedded ? 'PGlite' : 'PostgreSQL'}, ${ROUNDS} round(s), saturation ${SATURATION_SECONDS}s, fixed ${FIXED_SECONDS}s\n`);
+
+  const bareStart = await measureBare(barePort);
+  process.stderr.write(`bare node:http at start: ${fmt(bareStart.rps, 0)} req/s\n`);
+
+  const { env, dataset, extras, cleanup } = await prepareDatabase();
+  process.stderr.write(`dataset ready: ${dataset.objectIds.length} objects, ${extras.summary}\n`);
+
+  const server = start(pin(SERVER_CORE, ['node', '--import', 'tsx', 'src/main.ts']), {
+    ...env,
+    PORT: String(serverPort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
+  let serverErr = '';
+  server.stderr?.on('data', (chunk) => {
+    serverErr = (serverErr + chunk.toString()).slice(-4000);
+  });
+  const baseUrl = `http://127.0.0.1:${serverPort}`;
+  const rows: Row[] = [];
+  const whole = { peak: 0 };
+  try {
+    await waitForHttp(`${baseUrl}/healthz`, 120);
+    const runSampler = sampleProcess(server.pid!);
+    const scenarios: Scenario[] = [
+      ...extraScenarios(dataset, extras, 'before'),
+      { name: 'graphql bookings(first:100)', mode: 'saturation', source: core.graphqlBookings(dataset) },
+      { name: 'rest list bookings pageSize=100', mode: 'saturation', source: core.restListBookings(dataset) },
+      { name: 'availability (accommodation, day)', mode: 'saturation', source: core.availability(dataset) },
+      ...extraScenarios(dataset, extras, 'after'),
+    ];
+    // Its own counter, so warm-up and every round take fresh slots.
+    let created = 0;
+    const nextBooking = core.createBookings(dataset);
+    scenarios.push({ name: 'create booking (distinct free slots)', mode: 'saturation', source: () => nextBooking(created++), connections: 8 });
+    for (const scenario of scenarios) {
+      // warm-up: a few requests so that JIT and plan caches do not count against round 1
+      await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
+      const sampler = sampleProcess(server.pid!);
+      let result: LoadResult;
+      const rounds: number[] = [];
+      if (scenario.mode === 'fixed') {
+        const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate!, seconds: FIXED_SECONDS })];
+        if (scenario.background) runs.push(fixedRate(baseUrl, scenario.background.source, { rate: scenario.background.rate, seconds: FIXED_SECONDS }));
+        result = (await Promise.all(runs))[0];
+      } else {
+        const results: LoadResult[] = [];
+        for (let r = 0; r < ROUNDS; r += 1) {
+          const res = await saturate(baseUrl, scenario.source, { seconds: SATURATION_SECONDS, connections: scenario.connections });
+          results.push(res);
+          rounds.push(res.rps);
+        }
+        result = results.sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
+      }
+      const proc = sampler.stop();
+      whole.peak = Math.max(whole.peak, proc.maxRssMb);
+      rows.push({ scenario: scenario.name, mode: scenario.mode, ...result, cpuPercent: proc.cpuPercent, rssMb: proc.maxRssMb, rounds });
+      process.stderr.write(`  ${scenario.name}: ${fmt(result.rps, 0)} req/s, p99 ${fmt(result.p99, 2)} ms, errors ${result.errors} ${JSON.stringify(result.statuses)}\n`);
+    }
+    whole.peak = Math.max(whole.peak, runSampler.stop().maxRssMb);
+  } catch (error) {
+    process.stderr.write(`server stderr (tail):\n${serverErr}\n`);
+    throw error;
+  } finally {
+    await stop(server);
+    await cleanup();
+  }
+
+  const bareEnd = await measureBare(barePort);
+  const bare = median([bareStart.rps, bareEnd.rps]);
+  for (const row of rows) if (row.mode === 'saturation') row.ratio = row.rps / bare;
+  const noise = Math.abs(bareEnd.rps - bareStart.rps) / Math.max(bareStart.rps, bareEnd.rps);
+
+  const header = ['scenario', 'mode', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'server CPU %', 'server RSS MB'];
+  const lines = [
+    ['bare node:http (start)', 'saturation', fmt(bareStart.rps, 0), '100', fmt(bareStart.p50, 2), fmt(bareStart.p99, 2), fmt(bareStart.p999, 2), String(bareStart.errors), '-', '-'],
+    ...rows.map((r) => [r.scenario, r.mode, fmt(r.rps, 0), r.ratio !== undefined ? fmt(r.ratio * 100, 2) : '-', fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.p999, 2), String(r.errors), fmt(r.cpuPercent, 0), fmt(r.rssMb, 0)]),
+    ['bare node:http (end)', 'saturation', fmt(bareEnd.rps, 0), '100', fmt(bareEnd.p50, 2), fmt(bareEnd.p99, 2), fmt(bareEnd.p999, 2), String(bareEnd.errors), '-', '-'],
+  ];
+  const table = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...lines.map((l) => `| ${l.join(' | ')} |`),
+  ].join('\n');
+  const summary = [
+    `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
+    `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
+    '',
+    table,
+  ].join('\n');
+  process.stdout.write(summary + '\n');
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const file = join(root, 'bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}.json`);
+  writeFileSync(file, JSON.stringify({ startedAt, embedded, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2));
+  process.stderr.write(`results written to ${file}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+    process.exit(1);
+  },
+);

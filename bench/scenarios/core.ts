@@ -1,0 +1,45 @@
+import type { RequestSource } from '../load.js';
+import type { Dataset } from '../dataset.js';
+
+// Request sources for the booking, listing and availability scenarios.
+
+const json = (apiKey: string) => ({ authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' });
+
+export const GRAPHQL_BOOKINGS_QUERY = '{ bookings(first: 100) { id startTime status object { name accommodation { name } } } }';
+
+export function graphqlBookings(d: Dataset): RequestSource {
+  const body = JSON.stringify({ query: GRAPHQL_BOOKINGS_QUERY });
+  return () => ({ method: 'POST', path: '/api/v1/graphql', headers: json(d.apiKey), body });
+}
+
+export function restListBookings(d: Dataset): RequestSource {
+  return (i) => ({ method: 'GET', path: `/api/v1/tenants/${d.tenantId}/bookings?pageSize=100&page=${(i % 50) + 1}`, headers: { authorization: `Bearer ${d.apiKey}` } });
+}
+
+export function availability(d: Dataset): RequestSource {
+  return (i) => ({
+    method: 'GET',
+    path: `/api/v1/tenants/${d.tenantId}/objects/availability?date=${d.busyDate}&accommodationId=${d.accommodationIds[i % d.accommodationIds.length]}`,
+    headers: { authorization: `Bearer ${d.apiKey}` },
+  });
+}
+
+/** Each request books a distinct free hour: object i % n, on day freeFrom + ⌊i / (n·12)⌋, hour 08–19 Berlin. */
+export function createBookings(d: Dataset, offset = 0): RequestSource {
+  const n = d.objectIds.length;
+  return (iRaw) => {
+    const i = iRaw + offset;
+    const object = d.objectIds[i % n];
+    const slot = Math.floor(i / n);
+    const day = Math.floor(slot / 12);
+    const hour = 8 + (slot % 12);
+    const start = new Date(d.freeFrom.getTime() + day * 86_400_000 + (hour - 1) * 3_600_000); // 08:00 Berlin ≈ 07:00 UTC in winter
+    const end = new Date(start.getTime() + 3_600_000);
+    return {
+      method: 'POST',
+      path: `/api/v1/tenants/${d.tenantId}/bookings`,
+      headers: json(d.apiKey),
+      body: JSON.stringify({ objectId: object, guestName: 'Bench Guest', guestEmail: 'bench@example.com', startTime: start.toISOString(), endTime: end.toISOString() }),
+    };
+  };
+}
