@@ -20,9 +20,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('min_duration_minutes', 'integer')
     .addColumn('min_days_in_advance', 'integer')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    // Creation order, also among rows created in one transaction (where now() is the same):
+    // the order of a quote's adjustments.
+    .addColumn('position', 'integer', (c) => c.notNull().generatedAlwaysAsIdentity())
     .addUniqueConstraint('pricing_rules_tenant_id_id_key', ['tenant_id', 'id'])
     .execute();
-  await db.schema.createIndex('pricing_rules_tenant_idx').on('pricing_rules').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema.createIndex('pricing_rules_tenant_idx').on('pricing_rules').columns(['tenant_id', 'position']).execute();
 
   await db.schema
     .createTable('cancellation_policies')
@@ -33,6 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // [{hoursBeforeStart, refundPercent}], sorted by hoursBeforeStart descending.
     .addColumn('tiers', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('position', 'integer', (c) => c.notNull().generatedAlwaysAsIdentity())
     .addUniqueConstraint('cancellation_policies_tenant_id_id_key', ['tenant_id', 'id'])
     .execute();
   // At most one default policy per tenant.

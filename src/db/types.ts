@@ -128,6 +128,8 @@ export interface PricingRulesTable {
   min_duration_minutes: number | null;
   min_days_in_advance: number | null;
   created_at: CreatedAt;
+  /** Creation order (identity). */
+  position: Generated<number>;
 }
 
 export interface CancellationTier {
@@ -142,6 +144,8 @@ export interface CancellationPoliciesTable {
   is_default: Generated<boolean>;
   tiers: Json<CancellationTier[]>;
   created_at: CreatedAt;
+  /** Creation order (identity). */
+  position: Generated<number>;
 }
 
 export interface DB {

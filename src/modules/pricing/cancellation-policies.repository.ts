@@ -33,7 +33,7 @@ export async function findDefaultPolicy(db: Executor, tenantId: string): Promise
 }
 
 export async function listPolicies(db: Executor, tenantId: string): Promise<CancellationPolicyRow[]> {
-  return db.selectFrom('cancellation_policies').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('cancellation_policies').selectAll().where('tenant_id', '=', tenantId).orderBy('position').execute();
 }
 
 /**

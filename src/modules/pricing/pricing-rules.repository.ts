@@ -48,7 +48,7 @@ export async function findPricingRule(db: Executor, tenantId: string, id: string
 export async function listPricingRules(db: Executor, tenantId: string, onlyActive = false): Promise<PricingRuleRow[]> {
   let query = db.selectFrom('pricing_rules').selectAll().where('tenant_id', '=', tenantId);
   if (onlyActive) query = query.where('active', '=', true);
-  return query.orderBy('created_at').orderBy('id').execute();
+  return query.orderBy('position').execute();
 }
 
 export async function deletePricingRule(db: Executor, tenantId: string, id: string): Promise<boolean> {
