@@ -70,6 +70,13 @@ describe('POST /api/pricing/preview', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it('ignores unknown body fields', async () => {
+    const { apiKey, object } = await buildVenue(h);
+    const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: { objectId: object.id, ...SATURDAY, guestName: 'Ada' } });
+    expect(res.status).toBe(200);
+    expect(res.body.totalPrice).toBe(4000);
+  });
+
   it('refuses an end before the start, naming endTime', async () => {
     const { apiKey, object } = await buildVenue(h);
     const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: { objectId: object.id, startTime: SATURDAY.endTime, endTime: SATURDAY.startTime } });
