@@ -58,6 +58,21 @@ describe('cancellation policies', () => {
     expect(await defaults()).toEqual([]);
   });
 
+  it('stay at one default when two requests set different defaults at once', async () => {
+    const { apiKey, tenantId } = await buildVenue(h);
+    const policies = [];
+    for (const name of ['A', 'B', 'C', 'D']) policies.push(await buildCancellationPolicy(h, tenantId, { name, tiers: STANDARD }));
+    const results = await Promise.all(
+      policies.map((p) => h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id } }`, { id: p.id })),
+    );
+    for (const res of results) {
+      // Either it became the default (and may have been replaced since), or it was told to retry.
+      if (res.body.errors) expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
+    }
+    const list = await h.graphql(apiKey, `{ cancellationPolicies { isDefault } }`);
+    expect(list.body.data.cancellationPolicies.filter((p: { isDefault: boolean }) => p.isDefault)).toHaveLength(1);
+  });
+
   it('refuse invalid tiers naming the field', async () => {
     const { apiKey } = await buildVenue(h);
     const res = await h.graphql(apiKey, `mutation { createCancellationPolicy(name: "Bad", tiers: [{hoursBeforeStart: 24, refundPercent: 150}]) { id } }`);
