@@ -22,6 +22,8 @@ const config: CodegenConfig = {
           BookableObject: '../src/db/types.js#ObjectRow',
           Door: '../src/db/types.js#DoorRow',
           Booking: '../src/db/types.js#BookingRow',
+          PricingRule: '../src/db/types.js#PricingRuleRow',
+          CancellationPolicy: '../src/db/types.js#CancellationPolicyRow',
         },
       },
     },

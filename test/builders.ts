@@ -2,6 +2,9 @@ import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
 import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
 import type { DayHours } from '../src/db/types.js';
+import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
+import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
+import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
@@ -43,4 +46,14 @@ export async function buildDoor(h: Harness, tenantId: string, objectIds: string[
   return h.deps.database.db.transaction().execute((trx) =>
     createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }),
   );
+}
+
+/** A pricing rule of the tenant, created through the service (input as in the flat REST body). */
+export async function buildPricingRule(h: Harness, tenantId: string, input: PricingRuleInput) {
+  return createPricingRule(h.deps.database.db, tenantId, input);
+}
+
+/** A cancellation policy of the tenant; `isDefault` makes it the default. */
+export async function buildCancellationPolicy(h: Harness, tenantId: string, input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] }) {
+  return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, { name: input.name ?? 'Standard', ...input }));
 }

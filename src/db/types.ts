@@ -112,6 +112,42 @@ export interface EventsTable {
   fanned_out_at: NullableTimestamp;
 }
 
+export type PricingRuleType = 'time_based' | 'day_based' | 'duration_based' | 'early_bird';
+
+export interface PricingRulesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  type: PricingRuleType;
+  active: Generated<boolean>;
+  object_ids: ColumnType<string[], string[] | undefined, string[]>;
+  percent: number;
+  start_time: string | null;
+  end_time: string | null;
+  weekdays: Weekday[] | null;
+  min_duration_minutes: number | null;
+  min_days_in_advance: number | null;
+  created_at: CreatedAt;
+  /** Creation order (identity). */
+  position: Generated<number>;
+}
+
+export interface CancellationTier {
+  hoursBeforeStart: number;
+  refundPercent: number;
+}
+
+export interface CancellationPoliciesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  is_default: Generated<boolean>;
+  tiers: Json<CancellationTier[]>;
+  created_at: CreatedAt;
+  /** Creation order (identity). */
+  position: Generated<number>;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -122,6 +158,8 @@ export interface DB {
   door_objects: DoorObjectsTable;
   bookings: BookingsTable;
   events: EventsTable;
+  pricing_rules: PricingRulesTable;
+  cancellation_policies: CancellationPoliciesTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -134,3 +172,5 @@ export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type PricingRuleRow = Selectable<PricingRulesTable>;
+export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;

@@ -6,6 +6,7 @@ import { REST_ROUTES } from '../rest/routes.js';
 import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
+import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -64,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       handler: (req, reply) => forward(yoga, req, reply),
     });
   }
+
+  registerPricingRoutes(fastify, deps);
 
   return { fastify, yoga };
 }

@@ -20,6 +20,9 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Mutation.updateBookingStatus', method: 'PATCH', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Confirm, cancel or complete a booking' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
+  { field: 'Query.pricingRuleList', method: 'GET', path: '/tenants/:tenantId/pricing-rules', summary: 'List pricing rules' },
+  { field: 'Mutation.createPricingRule', method: 'POST', path: '/tenants/:tenantId/pricing-rules', status: 201, summary: 'Create a pricing rule' },
+  { field: 'Query.cancellationPolicyList', method: 'GET', path: '/tenants/:tenantId/cancellation-policies', summary: 'List cancellation policies' },
 ];
 
 export function sofaRoutes(routes: RestRoute[] = REST_ROUTES) {

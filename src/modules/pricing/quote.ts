@@ -1,31 +1,27 @@
 import type { Executor } from '../../db/index.js';
 import type { ObjectRow } from '../../db/types.js';
+import * as catalogRepo from '../catalog/catalog.repository.js';
+import { quotePrice, type PriceQuote } from './engine.js';
+import { listPricingRules, ruleOf } from './pricing-rules.repository.js';
 
-export interface Quote {
-  basePrice: number;
-  adjustments: { rule: string; amount: number }[];
-  totalPrice: number;
-  currency: 'EUR';
-}
+export type Quote = PriceQuote;
 
-/** Half away from zero, to a whole cent. */
+/** Half away from zero, to a whole cent (kept for callers of the earlier seam). */
 export function roundCents(value: number): number {
   return Math.sign(value) * Math.round(Math.abs(value));
 }
 
 /**
- * The price of booking `object` from `start` to `end`, as computed at `createdAt`. For now the base
- * price only; the pricing capability applies the tenant's pricing rules here.
+ * The price of booking `object` from `start` to `end`, as computed at `createdAt`, under the
+ * tenant's active pricing rules, read in the accommodation's time zone. Booking creation and the
+ * price preview both price through here, so they agree.
  */
-export async function quoteBooking(
-  _db: Executor,
-  _tenantId: string,
-  object: ObjectRow,
-  start: Date,
-  end: Date,
-  _createdAt: Date,
-): Promise<Quote> {
-  const minutes = (end.getTime() - start.getTime()) / 60_000;
-  const basePrice = roundCents((object.price_per_hour * minutes) / 60);
-  return { basePrice, adjustments: [], totalPrice: Math.max(0, basePrice), currency: 'EUR' };
+export async function quoteBooking(db: Executor, tenantId: string, object: ObjectRow, start: Date, end: Date, createdAt: Date): Promise<Quote> {
+  const accommodation = await catalogRepo.findAccommodation(db, tenantId, object.accommodation_id);
+  if (!accommodation) throw new Error(`accommodation ${object.accommodation_id} of object ${object.id} vanished`);
+  const rules = (await listPricingRules(db, tenantId, true)).map(ruleOf);
+  return quotePrice(
+    { objectId: object.id, pricePerHour: object.price_per_hour, timeZone: accommodation.time_zone, start, end, createdAt },
+    rules,
+  );
 }

@@ -1,0 +1,48 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import { tenantOf } from '../../auth/principal.js';
+import { inTransaction } from '../../graphql/helpers.js';
+import * as policies from './cancellation-policies.service.js';
+import * as rules from './pricing-rules.service.js';
+import { previewPrice } from './preview.js';
+
+export const pricingResolvers: Resolvers = {
+  Query: {
+    pricingRules: (_, a, ctx) => rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    pricingRuleList: async (_, a, ctx) => ({ pricingRules: await rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)) }),
+    priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), a, ctx.deps.now()),
+    cancellationPolicies: (_, a, ctx) => policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    cancellationPolicyList: async (_, a, ctx) => ({
+      cancellationPolicies: await policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    }),
+  },
+  Mutation: {
+    createPricingRule: async (_, a, ctx) => ({ pricingRule: await rules.createPricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a) }),
+    updatePricingRule: (_, a, ctx) => rules.updatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
+    deactivatePricingRule: (_, a, ctx) => rules.deactivatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    deletePricingRule: (_, a, ctx) => rules.deletePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    createCancellationPolicy: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => policies.createPolicy(trx, tenantId, a));
+    },
+    updateCancellationPolicy: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => policies.updatePolicy(trx, tenantId, a.id, a));
+    },
+    setDefaultCancellationPolicy: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => policies.setDefaultPolicy(trx, tenantId, a.id));
+    },
+    deleteCancellationPolicy: (_, a, ctx) => policies.deletePolicy(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+  },
+  PricingRule: {
+    objectIds: (row) => row.object_ids,
+    startTime: (row) => row.start_time,
+    endTime: (row) => row.end_time,
+    minDurationMinutes: (row) => row.min_duration_minutes,
+    minDaysInAdvance: (row) => row.min_days_in_advance,
+    createdAt: (row) => row.created_at,
+  },
+  CancellationPolicy: {
+    isDefault: (row) => row.is_default,
+  },
+};
