@@ -112,6 +112,46 @@ export interface EventsTable {
   fanned_out_at: NullableTimestamp;
 }
 
+export interface WebhooksTable {
+  id: Generated<string>;
+  tenant_id: string;
+  url: string;
+  events: string[];
+  secret_sealed: string;
+  active: Generated<boolean>;
+  deactivated_at: NullableTimestamp;
+  deactivated_reason: string | null;
+  created_at: CreatedAt;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: Generated<number>;
+  retry_step: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  completed_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -122,6 +162,9 @@ export interface DB {
   door_objects: DoorObjectsTable;
   bookings: BookingsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -134,3 +177,6 @@ export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -18,6 +18,13 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Query.bookingDetails', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Get one booking' },
   { field: 'Mutation.createBooking', method: 'POST', path: '/tenants/:tenantId/bookings', status: 201, summary: 'Create a booking' },
   { field: 'Mutation.updateBookingStatus', method: 'PATCH', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Confirm, cancel or complete a booking' },
+  { field: 'Query.webhookList', method: 'GET', path: '/tenants/:tenantId/webhooks', summary: 'List webhook subscriptions' },
+  { field: 'Mutation.createWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks', status: 201, summary: 'Create a webhook subscription' },
+  { field: 'Query.webhookDetails', method: 'GET', path: '/tenants/:tenantId/webhooks/:webhookId', summary: 'Get one webhook subscription' },
+  { field: 'Mutation.deleteWebhook', method: 'DELETE', path: '/tenants/:tenantId/webhooks/:webhookId', summary: 'Delete a webhook subscription' },
+  { field: 'Mutation.testWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/test', summary: 'Send a test event to a subscription' },
+  { field: 'Query.webhookDeliveries', method: 'GET', path: '/tenants/:tenantId/webhooks/:webhookId/deliveries', summary: 'Delivery log of a subscription' },
+  { field: 'Mutation.redeliverWebhookEvent', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver', status: 202, summary: 'Deliver one event to a subscription again' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
 ];
