@@ -38,6 +38,9 @@ function maskError(deps: AppDeps) {
       });
     }
     // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to show.
+    // The executor's variable coercion raises them from its own copy of graphql-js (not instanceof).
+    const foreign = error as { name?: string; path?: unknown; originalError?: unknown } | null;
+    if (!(error instanceof GraphQLError) && foreign?.name === 'GraphQLError' && !foreign.path && !foreign.originalError) return error as Error;
     if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || !error.path)) {
       return original instanceof GraphQLError ? original : error;
     }
