@@ -54,6 +54,13 @@ export function describeRefusal(host: string, refusal: Refusal): string {
   return host === refusal.address ? `${host} is ${refusal.kind}` : `${host} resolves to ${refusal.address}, ${refusal.kind}`;
 }
 
+/** Why an IP literal host may not receive webhooks: "::ffff:7f00:1 (127.0.0.1) is a loopback address". */
+export function literalRefusal(host: string): string | null {
+  const refusal = addressRefusal(host);
+  if (!refusal) return null;
+  return `${host}${refusal.address === host ? '' : ` (${refusal.address})`} is ${refusal.kind}`;
+}
+
 export const isIpLiteral = (host: string): boolean => ipaddr.isValid(host.replace(/^\[|\]$/g, ''));
 
 /** Resolves a host name to every address it has (dns.lookup by default; tests inject their own). */
@@ -84,11 +91,11 @@ export function guardedLookup(resolver: Resolver = systemResolver): LookupFuncti
     resolver(hostname).then(
       (resolved) => {
         const addresses = options.family ? resolved.filter((a) => a.family === options.family) : resolved;
-        if (isLocalhostName(hostname)) return done(new BlockedAddressError(`${hostname} is a loopback name`));
         for (const a of resolved) {
           const refusal = addressRefusal(a.address);
           if (refusal) return done(new BlockedAddressError(describeRefusal(hostname, refusal)));
         }
+        if (isLocalhostName(hostname)) return done(new BlockedAddressError(`${hostname} is a loopback name`));
         if (addresses.length === 0) {
           return done(Object.assign(new Error(`${hostname} has no address of the requested family`), { code: 'ENOTFOUND' }));
         }
@@ -107,11 +114,7 @@ export function guardedLookup(resolver: Resolver = systemResolver): LookupFuncti
  */
 export async function hostRefusal(host: string, resolver: Resolver = systemResolver): Promise<string | null> {
   const bare = host.replace(/^\[|\]$/g, '');
-  if (isIpLiteral(bare)) {
-    const refusal = addressRefusal(bare);
-    if (!refusal) return null;
-    return `${bare}${refusal.address === bare ? '' : ` (${refusal.address})`} is ${refusal.kind}`;
-  }
+  if (isIpLiteral(bare)) return literalRefusal(bare);
   if (isLocalhostName(bare)) return `${bare} is a loopback name`;
   let resolved: LookupAddress[];
   try {

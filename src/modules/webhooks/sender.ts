@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { BlockedAddressError, addressRefusal, describeRefusal, guardedLookup, isIpLiteral, systemResolver, type Resolver } from './address-guard.js';
+import { BlockedAddressError, guardedLookup, isIpLiteral, literalRefusal, systemResolver, type Resolver } from './address-guard.js';
 
 // One HTTP POST to a receiver: bounded by a timeout, redirects not followed, the response body
 // read and thrown away (never stored or shown), and every connection checked by the SSRF guard.
@@ -81,8 +81,8 @@ export function createSender(options: SenderOptions): Sender {
       const host = target.hostname.replace(/^\[|\]$/g, '');
       // Node connects to IP literals without a lookup, so they are checked here.
       if (lookup && isIpLiteral(host)) {
-        const refusal = addressRefusal(host);
-        if (refusal) return finish(null, new BlockedAddressError(describeRefusal(host, refusal)).message);
+        const refusal = literalRefusal(host);
+        if (refusal) return finish(null, new BlockedAddressError(refusal).message);
       }
 
       const request = (target.protocol === 'https:' ? https : http).request(
