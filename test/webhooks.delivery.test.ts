@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { harness, TestClock, type Harness } from './harness.js';
 import { buildVenue, buildWebhook, slotInDays, WEBHOOK_SECRET } from './builders.js';
-import { Receiver } from './receiver.js';
+import { Receiver, type Reply } from './receiver.js';
 import { WebhookDispatcher, dispatcherOptionsOf, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.js';
 import { RETRY_DELAYS_MS } from '../src/modules/webhooks/retry.js';
 
@@ -243,7 +243,7 @@ describe('retries', () => {
     const v = await venue();
     const slow = await buildWebhook(h, v.tenantId, { url: receiver.url('/retry-after') });
     const moved = await buildWebhook(h, v.tenantId, { url: receiver.url('/moved') });
-    receiver.reply = (r) => (r.path === '/retry-after' ? { status: 429, headers: { 'Retry-After': '120' } } : { status: 302, headers: { Location: '/elsewhere' } });
+    receiver.reply = (r): Reply => (r.path === '/retry-after' ? { status: 429, headers: { 'Retry-After': '120' } } : { status: 302, headers: { Location: '/elsewhere' } });
     await createBooking(v, 14);
     const clock = new TestClock();
     const t0 = new Date();
