@@ -76,6 +76,7 @@ export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string,
     deliveries.insertTestDelivery(trx, tenantId, webhook.id, data, now, new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000)),
   );
   const [job] = await deliveries.loadJobs(db, [deliveryId]);
+  if (!job) throw notFound('Webhook', webhookId); // deleted meanwhile
   const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log };
   const outcome = await attemptDelivery(ctx, job, { retry: false, evenIfInactive: true });
   if (!outcome) throw conflict('webhook_unavailable', 'The test event could not be signed for this subscription');
