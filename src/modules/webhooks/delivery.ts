@@ -6,6 +6,7 @@ import * as deliveries from './deliveries.repository.js';
 import type { DeliveryJob } from './deliveries.repository.js';
 import { nextAttemptAt } from './retry.js';
 import type { Sender, SendResult } from './sender.js';
+import * as webhooks from './webhooks.repository.js';
 import { signedRequest } from './signing.js';
 
 // One attempt of one delivery: sign, send (outside any transaction: a slow receiver must never
@@ -78,12 +79,7 @@ async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, attemptedAt
     if (result.statusCode === GONE) {
       const reason = 'the receiver answered 410 Gone';
       await deliveries.settleDelivery(trx, record, { status: 'failed', nextAttemptAt: null, retryStep: current.retry_step + 1 });
-      await trx
-        .updateTable('webhooks')
-        .set({ active: false, deactivated_at: finishedAt, deactivated_reason: reason })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', delivery.webhook_id)
-        .execute();
+      await webhooks.deactivateWebhook(trx, tenantId, delivery.webhook_id, reason, finishedAt);
       await deliveries.failPending(trx, tenantId, { webhookId: delivery.webhook_id }, `subscription deactivated: ${reason}`, finishedAt);
       return;
     }
