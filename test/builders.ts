@@ -5,6 +5,7 @@ import type { DayHours } from '../src/db/types.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
 import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
+import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
@@ -56,4 +57,23 @@ export async function buildPricingRule(h: Harness, tenantId: string, input: Pric
 /** A cancellation policy of the tenant; `isDefault` makes it the default. */
 export async function buildCancellationPolicy(h: Harness, tenantId: string, input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] }) {
   return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, { name: input.name ?? 'Standard', ...input }));
+}
+
+export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+/** A subscription of the tenant (through the service, so private receivers need the harness's allow-private env). */
+export async function buildWebhook(h: Harness, tenantId: string, options: { url: string; events?: string[]; secret?: string }) {
+  return createWebhook(h.deps.database.db, h.deps, tenantId, {
+    url: options.url,
+    events: options.events ?? ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed'],
+    secret: options.secret ?? WEBHOOK_SECRET,
+  });
+}
+
+/** The start of a one-hour slot `days` from now at 10:00 UTC (inside EVERY_DAY_8_TO_22 in Berlin). */
+export function slotInDays(days: number, hourUtc = 10): { startTime: string; endTime: string } {
+  const start = new Date();
+  start.setUTCDate(start.getUTCDate() + days);
+  start.setUTCHours(hourUtc, 0, 0, 0);
+  return { startTime: start.toISOString(), endTime: new Date(start.getTime() + 3600_000).toISOString() };
 }

@@ -148,6 +148,46 @@ export interface CancellationPoliciesTable {
   position: Generated<number>;
 }
 
+export interface WebhooksTable {
+  id: Generated<string>;
+  tenant_id: string;
+  url: string;
+  events: string[];
+  secret_sealed: string;
+  active: Generated<boolean>;
+  deactivated_at: NullableTimestamp;
+  deactivated_reason: string | null;
+  created_at: CreatedAt;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: Generated<number>;
+  retry_step: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  completed_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -160,6 +200,9 @@ export interface DB {
   events: EventsTable;
   pricing_rules: PricingRulesTable;
   cancellation_policies: CancellationPoliciesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -174,3 +217,6 @@ export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type PricingRuleRow = Selectable<PricingRulesTable>;
 export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -4,6 +4,7 @@ import { tenantResolvers } from '../modules/tenants/tenants.resolvers.js';
 import { catalogResolvers } from '../modules/catalog/catalog.resolvers.js';
 import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
 import { pricingResolvers } from '../modules/pricing/pricing.resolvers.js';
+import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -12,4 +13,5 @@ export const resolvers: Resolvers[] = [
   catalogResolvers,
   bookingResolvers,
   pricingResolvers,
+  webhookResolvers,
 ];

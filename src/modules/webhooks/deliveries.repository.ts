@@ -1,0 +1,224 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/types.js';
+
+// The delivery queue and its log. Times come from the caller's clock, never the database's, so
+// tests can run the retry schedule on an injected clock.
+
+/**
+ * Moves up to `limit` outbox events into deliveries, one per matching active subscription, and
+ * marks them fanned out. Workers skip each other's rows (SKIP LOCKED); a delivery is created at
+ * most once per (subscription, event). Returns the number of events taken.
+ */
+export async function fanOut(trx: Executor, now: Date, limit: number): Promise<number> {
+  const events = await trx
+    .selectFrom('events')
+    .select(['id', 'tenant_id', 'type'])
+    .where('fanned_out_at', 'is', null)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (events.length === 0) return 0;
+  const ids = events.map((e) => e.id);
+  await sql`
+    INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, status, next_attempt_at, created_at)
+    SELECT e.tenant_id, w.id, e.id, 'pending', ${now}, ${now}
+    FROM events e JOIN webhooks w ON w.tenant_id = e.tenant_id AND w.active AND e.type = ANY (w.events)
+    WHERE e.id = ANY (${ids}::uuid[])
+    ON CONFLICT DO NOTHING`.execute(trx);
+  await trx.updateTable('events').set({ fanned_out_at: now }).where('id', 'in', ids).execute();
+  return events.length;
+}
+
+/**
+ * Claims due deliveries: at most `limit`, at most `perWebhook` of one subscription, none of the
+ * subscriptions in `busyWebhookIds`. A claim moves next_attempt_at to `leaseUntil`, so if the
+ * claimer dies mid-attempt the delivery becomes due again and is sent again (same webhook-id).
+ */
+export async function claimDue(
+  trx: Executor,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  perWebhook: number,
+  busyWebhookIds: string[],
+): Promise<string[]> {
+  if (limit <= 0) return [];
+  const rows = await sql<{ id: string }>`
+    UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
+    WHERE d.id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE id IN (
+        SELECT id FROM (
+          SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS n
+          FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= ${now} AND NOT (webhook_id = ANY (${busyWebhookIds}::uuid[]))
+        ) ranked WHERE n <= ${perWebhook}
+      )
+      AND status = 'pending' AND next_attempt_at <= ${now}
+      ORDER BY next_attempt_at, id
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING d.id`.execute(trx);
+  return rows.rows.map((r) => r.id);
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface DeliveryJob {
+  delivery: WebhookDeliveryRow;
+  url: string;
+  secretSealed: string;
+  active: boolean;
+  eventType: string;
+  eventData: Record<string, unknown>;
+  eventCreatedAt: Date;
+}
+
+export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', (j) => j.onRef('w.tenant_id', '=', 'd.tenant_id').onRef('w.id', '=', 'd.webhook_id'))
+    .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
+    .selectAll('d')
+    .select(['w.url', 'w.secret_sealed', 'w.active', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at'])
+    .where('d.id', 'in', ids)
+    .execute();
+  return rows.map(({ url, secret_sealed, active, event_type, event_data, event_created_at, ...delivery }) => ({
+    delivery,
+    url,
+    secretSealed: secret_sealed,
+    active,
+    eventType: event_type,
+    eventData: event_data,
+    eventCreatedAt: event_created_at,
+  }));
+}
+
+export interface AttemptRecord {
+  tenantId: string;
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export async function insertAttempt(db: Executor, a: AttemptRecord): Promise<void> {
+  await db
+    .insertInto('webhook_attempts')
+    .values({
+      tenant_id: a.tenantId,
+      delivery_id: a.deliveryId,
+      attempted_at: a.attemptedAt,
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+    })
+    .execute();
+}
+
+/** Records an attempt's outcome on the delivery: the next attempt's time, or the final status. */
+export async function settleDelivery(
+  db: Executor,
+  a: AttemptRecord,
+  outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; retryStep: number },
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: outcome.status,
+      attempt_count: eb('attempt_count', '+', 1),
+      retry_step: outcome.retryStep,
+      next_attempt_at: outcome.nextAttemptAt,
+      last_attempt_at: a.attemptedAt,
+      last_status_code: a.statusCode,
+      last_error: a.error,
+      completed_at: outcome.status === 'pending' ? null : a.attemptedAt,
+    }))
+    .where('tenant_id', '=', a.tenantId)
+    .where('id', '=', a.deliveryId)
+    .execute();
+}
+
+/** Ends pending deliveries without another attempt (subscription deactivated). */
+export async function failPending(db: Executor, tenantId: string, where: { webhookId?: string; deliveryId?: string }, reason: string, at: Date): Promise<void> {
+  let query = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null, last_error: reason, completed_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'pending');
+  if (where.webhookId) query = query.where('webhook_id', '=', where.webhookId);
+  if (where.deliveryId) query = query.where('id', '=', where.deliveryId);
+  await query.execute();
+}
+
+export interface DeliveryFilters {
+  status?: WebhookDeliveryStatus;
+  eventId?: string;
+}
+
+export async function listDeliveries(db: Executor, tenantId: string, webhookId: string, filters: DeliveryFilters, limit: number) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.tenant_id', '=', tenantId)
+    .where('d.webhook_id', '=', webhookId);
+  if (filters.status) query = query.where('d.status', '=', filters.status);
+  if (filters.eventId) query = query.where('d.event_id', '=', filters.eventId);
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();
+}
+
+export type DeliveryLogRow = Awaited<ReturnType<typeof listDeliveries>>[number];
+
+export async function findDeliveryOfEvent(db: Executor, tenantId: string, webhookId: string, eventId: string): Promise<DeliveryLogRow | undefined> {
+  return (await listDeliveries(db, tenantId, webhookId, { eventId }, 1))[0];
+}
+
+/** Queues a delivery again from the start of the retry schedule, due at once. */
+export async function requeue(db: Executor, tenantId: string, deliveryId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', retry_step: 0, next_attempt_at: now, completed_at: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', deliveryId)
+    .execute();
+}
+
+export async function attemptsOf(db: Executor, deliveryIds: readonly string[]): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', [...deliveryIds])
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** A webhook.test event that is never fanned out, and its one delivery, already claimed until `leaseUntil`. */
+export async function insertTestDelivery(
+  trx: Executor,
+  tenantId: string,
+  webhookId: string,
+  data: Record<string, unknown>,
+  now: Date,
+  leaseUntil: Date,
+): Promise<string> {
+  const event = await trx
+    .insertInto('events')
+    .values({ tenant_id: tenantId, type: 'webhook.test', data: JSON.stringify(data), created_at: now, fanned_out_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const delivery = await trx
+    .insertInto('webhook_deliveries')
+    .values({ tenant_id: tenantId, webhook_id: webhookId, event_id: event.id, status: 'pending', next_attempt_at: leaseUntil, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return delivery.id;
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DB } from '../../db/types.js';
+import type { ServerSecret } from '../../crypto.js';
+import * as deliveries from './deliveries.repository.js';
+import type { DeliveryJob } from './deliveries.repository.js';
+import { nextAttemptAt } from './retry.js';
+import type { Sender, SendResult } from './sender.js';
+import * as webhooks from './webhooks.repository.js';
+import { signedRequest } from './signing.js';
+
+// One attempt of one delivery: sign, send (outside any transaction: a slow receiver must never
+// hold the database), then record the outcome in one short transaction.
+
+export interface DeliveryContext {
+  db: Kysely<DB>;
+  secret: ServerSecret;
+  send: Sender;
+  now: () => Date;
+  log: Logger;
+}
+
+export interface AttemptOutcome extends SendResult {
+  deliveryId: string;
+  eventId: string;
+  success: boolean;
+}
+
+const GONE = 410;
+
+/** Sends a claimed delivery once and records the attempt; `retry: false` makes a failure final. */
+export async function attemptDelivery(ctx: DeliveryContext, job: DeliveryJob, options: { retry: boolean; evenIfInactive?: boolean }): Promise<AttemptOutcome | null> {
+  const { delivery } = job;
+  if (!job.active && !options.evenIfInactive) {
+    await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'subscription is inactive', ctx.now());
+    return null;
+  }
+  let secret: string;
+  try {
+    secret = ctx.secret.unseal(job.secretSealed);
+  } catch {
+    ctx.log.error({ webhookId: delivery.webhook_id }, 'webhook signing secret cannot be unsealed; was PORTIER_SECRET changed?');
+    await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'signing secret unavailable', ctx.now());
+    return null;
+  }
+
+  const attemptedAt = ctx.now();
+  const { body, headers } = signedRequest(secret, { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, data: job.eventData }, attemptedAt);
+  const result = await ctx.send(job.url, headers, body);
+  const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  await recordAttempt(ctx, job, attemptedAt, result, success, options.retry);
+  ctx.log.info(
+    { webhookId: delivery.webhook_id, deliveryId: delivery.id, eventId: delivery.event_id, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error },
+    success ? 'webhook delivered' : 'webhook delivery failed',
+  );
+  return { ...result, deliveryId: delivery.id, eventId: delivery.event_id, success };
+}
+
+async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, attemptedAt: Date, result: SendResult, success: boolean, retry: boolean): Promise<void> {
+  const { delivery } = job;
+  const tenantId = delivery.tenant_id;
+  await ctx.db.transaction().execute(async (trx) => {
+    // The subscription may have been deleted meanwhile (its deliveries with it): nothing to record.
+    const current = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'retry_step'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', delivery.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) return;
+    const finishedAt = ctx.now();
+    const record = { tenantId, deliveryId: delivery.id, attemptedAt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+    await deliveries.insertAttempt(trx, record);
+    if (success) {
+      await deliveries.settleDelivery(trx, record, { status: 'succeeded', nextAttemptAt: null, retryStep: current.retry_step });
+      return;
+    }
+    if (result.statusCode === GONE) {
+      const reason = 'the receiver answered 410 Gone';
+      await deliveries.settleDelivery(trx, record, { status: 'failed', nextAttemptAt: null, retryStep: current.retry_step + 1 });
+      await webhooks.deactivateWebhook(trx, tenantId, delivery.webhook_id, reason, finishedAt);
+      await deliveries.failPending(trx, tenantId, { webhookId: delivery.webhook_id }, `subscription deactivated: ${reason}`, finishedAt);
+      return;
+    }
+    const failures = current.retry_step + 1;
+    const next = retry ? nextAttemptAt(failures, finishedAt, result.retryAfter) : null;
+    await deliveries.settleDelivery(trx, record, { status: next ? 'pending' : 'failed', nextAttemptAt: next, retryStep: failures });
+  });
+}

@@ -1,0 +1,129 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { BlockedAddressError, guardedLookup, isIpLiteral, literalRefusal, systemResolver, type Resolver } from './address-guard.js';
+
+// One HTTP POST to a receiver: bounded by a timeout, redirects not followed, the response body
+// read and thrown away (never stored or shown), and every connection checked by the SSRF guard.
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+const USER_AGENT = 'Portier-Webhooks/1.0';
+/** Response bytes read before the connection is dropped; the body is discarded anyway. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface SenderOptions {
+  allowPrivateNetworks: boolean;
+  timeoutMs?: number;
+  /** Tests inject a resolver to simulate DNS (e.g. rebinding to loopback). */
+  resolver?: Resolver;
+}
+
+export interface SendResult {
+  /** The receiver's HTTP status, or null when no response arrived. */
+  statusCode: number | null;
+  durationMs: number;
+  /** What went wrong, in our words (never the receiver's body); null on a 2xx. */
+  error: string | null;
+  /** The receiver's Retry-After header, if any. */
+  retryAfter: string | null;
+}
+
+export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
+
+function describeError(error: NodeJS.ErrnoException, timeoutMs: number): string {
+  if (error instanceof BlockedAddressError) return error.message;
+  switch (error.code) {
+    case 'ETIMEDOUT_DELIVERY':
+      return `timed out after ${timeoutMs / 1000} s`;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    default:
+      return error.code ? `request failed (${error.code})` : 'request failed';
+  }
+}
+
+export function createSender(options: SenderOptions): Sender {
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const lookup = options.allowPrivateNetworks ? undefined : guardedLookup(options.resolver ?? systemResolver);
+  const agents = {
+    'http:': new http.Agent({ keepAlive: false, ...(lookup ? { lookup } : {}) }),
+    'https:': new https.Agent({ keepAlive: false, ...(lookup ? { lookup } : {}) }),
+  };
+
+  return (url, headers, body) =>
+    new Promise<SendResult>((resolve) => {
+      const started = performance.now();
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (statusCode: number | null, error: string | null, retryAfter: string | null = null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ statusCode, durationMs: Math.round(performance.now() - started), error, retryAfter });
+      };
+
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        return finish(null, 'invalid URL');
+      }
+      const agent = agents[target.protocol as 'http:' | 'https:'];
+      if (!agent) return finish(null, `unsupported protocol ${target.protocol}`);
+      const host = target.hostname.replace(/^\[|\]$/g, '');
+      // Node connects to IP literals without a lookup, so they are checked here.
+      if (lookup && isIpLiteral(host)) {
+        const refusal = literalRefusal(host);
+        if (refusal) return finish(null, new BlockedAddressError(refusal).message);
+      }
+
+      const request = (target.protocol === 'https:' ? https : http).request(
+        {
+          agent,
+          protocol: target.protocol,
+          hostname: host,
+          port: target.port || undefined,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          auth: target.username ? `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}` : undefined,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': USER_AGENT,
+          },
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          const retryAfter = typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : null;
+          const ok = status >= 200 && status < 300;
+          const outcome = ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`;
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > MAX_RESPONSE_BYTES) {
+              finish(status, outcome, retryAfter);
+              response.destroy();
+            }
+          });
+          response.on('end', () => finish(status, outcome, retryAfter));
+          // A body cut short (timeout, reset) keeps the status that was already received.
+          response.on('error', () => finish(status, outcome, retryAfter));
+          response.on('close', () => finish(status, outcome, retryAfter));
+        },
+      );
+      timer = setTimeout(() => {
+        request.destroy(Object.assign(new Error('delivery timed out'), { code: 'ETIMEDOUT_DELIVERY' }));
+      }, timeoutMs);
+      request.on('error', (error: NodeJS.ErrnoException) => finish(null, describeError(error, timeoutMs)));
+      request.end(body);
+    });
+}

@@ -1,0 +1,57 @@
+import { createHmac } from 'node:crypto';
+
+// The Standard Webhooks signature scheme (DESIGN section 5).
+
+const WHSEC = 'whsec_';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}|[A-Za-z0-9+/]{3})?$/;
+
+export const SECRET_MIN_LENGTH = 16;
+export const SECRET_MAX_LENGTH = 512;
+
+/** Why `secret` cannot be a signing secret, or null. */
+export function secretProblem(secret: unknown): string | null {
+  if (typeof secret !== 'string') return 'must be a string';
+  if (secret.length < SECRET_MIN_LENGTH || secret.length > SECRET_MAX_LENGTH) {
+    return `must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(secret) || secret.trim() !== secret) return 'must not contain control characters or surrounding whitespace';
+  if (secret.startsWith(WHSEC)) {
+    const rest = secret.slice(WHSEC.length);
+    if (!BASE64.test(rest)) return 'a secret starting with whsec_ must continue with base64 (the key bytes)';
+  }
+  return null;
+}
+
+/** The HMAC key: the base64 decoding after `whsec_`, else the secret's UTF-8 bytes. */
+export function signingKey(secret: string): Buffer {
+  return secret.startsWith(WHSEC) ? Buffer.from(secret.slice(WHSEC.length), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; timestamp in whole seconds. */
+export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+  const mac = createHmac('sha256', signingKey(secret)).update(`${messageId}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
+  return `v1,${mac}`;
+}
+
+export interface WebhookMessage {
+  id: string;
+  type: string;
+  /** When the event happened. */
+  timestamp: Date;
+  data: unknown;
+}
+
+/** The request body and signature headers of one attempt; `now` becomes webhook-timestamp. */
+export function signedRequest(secret: string, message: WebhookMessage, now: Date): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ id: message.id, type: message.type, timestamp: message.timestamp.toISOString(), data: message.data });
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    body,
+    headers: {
+      'webhook-id': message.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign(secret, message.id, timestamp, body),
+    },
+  };
+}

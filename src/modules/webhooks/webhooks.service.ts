@@ -1,0 +1,113 @@
+import type { AppDeps } from '../../deps.js';
+import type { Executor } from '../../db/index.js';
+import type { WebhookDeliveryStatus, WebhookRow } from '../../db/types.js';
+import { conflict, invalid, invalidField, notFound } from '../../errors.js';
+import { isUuid } from '../../validation.js';
+import { hostRefusal, systemResolver, type Resolver } from './address-guard.js';
+import * as deliveries from './deliveries.repository.js';
+import { attemptDelivery } from './delivery.js';
+import { createSender, DELIVERY_TIMEOUT_MS, type Sender } from './sender.js';
+import { checkSubscription, type SubscriptionInput } from './subscription.rules.js';
+import * as repo from './webhooks.repository.js';
+
+// Every function takes the tenant already resolved from the principal (tenantOf).
+
+/**
+ * Creates a subscription. `db` must not be an open transaction: the receiver's host name is
+ * resolved first (the SSRF check), and PGlite's one connection must not wait on DNS.
+ */
+export async function createWebhook(db: Executor, deps: AppDeps, tenantId: string, input: SubscriptionInput, resolver: Resolver = systemResolver): Promise<WebhookRow> {
+  const { value, errors } = checkSubscription(input);
+  if (!value) throw invalid(errors);
+  if (!deps.env.webhookAllowPrivateNetworks) {
+    const refusal = await hostRefusal(value.url.hostname, resolver);
+    if (refusal) throw invalidField('url', `${refusal}; webhook receivers must be public internet addresses`, 'url_not_allowed');
+  }
+  return repo.insertWebhook(db, {
+    tenant_id: tenantId,
+    url: input.url as string,
+    events: value.events,
+    secret_sealed: deps.secret.seal(value.secret),
+  });
+}
+
+export async function getWebhook(db: Executor, tenantId: string, id: string): Promise<WebhookRow> {
+  const row = isUuid(id) ? await repo.findWebhook(db, tenantId, id) : undefined;
+  if (!row) throw notFound('Webhook', id);
+  return row;
+}
+
+export const listWebhooks = repo.listWebhooks;
+
+export async function deleteWebhook(db: Executor, tenantId: string, id: string): Promise<{ deleted: true; id: string }> {
+  if (!isUuid(id) || !(await repo.deleteWebhook(db, tenantId, id))) throw notFound('Webhook', id);
+  return { deleted: true, id };
+}
+
+const senders = new WeakMap<AppDeps, Sender>();
+function senderOf(deps: AppDeps): Sender {
+  let send = senders.get(deps);
+  if (!send) {
+    send = createSender({ allowPrivateNetworks: deps.env.webhookAllowPrivateNetworks });
+    senders.set(deps, send);
+  }
+  return send;
+}
+
+export interface TestOutcome {
+  webhookId: string;
+  eventId: string;
+  success: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * Sends a webhook.test event to one subscription now and reports how it went (never the
+ * receiver's body). One attempt, bounded by the delivery timeout; it is logged like any delivery
+ * but not retried. `db` must be the root handle: the request goes out between two transactions.
+ */
+export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string, webhookId: string, send: Sender = senderOf(deps)): Promise<TestOutcome> {
+  const webhook = await getWebhook(db, tenantId, webhookId);
+  const now = deps.now();
+  const data = { webhookId: webhook.id, message: 'A test event from Portier: this subscription receives signed events.' };
+  const deliveryId = await db.transaction().execute((trx) =>
+    deliveries.insertTestDelivery(trx, tenantId, webhook.id, data, now, new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000)),
+  );
+  const [job] = await deliveries.loadJobs(db, [deliveryId]);
+  if (!job) throw notFound('Webhook', webhookId); // deleted meanwhile
+  const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log };
+  const outcome = await attemptDelivery(ctx, job, { retry: false, evenIfInactive: true });
+  if (!outcome) throw conflict('webhook_unavailable', 'The test event could not be signed for this subscription');
+  const { eventId, success, statusCode, durationMs, error } = outcome;
+  return { webhookId: webhook.id, eventId, success, statusCode, durationMs, error };
+}
+
+export const MAX_DELIVERIES_PAGE = 100;
+
+const STATUS_OF: Record<string, WebhookDeliveryStatus> = { PENDING: 'pending', SUCCEEDED: 'succeeded', FAILED: 'failed' };
+
+export async function listDeliveries(db: Executor, tenantId: string, webhookId: string, input: { status?: string | null; first?: number | null }) {
+  const first = input.first ?? 20;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_DELIVERIES_PAGE) {
+    throw invalidField('first', `must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
+  }
+  await getWebhook(db, tenantId, webhookId);
+  return deliveries.listDeliveries(db, tenantId, webhookId, { status: input.status ? STATUS_OF[input.status] : undefined }, first);
+}
+
+/**
+ * Queues one event's delivery to a subscription again, due at once and with a fresh retry
+ * schedule; it keeps its webhook-id (the event id).
+ */
+export async function redeliver(trx: Executor, deps: AppDeps, tenantId: string, webhookId: string, eventId: string) {
+  const webhook = await getWebhook(trx, tenantId, webhookId);
+  const delivery = isUuid(eventId) ? await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId) : undefined;
+  if (!delivery) throw notFound(`Delivery of event ${eventId} to webhook`, webhookId);
+  if (!webhook.active) {
+    throw conflict('webhook_inactive', `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); create a new subscription`);
+  }
+  await deliveries.requeue(trx, tenantId, delivery.id, deps.now());
+  return (await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId))!;
+}
