@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.js';
 import { createTenant, createApiKey } from '../src/modules/tenants/tenants.service.js';
+import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 
 // The bench dataset, written straight into the database in bulk: 20 accommodations, 500 objects,
 // 10,000 bookings (more seeders below for devices, doors and credentials).
@@ -81,6 +82,15 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
   );
   for (const chunk of chunks(bookingValues, 1000)) {
     await db.insertInto('bookings').values(chunk).execute();
+  }
+  // Pricing rules of every type, so quotes (preview and creation) run the whole engine.
+  for (const rule of [
+    { name: 'Evening peak', type: 'time_based', startTime: '18:00', endTime: '22:00', percent: 25 },
+    { name: 'Weekend', type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10 },
+    { name: 'Long booking', type: 'duration_based', minDurationMinutes: 120, percent: -10 },
+    { name: 'Early bird', type: 'early_bird', minDaysInAdvance: 14, percent: -5 },
+  ]) {
+    await createPricingRule(db, tenant.id, rule);
   }
   const busy = dayStart(2);
   return {

@@ -160,6 +160,7 @@ async function main(): Promise<void> {
       { name: 'graphql bookings(first:100)', mode: 'saturation', source: core.graphqlBookings(dataset) },
       { name: 'rest list bookings pageSize=100', mode: 'saturation', source: core.restListBookings(dataset) },
       { name: 'availability (accommodation, day)', mode: 'saturation', source: core.availability(dataset) },
+      { name: 'price preview', mode: 'saturation', source: core.preview(dataset) },
       ...extraScenarios(dataset, extras, 'after'),
     ];
     // Its own counter, so warm-up and every round take fresh slots.

@@ -43,3 +43,17 @@ export function createBookings(d: Dataset, offset = 0): RequestSource {
     };
   };
 }
+
+/** Two-hour quotes that rotate over objects and days (so weekday, peak and duration rules apply). */
+export function preview(d: Dataset): RequestSource {
+  const n = d.objectIds.length;
+  return (i) => {
+    const start = new Date(d.freeFrom.getTime() + (i % 14) * 86_400_000 + (15 + (i % 5)) * 3_600_000);
+    return {
+      method: 'POST',
+      path: '/api/pricing/preview',
+      headers: json(d.apiKey),
+      body: JSON.stringify({ objectId: d.objectIds[i % n], startTime: start.toISOString(), endTime: new Date(start.getTime() + 7_200_000).toISOString() }),
+    };
+  };
+}
