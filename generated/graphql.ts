@@ -45,6 +45,21 @@ export type ApiKey = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** The slots of one object on one date (the GraphQL availability shape). */
+export type Availability = {
+  __typename?: 'Availability';
+  objectName: Scalars['String']['output'];
+  slots: Array<Slot>;
+};
+
+/** The slots of several objects on one date (the REST availability shape). */
+export type AvailabilityByObject = {
+  __typename?: 'AvailabilityByObject';
+  /** YYYY-MM-DD, a local date of each object's accommodation. */
+  date: Scalars['String']['output'];
+  objects: Array<ObjectSlots>;
+};
+
 /** Something guests book by the hour, such as a sports court. */
 export type BookableObject = {
   __typename?: 'BookableObject';
@@ -315,6 +330,13 @@ export type MutationUpdateObjectArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+export type ObjectSlots = {
+  __typename?: 'ObjectSlots';
+  objectId: Scalars['ID']['output'];
+  objectName: Scalars['String']['output'];
+  slots: Array<Slot>;
+};
+
 export type OpeningHours = {
   __typename?: 'OpeningHours';
   schedule: WeeklySchedule;
@@ -335,6 +357,8 @@ export type Query = {
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
+  /** The slots of one object on a local date (YYYY-MM-DD). */
+  availability: Availability;
   bookableObject: BookableObject;
   /** Bookable objects, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
@@ -349,6 +373,8 @@ export type Query = {
   bookings: Array<Booking>;
   door: Door;
   doors: Array<Door>;
+  /** The slots of the tenant's objects on a local date, optionally of one object or one accommodation. */
+  objectAvailability: AvailabilityByObject;
   /** Weekly schedule and special dates of an object. */
   openingHours: OpeningHours;
   /** The tenant the calling API key belongs to. */
@@ -367,6 +393,13 @@ export type QueryAccommodationsArgs = {
 
 
 export type QueryApiKeysArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryAvailabilityArgs = {
+  date: Scalars['String']['input'];
+  objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -428,9 +461,26 @@ export type QueryDoorsArgs = {
 };
 
 
+export type QueryObjectAvailabilityArgs = {
+  accommodationId?: InputMaybe<Scalars['ID']['input']>;
+  date: Scalars['String']['input'];
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type QueryOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** A slot of an object's day, in the accommodation's local wall-clock time (HH:MM). */
+export type Slot = {
+  __typename?: 'Slot';
+  /** False when a booking of exactly this slot would be refused (overlap incl. buffers, minimum notice, maximum advance). */
+  available: Scalars['Boolean']['output'];
+  end: Scalars['String']['output'];
+  start: Scalars['String']['output'];
 };
 
 /** A date that overrides the weekly schedule: closed, or open with its own hours (open/close), or as usual when both are null. */
@@ -554,6 +604,8 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
+  Availability: ResolverTypeWrapper<Availability>;
+  AvailabilityByObject: ResolverTypeWrapper<AvailabilityByObject>;
   BookableObject: ResolverTypeWrapper<ObjectRow>;
   Booking: ResolverTypeWrapper<BookingRow>;
   BookingPage: ResolverTypeWrapper<Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversTypes['Booking']> }>;
@@ -571,9 +623,11 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ObjectSlots: ResolverTypeWrapper<ObjectSlots>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
   Pagination: ResolverTypeWrapper<Pagination>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Slot: ResolverTypeWrapper<Slot>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tenant: ResolverTypeWrapper<TenantRow>;
@@ -586,6 +640,8 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   Accommodation: AccommodationRow;
   ApiKey: ApiKeyRow;
+  Availability: Availability;
+  AvailabilityByObject: AvailabilityByObject;
   BookableObject: ObjectRow;
   Booking: BookingRow;
   BookingPage: Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversParentTypes['Booking']> };
@@ -602,9 +658,11 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
+  ObjectSlots: ObjectSlots;
   OpeningHours: OpeningHours;
   Pagination: Pagination;
   Query: Record<PropertyKey, never>;
+  Slot: Slot;
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
   Tenant: TenantRow;
@@ -640,6 +698,16 @@ export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends Res
   rateLimitPerMinute?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AvailabilityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Availability'] = ResolversParentTypes['Availability']> = {
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slots?: Resolver<Array<ResolversTypes['Slot']>, ParentType, ContextType>;
+};
+
+export type AvailabilityByObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AvailabilityByObject'] = ResolversParentTypes['AvailabilityByObject']> = {
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  objects?: Resolver<Array<ResolversTypes['ObjectSlots']>, ParentType, ContextType>;
 };
 
 export type BookableObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookableObject'] = ResolversParentTypes['BookableObject']> = {
@@ -737,6 +805,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<MutationUpdateObjectArgs, 'id'>>;
 };
 
+export type ObjectSlotsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ObjectSlots'] = ResolversParentTypes['ObjectSlots']> = {
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slots?: Resolver<Array<ResolversTypes['Slot']>, ParentType, ContextType>;
+};
+
 export type OpeningHoursResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OpeningHours'] = ResolversParentTypes['OpeningHours']> = {
   schedule?: Resolver<ResolversTypes['WeeklySchedule'], ParentType, ContextType>;
   specialDates?: Resolver<Array<ResolversTypes['SpecialDate']>, ParentType, ContextType>;
@@ -752,6 +826,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   accommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  availability?: Resolver<ResolversTypes['Availability'], ParentType, ContextType, RequireFields<QueryAvailabilityArgs, 'date' | 'objectId'>>;
   bookableObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
   bookableObjects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryBookableObjectsArgs>>;
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
@@ -761,8 +836,15 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
   door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
+  objectAvailability?: Resolver<ResolversTypes['AvailabilityByObject'], ParentType, ContextType, RequireFields<QueryObjectAvailabilityArgs, 'date'>>;
   openingHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<QueryOpeningHoursArgs, 'objectId'>>;
   viewer?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType>;
+};
+
+export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
+  available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SpecialDateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpecialDate'] = ResolversParentTypes['SpecialDate']> = {
@@ -797,6 +879,8 @@ export type WeeklyScheduleResolvers<ContextType = GraphQLContext, ParentType ext
 export type Resolvers<ContextType = GraphQLContext> = {
   Accommodation?: AccommodationResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
+  Availability?: AvailabilityResolvers<ContextType>;
+  AvailabilityByObject?: AvailabilityByObjectResolvers<ContextType>;
   BookableObject?: BookableObjectResolvers<ContextType>;
   Booking?: BookingResolvers<ContextType>;
   BookingPage?: BookingPageResolvers<ContextType>;
@@ -808,9 +892,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Door?: DoorResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
+  ObjectSlots?: ObjectSlotsResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
   Pagination?: PaginationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Slot?: SlotResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   UpdateBookingPayload?: UpdateBookingPayloadResolvers<ContextType>;

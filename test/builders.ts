@@ -2,6 +2,7 @@ import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
 import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
 import type { DayHours } from '../src/db/types.js';
+import { createBooking } from '../src/modules/bookings/bookings.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
@@ -42,5 +43,35 @@ export async function buildVenue(h: Harness, options: VenueOptions = {}) {
 export async function buildDoor(h: Harness, tenantId: string, objectIds: string[], overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {}) {
   return h.deps.database.db.transaction().execute((trx) =>
     createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }),
+  );
+}
+
+export interface BookingOptions {
+  start: string;
+  end: string;
+  status?: 'PENDING' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED';
+  guestName?: string;
+  guestEmail?: string;
+}
+
+/**
+ * A booking written straight through the service's import path: any status, any time (no hours or
+ * rules, no event), but still under the no-overlap constraint.
+ */
+export async function buildBooking(h: Harness, tenantId: string, objectId: string, options: BookingOptions) {
+  return h.deps.database.db.transaction().execute((trx) =>
+    createBooking(
+      trx,
+      h.deps,
+      tenantId,
+      {
+        objectId,
+        guestName: options.guestName ?? 'Ada Lovelace',
+        guestEmail: options.guestEmail ?? 'ada@example.com',
+        startTime: options.start,
+        endTime: options.end,
+      },
+      { imported: { status: options.status ?? 'PENDING' } },
+    ),
   );
 }

@@ -3,6 +3,7 @@ import type { Resolvers } from '../../generated/graphql.js';
 import { tenantResolvers } from '../modules/tenants/tenants.resolvers.js';
 import { catalogResolvers } from '../modules/catalog/catalog.resolvers.js';
 import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
+import { availabilityResolvers } from '../modules/availability/availability.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -10,4 +11,5 @@ export const resolvers: Resolvers[] = [
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,
+  availabilityResolvers,
 ];

@@ -21,29 +21,36 @@ export interface ServerContext {
 
 export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
+/** instanceof fails across graphql-js's two module formats (tests load ESM, dependencies CJS). */
+const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof GraphQLError || (e instanceof Error && e.name === 'GraphQLError');
+
+const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
+
 function maskError(deps: AppDeps) {
   return (error: unknown): Error => {
     // Executors may wrap a resolver's error more than once; the cause is at the end of the chain.
     // (Duck-typed: a wrapper may come from another copy of graphql-js.)
-    let original: unknown = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
+    let original: unknown = isGraphQLError(error) ? (error.originalError ?? undefined) : error;
     while (original && typeof original === 'object' && 'originalError' in original && (original as GraphQLError).originalError) {
       original = (original as GraphQLError).originalError;
     }
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
       return new GraphQLError(mapped.message, {
-        nodes: error instanceof GraphQLError ? error.nodes : undefined,
-        path: error instanceof GraphQLError ? error.path : undefined,
+        nodes: isGraphQLError(error) ? error.nodes : undefined,
+        path: isGraphQLError(error) ? error.path : undefined,
         extensions: mapped.extensions,
       });
     }
-    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to show.
-    if (error instanceof GraphQLError && (!original || original instanceof GraphQLError || !error.path)) {
-      return original instanceof GraphQLError ? original : error;
+    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to
+    // show. The outer message names the variable ('Variable "$status" got invalid value …'); the
+    // cause is shown instead only when it alone carries extensions (e.g. an auth error's status).
+    if (isGraphQLError(error) && (!original || isGraphQLError(original) || !error.path)) {
+      return isGraphQLError(original) && !hasExtensions(error) && hasExtensions(original) ? original : error;
     }
     deps.log.error({ err: original }, 'unexpected error in a resolver');
     return new GraphQLError('Unexpected error.', {
-      path: error instanceof GraphQLError ? error.path : undefined,
+      path: isGraphQLError(error) ? error.path : undefined,
       extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
     });
   };

@@ -18,6 +18,7 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Query.bookingDetails', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Get one booking' },
   { field: 'Mutation.createBooking', method: 'POST', path: '/tenants/:tenantId/bookings', status: 201, summary: 'Create a booking' },
   { field: 'Mutation.updateBookingStatus', method: 'PATCH', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Confirm, cancel or complete a booking' },
+  { field: 'Query.objectAvailability', method: 'GET', path: '/tenants/:tenantId/objects/availability', summary: 'Available time slots for a date' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
 ];

@@ -73,3 +73,38 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
   const { n } = await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   return { rows: [], total: n };
 }
+
+export interface PaymentView {
+  id: string;
+  status: BookingStatus;
+  start_time: Date;
+  end_time: Date;
+  total_price: number;
+  currency: string;
+  object_name: string;
+  accommodation_name: string;
+  accommodation_address: string;
+  time_zone: string;
+}
+
+/** What the payment page shows; looked up by id alone, because the page's token is the credential. */
+export async function findPaymentView(db: Executor, id: string): Promise<PaymentView | undefined> {
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
+    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
+    .select([
+      'b.id',
+      'b.status',
+      'b.start_time',
+      'b.end_time',
+      'b.total_price',
+      'b.currency',
+      'o.name as object_name',
+      'a.name as accommodation_name',
+      'a.address as accommodation_address',
+      'a.time_zone',
+    ])
+    .where('b.id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
-import { Validator, conflict, invalidField, notFound } from '../../errors.js';
+import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isEmail, isNonEmptyString, isUuid, parseInstant } from '../../validation.js';
 import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quoteBooking } from '../pricing/quote.js';
@@ -10,6 +10,9 @@ import { recordEvent } from '../webhooks/outbox.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
+import { validateBookingWindow } from './booking-rules.js';
+import { localDateOf } from '../availability/slots.js';
+import { specialDatesOn } from '../availability/availability.repository.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -42,8 +45,8 @@ async function checkInput(db: Executor, tenantId: string, input: CreateBookingIn
   const end = parseInstant(input.endTime);
   v.check(start !== undefined, 'startTime', 'must be an ISO 8601 timestamp with a time zone offset');
   v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  if (start && end) v.check(start < end, 'endTime', 'must be later than startTime');
   v.throwIfAny();
+  if (!(start! < end!)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
   const object = await catalogRepo.findObject(db, tenantId, input.objectId as string);
   if (!object) throw invalidField('objectId', `object ${String(input.objectId)} does not exist`, 'unknown_object');
   return {
@@ -90,10 +93,28 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
   };
 }
 
-/** Creates a PENDING booking; `trx` must be the caller's transaction. */
-export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput): Promise<BookingRow> {
+/** The object's hours and booking rules at `now` (DESIGN section 5), in the accommodation's zone. */
+async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, now: Date): Promise<void> {
+  const accommodation = await catalogRepo.findAccommodation(db, tenantId, checked.object.accommodation_id);
+  if (!accommodation) throw new Error(`object ${checked.object.id} has no accommodation`);
+  const specialDates = await specialDatesOn(db, tenantId, [checked.object.id], [localDateOf(checked.start, accommodation.time_zone)]);
+  const errors = validateBookingWindow(checked.object, accommodation.time_zone, specialDates, checked.start, checked.end, now);
+  if (errors.length) throw invalid(errors, errors[0].code);
+}
+
+export interface CreateOptions {
+  /**
+   * A booking loaded from a catalog file (DESIGN section 6): it keeps this status, may lie in the
+   * past, skips opening hours and booking rules and emits no event; the no-overlap rule still holds.
+   */
+  imported?: { status: BookingStatus };
+}
+
+/** Creates a booking (PENDING unless imported); `trx` must be the caller's transaction. */
+export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput, options: CreateOptions = {}): Promise<BookingRow> {
   const checked = await checkInput(trx, tenantId, input);
   const now = deps.now();
+  if (!options.imported) await checkBookingWindow(trx, tenantId, checked, now);
   const quote = await quoteBooking(trx, tenantId, checked.object, checked.start, checked.end, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,
@@ -104,11 +125,11 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     start_time: checked.start,
     end_time: checked.end,
     blocked_until: new Date(checked.end.getTime() + checked.object.buffer_minutes * 60_000),
-    status: 'PENDING',
+    status: options.imported?.status ?? 'PENDING',
     total_price: quote.totalPrice,
     created_at: now,
   });
-  await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
   return booking;
 }
 
@@ -126,7 +147,7 @@ export async function updateBookingStatus(
   bookingId: string,
   status: unknown,
 ): Promise<{ booking: BookingRow; refundAmount: number | null }> {
-  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status) || status === 'PENDING') {
+  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status)) {
     throw invalidField('status', 'must be one of CONFIRMED, CANCELLED, COMPLETED');
   }
   const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
