@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { BookingRow, BookingStatus } from '../../db/types.js';
+import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 
 export interface NewBooking {
   tenant_id: string;
@@ -107,4 +107,15 @@ export async function findPaymentView(db: Executor, id: string): Promise<Payment
     ])
     .where('b.id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * The object a booking is being created for, row-locked until the transaction ends. The exclusion
+ * constraint alone is what forbids overlaps; the lock only queues concurrent creations for the same
+ * object, because concurrent conflicting inserts can otherwise wait on each other's index entries
+ * and end in a deadlock (40P01) instead of a clean 23P01. FOR NO KEY UPDATE leaves foreign-key
+ * checks of other rows referencing the object unblocked.
+ */
+export async function lockObjectForBooking(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow | undefined> {
+  return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', objectId).forNoKeyUpdate().executeTakeFirst();
 }

@@ -47,7 +47,7 @@ async function checkInput(db: Executor, tenantId: string, input: CreateBookingIn
   v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
   v.throwIfAny();
   if (!(start! < end!)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
-  const object = await catalogRepo.findObject(db, tenantId, input.objectId as string);
+  const object = await repo.lockObjectForBooking(db, tenantId, input.objectId as string);
   if (!object) throw invalidField('objectId', `object ${String(input.objectId)} does not exist`, 'unknown_object');
   return {
     object,
