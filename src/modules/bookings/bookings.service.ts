@@ -10,7 +10,7 @@ import { recordEvent } from '../webhooks/outbox.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
-import { validateBookingWindow } from './booking-rules.js';
+import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf } from '../availability/slots.js';
 import { specialDatesOn } from '../availability/availability.repository.js';
 
@@ -93,12 +93,19 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
   };
 }
 
-/** The object's hours and booking rules at `now` (DESIGN section 5), in the accommodation's zone. */
+/**
+ * The booking rules [start, end) on `object` breaks at `now`, read in its accommodation's zone with
+ * that date's special date (empty when none). Shared by creation and the price preview.
+ */
+export async function bookingWindowErrors(db: Executor, tenantId: string, object: ObjectRow, start: Date, end: Date, now: Date): Promise<BookingRuleError[]> {
+  const accommodation = await catalogRepo.findAccommodation(db, tenantId, object.accommodation_id);
+  if (!accommodation) throw new Error(`object ${object.id} has no accommodation`);
+  const specialDates = await specialDatesOn(db, tenantId, [object.id], [localDateOf(start, accommodation.time_zone)]);
+  return validateBookingWindow(object, accommodation.time_zone, specialDates, start, end, now);
+}
+
 async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, now: Date): Promise<void> {
-  const accommodation = await catalogRepo.findAccommodation(db, tenantId, checked.object.accommodation_id);
-  if (!accommodation) throw new Error(`object ${checked.object.id} has no accommodation`);
-  const specialDates = await specialDatesOn(db, tenantId, [checked.object.id], [localDateOf(checked.start, accommodation.time_zone)]);
-  const errors = validateBookingWindow(checked.object, accommodation.time_zone, specialDates, checked.start, checked.end, now);
+  const errors = await bookingWindowErrors(db, tenantId, checked.object, checked.start, checked.end, now);
   if (errors.length) throw invalid(errors, errors[0].code);
 }
 
