@@ -46,6 +46,21 @@ export type ApiKey = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** The slots of one object on one date (the GraphQL availability shape). */
+export type Availability = {
+  __typename?: 'Availability';
+  objectName: Scalars['String']['output'];
+  slots: Array<Slot>;
+};
+
+/** The slots of several objects on one date (the REST availability shape). */
+export type AvailabilityByObject = {
+  __typename?: 'AvailabilityByObject';
+  /** YYYY-MM-DD, a local date of each object's accommodation. */
+  date: Scalars['String']['output'];
+  objects: Array<ObjectSlots>;
+};
+
 /** Something guests book by the hour, such as a sports court. */
 export type BookableObject = {
   __typename?: 'BookableObject';
@@ -484,6 +499,13 @@ export type MutationUpdatePricingRuleArgs = {
   weekdays?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
+export type ObjectSlots = {
+  __typename?: 'ObjectSlots';
+  objectId: Scalars['ID']['output'];
+  objectName: Scalars['String']['output'];
+  slots: Array<Slot>;
+};
+
 export type OpeningHours = {
   __typename?: 'OpeningHours';
   schedule: WeeklySchedule;
@@ -556,6 +578,8 @@ export type Query = {
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
+  /** The slots of one object on a local date (YYYY-MM-DD). */
+  availability: Availability;
   bookableObject: BookableObject;
   /** Bookable objects, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
@@ -573,6 +597,8 @@ export type Query = {
   cancellationPolicyList: CancellationPolicyList;
   door: Door;
   doors: Array<Door>;
+  /** The slots of the tenant's objects on a local date, optionally of one object or one accommodation. */
+  objectAvailability: AvailabilityByObject;
   /** Weekly schedule and special dates of an object. */
   openingHours: OpeningHours;
   /** The price a booking of the object for this time range would get if created now. */
@@ -605,6 +631,13 @@ export type QueryAccommodationsArgs = {
 
 
 export type QueryApiKeysArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryAvailabilityArgs = {
+  date: Scalars['String']['input'];
+  objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -676,6 +709,14 @@ export type QueryDoorsArgs = {
 };
 
 
+export type QueryObjectAvailabilityArgs = {
+  accommodationId?: InputMaybe<Scalars['ID']['input']>;
+  date: Scalars['String']['input'];
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type QueryOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
@@ -726,6 +767,15 @@ export type QueryWebhookListArgs = {
 
 export type QueryWebhooksArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** A slot of an object's day, in the accommodation's local wall-clock time (HH:MM). */
+export type Slot = {
+  __typename?: 'Slot';
+  /** False when a booking of exactly this slot would be refused (overlap incl. buffers, minimum notice, maximum advance). */
+  available: Scalars['Boolean']['output'];
+  end: Scalars['String']['output'];
+  start: Scalars['String']['output'];
 };
 
 /** A date that overrides the weekly schedule: closed, or open with its own hours (open/close), or as usual when both are null. */
@@ -936,6 +986,8 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
+  Availability: ResolverTypeWrapper<Availability>;
+  AvailabilityByObject: ResolverTypeWrapper<AvailabilityByObject>;
   BookableObject: ResolverTypeWrapper<ObjectRow>;
   Booking: ResolverTypeWrapper<BookingRow>;
   BookingPage: ResolverTypeWrapper<Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversTypes['Booking']> }>;
@@ -959,6 +1011,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ObjectSlots: ResolverTypeWrapper<ObjectSlots>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
   Pagination: ResolverTypeWrapper<Pagination>;
   PriceAdjustment: ResolverTypeWrapper<PriceAdjustment>;
@@ -966,6 +1019,7 @@ export type ResolversTypes = {
   PricingRule: ResolverTypeWrapper<PricingRuleRow>;
   PricingRuleList: ResolverTypeWrapper<Omit<PricingRuleList, 'pricingRules'> & { pricingRules: Array<ResolversTypes['PricingRule']> }>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Slot: ResolverTypeWrapper<Slot>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tenant: ResolverTypeWrapper<TenantRow>;
@@ -987,6 +1041,8 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   Accommodation: AccommodationRow;
   ApiKey: ApiKeyRow;
+  Availability: Availability;
+  AvailabilityByObject: AvailabilityByObject;
   BookableObject: ObjectRow;
   Booking: BookingRow;
   BookingPage: Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversParentTypes['Booking']> };
@@ -1009,6 +1065,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
+  ObjectSlots: ObjectSlots;
   OpeningHours: OpeningHours;
   Pagination: Pagination;
   PriceAdjustment: PriceAdjustment;
@@ -1016,6 +1073,7 @@ export type ResolversParentTypes = {
   PricingRule: PricingRuleRow;
   PricingRuleList: Omit<PricingRuleList, 'pricingRules'> & { pricingRules: Array<ResolversParentTypes['PricingRule']> };
   Query: Record<PropertyKey, never>;
+  Slot: Slot;
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
   Tenant: TenantRow;
@@ -1059,6 +1117,16 @@ export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends Res
   rateLimitPerMinute?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type AvailabilityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Availability'] = ResolversParentTypes['Availability']> = {
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slots?: Resolver<Array<ResolversTypes['Slot']>, ParentType, ContextType>;
+};
+
+export type AvailabilityByObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AvailabilityByObject'] = ResolversParentTypes['AvailabilityByObject']> = {
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  objects?: Resolver<Array<ResolversTypes['ObjectSlots']>, ParentType, ContextType>;
 };
 
 export type BookableObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookableObject'] = ResolversParentTypes['BookableObject']> = {
@@ -1193,6 +1261,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updatePricingRule?: Resolver<ResolversTypes['PricingRule'], ParentType, ContextType, RequireFields<MutationUpdatePricingRuleArgs, 'id'>>;
 };
 
+export type ObjectSlotsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ObjectSlots'] = ResolversParentTypes['ObjectSlots']> = {
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  slots?: Resolver<Array<ResolversTypes['Slot']>, ParentType, ContextType>;
+};
+
 export type OpeningHoursResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OpeningHours'] = ResolversParentTypes['OpeningHours']> = {
   schedule?: Resolver<ResolversTypes['WeeklySchedule'], ParentType, ContextType>;
   specialDates?: Resolver<Array<ResolversTypes['SpecialDate']>, ParentType, ContextType>;
@@ -1240,6 +1314,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   accommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
+  availability?: Resolver<ResolversTypes['Availability'], ParentType, ContextType, RequireFields<QueryAvailabilityArgs, 'date' | 'objectId'>>;
   bookableObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
   bookableObjects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryBookableObjectsArgs>>;
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
@@ -1251,6 +1326,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
   door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
+  objectAvailability?: Resolver<ResolversTypes['AvailabilityByObject'], ParentType, ContextType, RequireFields<QueryObjectAvailabilityArgs, 'date'>>;
   openingHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<QueryOpeningHoursArgs, 'objectId'>>;
   priceQuote?: Resolver<ResolversTypes['PriceQuote'], ParentType, ContextType, RequireFields<QueryPriceQuoteArgs, 'endTime' | 'objectId' | 'startTime'>>;
   pricingRuleList?: Resolver<ResolversTypes['PricingRuleList'], ParentType, ContextType, Partial<QueryPricingRuleListArgs>>;
@@ -1261,6 +1337,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   webhookDetails?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<QueryWebhookDetailsArgs, 'webhookId'>>;
   webhookList?: Resolver<ResolversTypes['WebhookList'], ParentType, ContextType, Partial<QueryWebhookListArgs>>;
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType, Partial<QueryWebhooksArgs>>;
+};
+
+export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
+  available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SpecialDateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpecialDate'] = ResolversParentTypes['SpecialDate']> = {
@@ -1351,6 +1433,8 @@ export type WeeklyScheduleResolvers<ContextType = GraphQLContext, ParentType ext
 export type Resolvers<ContextType = GraphQLContext> = {
   Accommodation?: AccommodationResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
+  Availability?: AvailabilityResolvers<ContextType>;
+  AvailabilityByObject?: AvailabilityByObjectResolvers<ContextType>;
   BookableObject?: BookableObjectResolvers<ContextType>;
   Booking?: BookingResolvers<ContextType>;
   BookingPage?: BookingPageResolvers<ContextType>;
@@ -1367,6 +1451,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Door?: DoorResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
+  ObjectSlots?: ObjectSlotsResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
   Pagination?: PaginationResolvers<ContextType>;
   PriceAdjustment?: PriceAdjustmentResolvers<ContextType>;
@@ -1374,6 +1459,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PricingRule?: PricingRuleResolvers<ContextType>;
   PricingRuleList?: PricingRuleListResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Slot?: SlotResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   UpdateBookingPayload?: UpdateBookingPayloadResolvers<ContextType>;

@@ -6,6 +6,7 @@ import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.
 import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
 import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
+import { createBooking } from '../src/modules/bookings/bookings.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
@@ -76,4 +77,34 @@ export function slotInDays(days: number, hourUtc = 10): { startTime: string; end
   start.setUTCDate(start.getUTCDate() + days);
   start.setUTCHours(hourUtc, 0, 0, 0);
   return { startTime: start.toISOString(), endTime: new Date(start.getTime() + 3600_000).toISOString() };
+}
+
+export interface BookingOptions {
+  start: string;
+  end: string;
+  status?: 'PENDING' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED';
+  guestName?: string;
+  guestEmail?: string;
+}
+
+/**
+ * A booking written straight through the service's import path: any status, any time (no hours or
+ * rules, no event), but still under the no-overlap constraint.
+ */
+export async function buildBooking(h: Harness, tenantId: string, objectId: string, options: BookingOptions) {
+  return h.deps.database.db.transaction().execute((trx) =>
+    createBooking(
+      trx,
+      h.deps,
+      tenantId,
+      {
+        objectId,
+        guestName: options.guestName ?? 'Ada Lovelace',
+        guestEmail: options.guestEmail ?? 'ada@example.com',
+        startTime: options.start,
+        endTime: options.end,
+      },
+      { imported: { status: options.status ?? 'PENDING' } },
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildPricingRule, buildVenue } from './builders.js';
 
@@ -6,6 +6,8 @@ let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
+// Fixed dates below: every test runs at a fixed now unless it sets its own.
+beforeEach(() => h.clock.set('2026-11-01T09:00:00Z'));
 afterEach(() => h.clock.set(null));
 
 const PREVIEW = '/api/pricing/preview';
@@ -180,5 +182,19 @@ describe('the preview and the booking agree', () => {
     const created = await h.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey, body: { ...body, guestName: 'Ada', guestEmail: 'ada@example.com' } });
     expect(preview.body).toMatchObject({ basePrice: 4000, adjustments: [], totalPrice: 4000 });
     expect(created.body.booking.totalPrice).toBe(4000);
+  });
+});
+
+describe('the preview applies the booking rules of creation', () => {
+  it('refuses a range outside opening hours with the same code as creation', async () => {
+    const { apiKey, object, tenantId } = await buildVenue(h);
+    // 05:00–06:00 in Berlin: before the 08:00 opening.
+    const range = { objectId: object.id, startTime: '2026-11-21T04:00:00Z', endTime: '2026-11-21T05:00:00Z' };
+    const preview = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: range });
+    const booking = await h.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey, body: { ...range, guestName: 'Ada', guestEmail: 'ada@example.com' } });
+    expect(preview.status).toBe(400);
+    expect(booking.status).toBe(400);
+    expect(preview.body.code).toBe(booking.body.code);
+    expect(preview.body.code).toBe('outside_opening_hours');
   });
 });

@@ -5,6 +5,7 @@ import { catalogResolvers } from '../modules/catalog/catalog.resolvers.js';
 import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
 import { pricingResolvers } from '../modules/pricing/pricing.resolvers.js';
 import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.js';
+import { availabilityResolvers } from '../modules/availability/availability.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -14,4 +15,5 @@ export const resolvers: Resolvers[] = [
   bookingResolvers,
   pricingResolvers,
   webhookResolvers,
+  availabilityResolvers,
 ];

@@ -23,7 +23,11 @@ export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 /** A GraphQLError of any copy of graphql-js (its ESM and CJS builds are distinct classes). */
 const isGraphQLError = (value: unknown): value is GraphQLError =>
-  value instanceof GraphQLError || Object.prototype.toString.call(value) === '[object GraphQLError]';
+  value instanceof GraphQLError ||
+  Object.prototype.toString.call(value) === '[object GraphQLError]' ||
+  (value instanceof Error && value.name === 'GraphQLError');
+
+const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
 
 function maskError(deps: AppDeps) {
   return (error: unknown): Error => {
@@ -41,9 +45,11 @@ function maskError(deps: AppDeps) {
         extensions: mapped.extensions,
       });
     }
-    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to show.
+    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to
+    // show. The outer message names the variable ('Variable "$status" got invalid value …'); the
+    // cause is shown instead only when it alone carries extensions (e.g. an auth error's status).
     if (isGraphQLError(error) && (!original || isGraphQLError(original) || !error.path)) {
-      return isGraphQLError(original) ? original : error;
+      return isGraphQLError(original) && !hasExtensions(error) && hasExtensions(original) ? original : error;
     }
     deps.log.error({ err: original }, 'unexpected error in a resolver');
     return new GraphQLError('Unexpected error.', {

@@ -3,10 +3,12 @@ import type { AppDeps } from '../deps.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, REST_BASE, type Yoga } from '../graphql/yoga.js';
 import { REST_ROUTES } from '../rest/routes.js';
+import { restParamCheck } from '../rest/params.js';
 import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
 import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
+import { registerPaymentPage } from '../modules/bookings/pay.route.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -47,8 +49,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(fastify, deps);
   registerAuth(fastify, deps);
   registerHealth(fastify, deps);
+  registerPaymentPage(fastify, deps);
 
-  const yoga = createGraphQLServer(deps, buildSchema());
+  const schema = buildSchema();
+  const yoga = createGraphQLServer(deps, schema);
 
   fastify.route({
     url: GRAPHQL_PATH,
@@ -62,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       url: REST_BASE + route.path,
       method: route.method,
       config: { auth: 'apiKey' },
+      preHandler: restParamCheck(schema, route),
       handler: (req, reply) => forward(yoga, req, reply),
     });
   }

@@ -1,6 +1,7 @@
 import type { ImportContext } from './helpers.js';
 import { importAccommodations, importDoors } from '../modules/catalog/catalog.import.js';
 import { importCancellationPolicies, importPricingRules } from '../modules/pricing/pricing.import.js';
+import { importBookings } from '../modules/bookings/bookings.import.js';
 
 /** Catalog file sections, in the order they load (later sections refer to earlier keys). */
 export const SECTIONS = ['accommodations', 'doors', 'devices', 'pricingRules', 'cancellationPolicies', 'bookings'] as const;
@@ -14,4 +15,5 @@ export const importers: Partial<Record<Section, SectionImporter>> = {
   doors: importDoors,
   pricingRules: importPricingRules,
   cancellationPolicies: importCancellationPolicies,
+  bookings: importBookings,
 };

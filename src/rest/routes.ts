@@ -25,6 +25,7 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Mutation.testWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/test', summary: 'Send a test event to a subscription' },
   { field: 'Query.webhookDeliveries', method: 'GET', path: '/tenants/:tenantId/webhooks/:webhookId/deliveries', summary: 'Delivery log of a subscription' },
   { field: 'Mutation.redeliverWebhookEvent', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver', status: 202, summary: 'Deliver one event to a subscription again' },
+  { field: 'Query.objectAvailability', method: 'GET', path: '/tenants/:tenantId/objects/availability', summary: 'Available time slots for a date' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
   { field: 'Query.pricingRuleList', method: 'GET', path: '/tenants/:tenantId/pricing-rules', summary: 'List pricing rules' },

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { BookingRow, BookingStatus } from '../../db/types.js';
+import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 
 export interface NewBooking {
   tenant_id: string;
@@ -72,4 +72,50 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
   // A page past the end: the window count is unavailable, count separately.
   const { n } = await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   return { rows: [], total: n };
+}
+
+export interface PaymentView {
+  id: string;
+  status: BookingStatus;
+  start_time: Date;
+  end_time: Date;
+  total_price: number;
+  currency: string;
+  object_name: string;
+  accommodation_name: string;
+  accommodation_address: string;
+  time_zone: string;
+}
+
+/** What the payment page shows; looked up by id alone, because the page's token is the credential. */
+export async function findPaymentView(db: Executor, id: string): Promise<PaymentView | undefined> {
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
+    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
+    .select([
+      'b.id',
+      'b.status',
+      'b.start_time',
+      'b.end_time',
+      'b.total_price',
+      'b.currency',
+      'o.name as object_name',
+      'a.name as accommodation_name',
+      'a.address as accommodation_address',
+      'a.time_zone',
+    ])
+    .where('b.id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * The object a booking is being created for, row-locked until the transaction ends. The exclusion
+ * constraint alone is what forbids overlaps; the lock only queues concurrent creations for the same
+ * object, because concurrent conflicting inserts can otherwise wait on each other's index entries
+ * and end in a deadlock (40P01) instead of a clean 23P01. FOR NO KEY UPDATE leaves foreign-key
+ * checks of other rows referencing the object unblocked.
+ */
+export async function lockObjectForBooking(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow | undefined> {
+  return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', objectId).forNoKeyUpdate().executeTakeFirst();
 }

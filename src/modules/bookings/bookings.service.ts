@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
-import { Validator, conflict, invalidField, notFound } from '../../errors.js';
+import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isEmail, isNonEmptyString, isUuid, parseInstant } from '../../validation.js';
 import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quoteBooking } from '../pricing/quote.js';
@@ -10,6 +10,9 @@ import { recordEvent } from '../webhooks/outbox.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
+import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
+import { localDateOf } from '../availability/slots.js';
+import { specialDatesOn } from '../availability/availability.repository.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -42,9 +45,9 @@ async function checkInput(db: Executor, tenantId: string, input: CreateBookingIn
   const end = parseInstant(input.endTime);
   v.check(start !== undefined, 'startTime', 'must be an ISO 8601 timestamp with a time zone offset');
   v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  if (start && end) v.check(start < end, 'endTime', 'must be later than startTime');
   v.throwIfAny();
-  const object = await catalogRepo.findObject(db, tenantId, input.objectId as string);
+  if (!(start! < end!)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
+  const object = await repo.lockObjectForBooking(db, tenantId, input.objectId as string);
   if (!object) throw invalidField('objectId', `object ${String(input.objectId)} does not exist`, 'unknown_object');
   return {
     object,
@@ -90,10 +93,35 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
   };
 }
 
-/** Creates a PENDING booking; `trx` must be the caller's transaction. */
-export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput): Promise<BookingRow> {
+/**
+ * The booking rules [start, end) on `object` breaks at `now`, read in its accommodation's zone with
+ * that date's special date (empty when none). Shared by creation and the price preview.
+ */
+export async function bookingWindowErrors(db: Executor, tenantId: string, object: ObjectRow, start: Date, end: Date, now: Date): Promise<BookingRuleError[]> {
+  const accommodation = await catalogRepo.findAccommodation(db, tenantId, object.accommodation_id);
+  if (!accommodation) throw new Error(`object ${object.id} has no accommodation`);
+  const specialDates = await specialDatesOn(db, tenantId, [object.id], [localDateOf(start, accommodation.time_zone)]);
+  return validateBookingWindow(object, accommodation.time_zone, specialDates, start, end, now);
+}
+
+async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, now: Date): Promise<void> {
+  const errors = await bookingWindowErrors(db, tenantId, checked.object, checked.start, checked.end, now);
+  if (errors.length) throw invalid(errors, errors[0].code);
+}
+
+export interface CreateOptions {
+  /**
+   * A booking loaded from a catalog file (DESIGN section 6): it keeps this status, may lie in the
+   * past, skips opening hours and booking rules and emits no event; the no-overlap rule still holds.
+   */
+  imported?: { status: BookingStatus };
+}
+
+/** Creates a booking (PENDING unless imported); `trx` must be the caller's transaction. */
+export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput, options: CreateOptions = {}): Promise<BookingRow> {
   const checked = await checkInput(trx, tenantId, input);
   const now = deps.now();
+  if (!options.imported) await checkBookingWindow(trx, tenantId, checked, now);
   const quote = await quoteBooking(trx, tenantId, checked.object, checked.start, checked.end, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,
@@ -104,11 +132,11 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     start_time: checked.start,
     end_time: checked.end,
     blocked_until: new Date(checked.end.getTime() + checked.object.buffer_minutes * 60_000),
-    status: 'PENDING',
+    status: options.imported?.status ?? 'PENDING',
     total_price: quote.totalPrice,
     created_at: now,
   });
-  await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
   return booking;
 }
 
@@ -126,7 +154,7 @@ export async function updateBookingStatus(
   bookingId: string,
   status: unknown,
 ): Promise<{ booking: BookingRow; refundAmount: number | null }> {
-  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status) || status === 'PENDING') {
+  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status)) {
     throw invalidField('status', 'must be one of CONFIRMED, CANCELLED, COMPLETED');
   }
   const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { ServerSecret } from '../../crypto.js';
 
 // The payment link: PUBLIC_URL/pay/<token>. The token carries the booking id and an HMAC of it
@@ -20,5 +21,7 @@ export function bookingIdOfPaymentToken(secret: ServerSecret, token: string): st
   const hex = Buffer.from(token.slice(0, 22), 'base64url').toString('hex');
   if (hex.length !== 32) return undefined;
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return paymentToken(secret, id) === token ? id : undefined;
+  const expected = Buffer.from(paymentToken(secret, id));
+  const given = Buffer.from(token);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? id : undefined;
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { ObjectRow } from '../../db/types.js';
-import { Validator, notFound } from '../../errors.js';
+import { Validator, invalid, notFound } from '../../errors.js';
+import { bookingWindowErrors } from '../bookings/bookings.service.js';
 import { isUuid, parseInstant } from '../../validation.js';
 import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quoteBooking, type Quote } from './quote.js';
@@ -45,5 +46,7 @@ export async function checkPreviewFields(db: Executor, tenantId: string, input: 
 /** What a booking of this object and time range, created at `now`, would cost. */
 export async function previewPrice(db: Executor, tenantId: string, input: PreviewInput, now: Date): Promise<Quote> {
   const request = await checkPreviewFields(db, tenantId, input);
+  const errors = await bookingWindowErrors(db, tenantId, request.object, request.start, request.end, now);
+  if (errors.length) throw invalid(errors, errors[0].code);
   return quoteBooking(db, tenantId, request.object, request.start, request.end, now);
 }

@@ -1,0 +1,152 @@
+import { DateTime } from 'luxon';
+import type { DayHours, Weekday, WeeklySchedule } from '../../db/types.js';
+
+// Pure slot computation. Every wall-clock value is read in the accommodation's IANA zone through
+// Luxon, and every duration is elapsed time, so results do not depend on the machine's TZ and stay
+// right across daylight-saving changes.
+
+export interface SpecialDay {
+  date: string;
+  closed: boolean;
+  reason?: string;
+  open: string | null;
+  close: string | null;
+}
+
+/** How an object is open on one local date. */
+export type DayOpening =
+  | { open: true; hours: DayHours }
+  | { open: false; closedBy: 'special_date'; reason: string }
+  | { open: false; closedBy: 'weekday'; weekday: Weekday };
+
+const WEEKDAY_OF_LUXON: Record<number, Weekday> = {
+  1: 'monday',
+  2: 'tuesday',
+  3: 'wednesday',
+  4: 'thursday',
+  5: 'friday',
+  6: 'saturday',
+  7: 'sunday',
+};
+
+/** The weekday name of a local date YYYY-MM-DD (calendar arithmetic, no zone involved). */
+export function weekdayOf(date: string): Weekday {
+  return WEEKDAY_OF_LUXON[DateTime.fromISO(date, { zone: 'UTC' }).weekday];
+}
+
+/** The local date (YYYY-MM-DD) of an instant in `zone`. */
+export function localDateOf(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
+}
+
+/**
+ * The hours of a local date: a closed special date closes it; a special date with open and close
+ * replaces the weekday's hours; otherwise the weekly schedule applies (a missing weekday is closed).
+ */
+export function openingOn(weekly: WeeklySchedule, specialDates: readonly SpecialDay[], date: string): DayOpening {
+  const special = specialDates.find((d) => d.date === date);
+  if (special?.closed) return { open: false, closedBy: 'special_date', reason: special.reason ?? '' };
+  if (special?.open && special.close) return { open: true, hours: { open: special.open, close: special.close } };
+  const weekday = weekdayOf(date);
+  const hours = weekly[weekday];
+  return hours ? { open: true, hours } : { open: false, closedBy: 'weekday', weekday };
+}
+
+export interface Window {
+  start: Date;
+  end: Date;
+}
+
+/** The instants a local date's hours span in `zone` ('24:00' is the next local midnight). */
+export function openingWindow(zone: string, date: string, hours: DayHours): Window {
+  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone });
+  const close = hours.close === '24:00' ? DateTime.fromISO(date, { zone }).plus({ days: 1 }).startOf('day') : DateTime.fromISO(`${date}T${hours.close}`, { zone });
+  return { start: open.toJSDate(), end: close.toJSDate() };
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Slots from opening to closing in steps of `incrementMinutes` of elapsed time, each that long; a
+ * remainder shorter than one step is no slot. On a day whose hours contain a DST change the slots
+ * stay one step long, so their local labels skip (spring) or repeat (autumn) an hour.
+ */
+export function slotsOf(window: Window, incrementMinutes: number): Window[] {
+  const step = incrementMinutes * MINUTE;
+  const slots: Window[] = [];
+  for (let t = window.start.getTime(); t + step <= window.end.getTime(); t += step) {
+    slots.push({ start: new Date(t), end: new Date(t + step) });
+  }
+  return slots;
+}
+
+/** Local wall-clock HH:MM of an instant; the next local midnight after `date` reads 24:00. */
+export function localTimeLabel(instant: Date, zone: string, date: string): string {
+  const local = DateTime.fromJSDate(instant, { zone });
+  const label = local.toFormat('HH:mm');
+  return label === '00:00' && local.toISODate()! > date ? '24:00' : label;
+}
+
+/** The earliest start the booking rules allow at `now`: now + minAdvanceMinutes. */
+export function earliestStart(now: Date, minAdvanceMinutes: number): Date {
+  return new Date(now.getTime() + minAdvanceMinutes * MINUTE);
+}
+
+/** The latest start the booking rules allow at `now`: maxAdvanceDays local calendar days ahead. */
+export function latestStart(now: Date, zone: string, maxAdvanceDays: number): Date {
+  return DateTime.fromJSDate(now, { zone }).plus({ days: maxAdvanceDays }).toJSDate();
+}
+
+/** A PENDING or CONFIRMED booking's blocked range: [start, end + its buffer). */
+export interface BlockedRange {
+  start: Date;
+  until: Date;
+}
+
+export interface SlotRules {
+  slotIncrementMinutes: number;
+  minAdvanceMinutes: number;
+  maxAdvanceDays: number;
+  bufferMinutes: number;
+}
+
+export interface SlotView {
+  start: string;
+  end: string;
+  available: boolean;
+}
+
+export interface DaySlotsInput {
+  zone: string;
+  date: string;
+  weekly: WeeklySchedule;
+  specialDates: readonly SpecialDay[];
+  rules: SlotRules;
+  /** Blocked ranges of the object's PENDING and CONFIRMED bookings. */
+  blocked: readonly BlockedRange[];
+  now: Date;
+}
+
+/**
+ * The slots of one object on one local date. A slot is unavailable when a booking of exactly that
+ * slot would be refused: its range plus the object's buffer overlaps a blocked range (the exclusion
+ * constraint's rule), it starts before now + minAdvance, or it starts beyond maxAdvanceDays.
+ */
+export function daySlots(input: DaySlotsInput): SlotView[] {
+  const opening = openingOn(input.weekly, input.specialDates, input.date);
+  if (!opening.open) return [];
+  const window = openingWindow(input.zone, input.date, opening.hours);
+  const earliest = earliestStart(input.now, input.rules.minAdvanceMinutes).getTime();
+  const latest = latestStart(input.now, input.zone, input.rules.maxAdvanceDays).getTime();
+  const buffer = input.rules.bufferMinutes * MINUTE;
+  return slotsOf(window, input.rules.slotIncrementMinutes).map((slot) => {
+    const start = slot.start.getTime();
+    const blockedUntil = slot.end.getTime() + buffer;
+    const overlaps = input.blocked.some((b) => start < b.until.getTime() && b.start.getTime() < blockedUntil);
+    return {
+      start: localTimeLabel(slot.start, input.zone, input.date),
+      end: localTimeLabel(slot.end, input.zone, input.date),
+      available: !overlaps && start >= earliest && start <= latest,
+    };
+  });
+}

@@ -1,0 +1,221 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { harness, type Harness } from './harness.js';
+import { buildBooking, buildVenue, type VenueOptions } from './builders.js';
+import { createAccommodation, createObject, setSpecialDate } from '../src/modules/catalog/catalog.service.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+beforeEach(() => h.clock.set('2026-11-01T00:00:00Z'));
+afterEach(() => h.clock.set(null));
+
+type Venue = Awaited<ReturnType<typeof buildVenue>>;
+type Slot = { start: string; end: string; available: boolean };
+
+const HOURS_8_TO_22 = Array.from({ length: 14 }, (_, i) => `${String(8 + i).padStart(2, '0')}:00-${String(9 + i).padStart(2, '0')}:00`);
+const labels = (slots: Slot[]) => slots.map((s) => `${s.start}-${s.end}`);
+const unavailable = (slots: Slot[]) => slots.filter((s) => !s.available).map((s) => s.start);
+
+function availability(v: Venue, query: string, apiKey = v.apiKey) {
+  return h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/objects/availability?${query}`, apiKey });
+}
+
+async function slotsOf(v: Venue, date: string): Promise<Slot[]> {
+  const res = await availability(v, `date=${date}&objectId=${v.object.id}`);
+  expect(res.status).toBe(200);
+  return res.body.objects[0].slots;
+}
+
+function book(v: Venue, startTime: string, endTime: string) {
+  return h.request({
+    method: 'POST',
+    url: `/api/v1/tenants/${v.tenantId}/bookings`,
+    apiKey: v.apiKey,
+    body: { objectId: v.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime, endTime },
+  });
+}
+
+describe('GET /objects/availability', () => {
+  it('returns {date, objects: [{objectId, objectName, slots}]} for every object of the tenant', async () => {
+    const v = await buildVenue(h, { objects: 2 });
+    const res = await availability(v, 'date=2026-11-21');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['date', 'objects']);
+    expect(res.body.date).toBe('2026-11-21');
+    expect(res.body.objects.map((o: { objectId: string; objectName: string }) => [o.objectId, o.objectName])).toEqual([
+      [v.objects[0].id, 'Court 1'],
+      [v.objects[1].id, 'Court 2'],
+    ]);
+    for (const o of res.body.objects) {
+      expect(Object.keys(o).sort()).toEqual(['objectId', 'objectName', 'slots']);
+      expect(labels(o.slots)).toEqual(HOURS_8_TO_22);
+      expect(o.slots[0]).toEqual({ start: '08:00', end: '09:00', available: true });
+    }
+  });
+
+  it('restricts to one object or one accommodation', async () => {
+    const v = await buildVenue(h, { objects: 2 });
+    const db = h.deps.database.db;
+    const second = await createAccommodation(db, v.tenantId, { name: 'Halle Süd', address: 'Südweg 2', timeZone: 'Europe/Berlin' });
+    const hall = await createObject(db, v.tenantId, { accommodationId: second.id, name: 'Hall A', pricePerHour: 1000, openingHours: { saturday: { open: '10:00', close: '12:00' } } });
+    const one = await availability(v, `date=2026-11-21&objectId=${v.objects[1].id}`);
+    expect(one.body.objects.map((o: { objectId: string }) => o.objectId)).toEqual([v.objects[1].id]);
+    const byAccommodation = await availability(v, `date=2026-11-21&accommodationId=${second.id}`);
+    expect(byAccommodation.body.objects).toEqual([
+      { objectId: hall.id, objectName: 'Hall A', slots: [{ start: '10:00', end: '11:00', available: true }, { start: '11:00', end: '12:00', available: true }] },
+    ]);
+    const mismatch = await availability(v, `date=2026-11-21&objectId=${v.object.id}&accommodationId=${second.id}`);
+    expect(mismatch.body.objects).toEqual([]);
+    expect((await availability(v, 'date=2026-11-21')).body.objects).toHaveLength(3);
+  });
+
+  it('refuses a bad or missing date, and malformed ids, naming the field; unknown or foreign ids are 404', async () => {
+    const v = await buildVenue(h);
+    const other = await buildVenue(h);
+    for (const [query, field] of [
+      ['date=2026-02-30', 'date'],
+      ['date=21.11.2026', 'date'],
+      ['', 'date'],
+      ['date=2026-11-21&objectId=court', 'objectId'],
+      ['date=2026-11-21&accommodationId=park', 'accommodationId'],
+    ]) {
+      const res = await availability(v, query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.errors, query).toEqual([expect.objectContaining({ field })]);
+    }
+    expect((await availability(v, `date=2026-11-21&objectId=${other.object.id}`)).status).toBe(404);
+    expect((await availability(v, `date=2026-11-21&accommodationId=${other.accommodation.id}`)).status).toBe(404);
+    expect((await availability(v, 'date=2026-11-21&objectId=00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('needs bookings:read or catalog:read', async () => {
+    const v = await buildVenue(h);
+    expect((await availability(v, 'date=2026-11-21', await h.key(v.tenantId, ['bookings:read']))).status).toBe(200);
+    expect((await availability(v, 'date=2026-11-21', await h.key(v.tenantId, ['catalog:read']))).status).toBe(200);
+    expect((await availability(v, 'date=2026-11-21', await h.key(v.tenantId, ['pricing:read']))).status).toBe(403);
+  });
+});
+
+describe('slot availability', () => {
+  it('a slot becomes unavailable when booked and available again when cancelled', async () => {
+    const v = await buildVenue(h);
+    const created = await book(v, '2026-11-21T10:00:00+01:00', '2026-11-21T12:00:00+01:00');
+    expect(created.status).toBe(201);
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual(['10:00', '11:00']);
+    const url = `/api/v1/tenants/${v.tenantId}/bookings/${created.body.booking.id}`;
+    await h.request({ method: 'PATCH', url, apiKey: v.apiKey, body: { status: 'CONFIRMED' } });
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual(['10:00', '11:00']);
+    await h.request({ method: 'PATCH', url, apiKey: v.apiKey, body: { status: 'CANCELLED' } });
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual([]);
+  });
+
+  it('completed bookings do not block', async () => {
+    const v = await buildVenue(h);
+    await buildBooking(h, v.tenantId, v.object.id, { start: '2026-11-21T09:00:00Z', end: '2026-11-21T10:00:00Z', status: 'COMPLETED' });
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual([]);
+  });
+
+  it.each([
+    // bufferMinutes, booked local range, unavailable slots
+    [0, ['10:00', '11:00'], ['10:00']],
+    [30, ['10:00', '11:00'], ['09:00', '10:00', '11:00']],
+    [60, ['10:00', '11:00'], ['09:00', '10:00', '11:00']],
+    [90, ['10:00', '11:00'], ['08:00', '09:00', '10:00', '11:00', '12:00']],
+  ] as const)('with a %i-minute buffer, a booking %j blocks %j', async (bufferMinutes, [start, end], expected) => {
+    const v = await buildVenue(h, { bookingRules: { bufferMinutes } } satisfies VenueOptions);
+    expect((await book(v, `2026-11-21T${start}:00+01:00`, `2026-11-21T${end}:00+01:00`)).status).toBe(201);
+    const slots = await slotsOf(v, '2026-11-21');
+    expect(unavailable(slots)).toEqual(expected);
+    // Every slot shown as available can really be booked (with the same buffer).
+    for (const s of slots.filter((x) => x.available).slice(0, 3)) {
+      const res = await book(v, `2026-11-21T${s.start}:00+01:00`, `2026-11-21T${s.end}:00+01:00`);
+      expect(res.status, s.start).toBe(201);
+      await h.request({ method: 'PATCH', url: `/api/v1/tenants/${v.tenantId}/bookings/${res.body.booking.id}`, apiKey: v.apiKey, body: { status: 'CANCELLED' } });
+    }
+  });
+
+  it('a closed special date has no slots; one with its own hours uses them', async () => {
+    const v = await buildVenue(h);
+    await setSpecialDate(h.deps.database.db, v.tenantId, v.object.id, { date: '2026-12-24', closed: true, reason: 'Christmas Eve' });
+    await setSpecialDate(h.deps.database.db, v.tenantId, v.object.id, { date: '2026-12-31', closed: false, reason: 'New Year’s Eve', open: '10:00', close: '14:00' });
+    expect(await slotsOf(v, '2026-12-24')).toEqual([]);
+    expect(labels(await slotsOf(v, '2026-12-31'))).toEqual(['10:00-11:00', '11:00-12:00', '12:00-13:00', '13:00-14:00']);
+    expect(labels(await slotsOf(v, '2026-12-23'))).toEqual(HOURS_8_TO_22);
+  });
+
+  it('a weekday without opening hours has no slots', async () => {
+    const v = await buildVenue(h, { openingHours: { monday: { open: '09:00', close: '12:00' } } });
+    expect(await slotsOf(v, '2026-11-22')).toEqual([]); // Sunday
+    expect(labels(await slotsOf(v, '2026-11-23'))).toEqual(['09:00-10:00', '10:00-11:00', '11:00-12:00']); // Monday
+  });
+
+  it('steps by slotIncrementMinutes from opening', async () => {
+    const v = await buildVenue(h, { openingHours: { saturday: { open: '08:15', close: '10:00' } }, bookingRules: { slotIncrementMinutes: 30, minDurationMinutes: 30 } });
+    expect(labels(await slotsOf(v, '2026-11-21'))).toEqual(['08:15-08:45', '08:45-09:15', '09:15-09:45']);
+  });
+
+  it('marks slots before now + minAdvance and beyond maxAdvanceDays unavailable', async () => {
+    const v = await buildVenue(h, { bookingRules: { minAdvanceMinutes: 120, maxAdvanceDays: 1 } });
+    h.clock.set('2026-11-21T09:30:00+01:00');
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual(['08:00', '09:00', '10:00', '11:00']);
+    // one local day ahead: up to 2026-11-22 09:30 local
+    expect(unavailable(await slotsOf(v, '2026-11-22'))).toEqual(['10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00', '21:00']);
+    expect((await slotsOf(v, '2026-11-24')).every((s) => !s.available)).toBe(true);
+  });
+
+  describe('across daylight-saving changes (Europe/Berlin)', () => {
+    it.each([
+      // date, an instant that is 08:00 local that day
+      ['2026-03-29', '2026-03-29T06:00:00Z'],
+      ['2026-10-25', '2026-10-25T07:00:00Z'],
+      ['2026-03-28', '2026-03-28T07:00:00Z'],
+      ['2026-10-26', '2026-10-26T07:00:00Z'],
+    ])('on %s the slots are 08:00–22:00 local and a booking at %s blocks 08:00', async (date, eight) => {
+      h.clock.set('2026-03-01T00:00:00Z');
+      const v = await buildVenue(h, { timeZone: 'Europe/Berlin' });
+      expect(labels(await slotsOf(v, date))).toEqual(HOURS_8_TO_22);
+      const end = new Date(new Date(eight).getTime() + 3_600_000).toISOString();
+      expect((await book(v, eight, end)).status).toBe(201);
+      expect(unavailable(await slotsOf(v, date))).toEqual(['08:00']);
+    });
+
+    it('a night opening over the spring change has no 02:00 slot; over the autumn change 02:00 comes twice', async () => {
+      h.clock.set('2026-03-01T00:00:00Z');
+      const v = await buildVenue(h, { openingHours: { sunday: { open: '00:00', close: '05:00' } } });
+      expect(labels(await slotsOf(v, '2026-03-29'))).toEqual(['00:00-01:00', '01:00-03:00', '03:00-04:00', '04:00-05:00']);
+      expect(labels(await slotsOf(v, '2026-10-25'))).toEqual(['00:00-01:00', '01:00-02:00', '02:00-02:00', '02:00-03:00', '03:00-04:00', '04:00-05:00']);
+    });
+
+    it('reads each accommodation in its own zone', async () => {
+      h.clock.set('2026-03-01T00:00:00Z');
+      const v = await buildVenue(h, { timeZone: 'America/New_York' });
+      expect(labels(await slotsOf(v, '2026-03-08'))).toEqual(HOURS_8_TO_22);
+      // 08:00 EDT on 2026-03-08 is 12:00Z
+      expect((await book(v, '2026-03-08T12:00:00Z', '2026-03-08T13:00:00Z')).status).toBe(201);
+      expect(unavailable(await slotsOf(v, '2026-03-08'))).toEqual(['08:00']);
+    });
+  });
+});
+
+describe('GraphQL availability', () => {
+  it('returns exactly {objectName, slots {start end available}} for one object', async () => {
+    const v = await buildVenue(h);
+    await book(v, '2026-11-21T10:00:00+01:00', '2026-11-21T11:00:00+01:00');
+    const res = await h.graphql(v.apiKey, `query($d: String!, $o: ID!) { availability(date: $d, objectId: $o) { objectName slots { start end available } } }`, { d: '2026-11-21', o: v.object.id });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.availability.objectName).toBe('Court 1');
+    expect(labels(res.body.data.availability.slots)).toEqual(HOURS_8_TO_22);
+    expect(unavailable(res.body.data.availability.slots)).toEqual(['10:00']);
+    const shape = await h.graphql(v.apiKey, `{ __type(name: "Availability") { fields { name } } }`);
+    expect(shape.body.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(['objectName', 'slots']);
+  });
+
+  it('refuses a bad date and an unknown object', async () => {
+    const v = await buildVenue(h);
+    const bad = await h.graphql(v.apiKey, `{ availability(date: "tomorrow", objectId: "${v.object.id}") { objectName } }`);
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'date' }] });
+    const unknown = await h.graphql(v.apiKey, `{ availability(date: "2026-11-21", objectId: "00000000-0000-4000-8000-000000000000") { objectName } }`);
+    expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
