@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
+import type { AccommodationRow, BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 
 export interface NewBooking {
   tenant_id: string;
@@ -47,31 +47,59 @@ export interface BookingFilters {
 }
 
 function filtered(db: Executor, tenantId: string, f: BookingFilters) {
-  let q = db.selectFrom('bookings').where('tenant_id', '=', tenantId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.objectId) q = q.where('object_id', '=', f.objectId);
-  if (f.from) q = q.where('start_time', '>=', f.from);
-  if (f.to) q = q.where('start_time', '<', f.to);
-  if (f.guestEmail) q = q.where(sql`lower(guest_email)`, '=', f.guestEmail.toLowerCase());
+  let q = db.selectFrom('bookings as b').where('b.tenant_id', '=', tenantId);
+  if (f.status) q = q.where('b.status', '=', f.status);
+  if (f.objectId) q = q.where('b.object_id', '=', f.objectId);
+  if (f.from) q = q.where('b.start_time', '>=', f.from);
+  if (f.to) q = q.where('b.start_time', '<', f.to);
+  if (f.guestEmail) q = q.where(sql`lower(b.guest_email)`, '=', f.guestEmail.toLowerCase());
   return q;
 }
 
-/** One page (ordered by start time, then id, so pages are stable) and the total in one round trip. */
-export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number): Promise<{ rows: BookingRow[]; total: number }> {
+export interface BookingListPage {
+  rows: BookingRow[];
+  /** The objects and accommodations of the page's bookings, fetched in the same query. */
+  objects: ObjectRow[];
+  accommodations: AccommodationRow[];
+  total: number;
+}
+
+type JsonRow = Record<string, unknown> & { created_at: string };
+const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.created_at) }) as T;
+
+/**
+ * One page (ordered by start time, then id, so pages are stable) with its objects and
+ * accommodations joined in, and the total when asked: one round trip for the whole listing.
+ */
+export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number, withTotal = true): Promise<BookingListPage> {
   const rows = await filtered(db, tenantId, f)
-    .selectAll()
-    .select(sql<number>`(count(*) over ())::int`.as('total_count'))
-    .orderBy('start_time')
-    .orderBy('id')
+    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
+    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
+    .selectAll('b')
+    .select([
+      sql<JsonRow>`to_jsonb(o)`.as('object_json'),
+      sql<JsonRow>`to_jsonb(a)`.as('accommodation_json'),
+      withTotal ? sql<number>`(count(*) over ())::int`.as('total_count') : sql<number>`0`.as('total_count'),
+    ])
+    .orderBy('b.start_time')
+    .orderBy('b.id')
     .limit(limit)
     .offset(offset)
     .execute();
-  if (rows.length > 0 || offset === 0) {
-    return { rows: rows.map(({ total_count: _t, ...row }) => row), total: rows[0]?.total_count ?? 0 };
+  const objects = new Map<string, ObjectRow>();
+  const accommodations = new Map<string, AccommodationRow>();
+  const bookings = rows.map(({ object_json, accommodation_json, total_count: _t, ...booking }) => {
+    if (!objects.has(booking.object_id)) objects.set(booking.object_id, withDate<ObjectRow>(object_json));
+    const accommodationId = object_json.accommodation_id as string;
+    if (!accommodations.has(accommodationId)) accommodations.set(accommodationId, withDate<AccommodationRow>(accommodation_json));
+    return booking as BookingRow;
+  });
+  let total = rows[0]?.total_count ?? 0;
+  if (withTotal && rows.length === 0 && offset > 0) {
+    // A page past the end: the window count is unavailable, count separately.
+    total = (await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
   }
-  // A page past the end: the window count is unavailable, count separately.
-  const { n } = await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-  return { rows: [], total: n };
+  return { rows: bookings, objects: [...objects.values()], accommodations: [...accommodations.values()], total };
 }
 
 export interface PaymentView {

@@ -1,8 +1,16 @@
 import type { Resolvers } from '../../../generated/graphql.js';
+import type { GraphQLContext } from '../../context.js';
+import type { AccommodationRow, ObjectRow } from '../../db/types.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction, nonNull } from '../../graphql/helpers.js';
 import { invalidField } from '../../errors.js';
 import * as bookings from './bookings.service.js';
+
+/** The listing fetched objects and accommodations with the bookings: field resolvers find them loaded. */
+function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; accommodations: AccommodationRow[] }): void {
+  for (const object of related.objects) ctx.loaders.objectById.prime(object.id, object);
+  for (const accommodation of related.accommodations) ctx.loaders.accommodationById.prime(accommodation.id, accommodation);
+}
 
 export const bookingResolvers: Resolvers = {
   Query: {
@@ -11,10 +19,15 @@ export const bookingResolvers: Resolvers = {
       if (!Number.isInteger(first) || first < 1 || first > bookings.MAX_PAGE_SIZE) {
         throw invalidField('first', `must be a whole number from 1 to ${bookings.MAX_PAGE_SIZE}`);
       }
-      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), { status: a.status, pageSize: first });
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), { status: a.status, pageSize: first }, { withTotal: false });
+      primeRelated(ctx, page.related);
       return page.bookings;
     },
-    bookingPage: (_, a, ctx) => bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
+    bookingPage: async (_, a, ctx) => {
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), a);
+      primeRelated(ctx, page.related);
+      return page;
+    },
     booking: (_, a, ctx) => bookings.getBooking(ctx.db, tenantOf(ctx.principal), a.id),
     bookingDetails: async (_, a, ctx) => ({ booking: await bookings.getBooking(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId) }),
   },

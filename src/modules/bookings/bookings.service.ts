@@ -183,7 +183,8 @@ export interface ListInput extends Omit<repo.BookingFilters, 'from' | 'to'> {
   to?: Date | string | null;
 }
 
-export async function listBookings(db: Executor, tenantId: string, input: ListInput) {
+/** A page of bookings, with the objects and accommodations they refer to (for priming loaders). */
+export async function listBookings(db: Executor, tenantId: string, input: ListInput, options: { withTotal?: boolean } = {}) {
   const v = new Validator();
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 20;
@@ -195,8 +196,12 @@ export async function listBookings(db: Executor, tenantId: string, input: ListIn
   v.check(from !== undefined, 'from', 'must be an ISO 8601 timestamp');
   v.check(to !== undefined, 'to', 'must be an ISO 8601 timestamp');
   v.throwIfAny();
-  const { rows, total } = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize);
-  return { bookings: rows, pagination: { page, pageSize, total } };
+  const result = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
+  return {
+    bookings: result.rows,
+    pagination: { page, pageSize, total: result.total },
+    related: { objects: result.objects, accommodations: result.accommodations },
+  };
 }
 
 export function paymentUrlOf(deps: AppDeps, booking: BookingRow): string {
