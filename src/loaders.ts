@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.js';
 import { createCatalogLoaders } from './modules/catalog/catalog.loaders.js';
+import { createDeviceLoaders } from './modules/devices/devices.loaders.js';
 
 /** Per-request DataLoaders of every module, so field resolvers batch instead of N+1. */
 export function createLoaders(db: Kysely<DB>) {
   return {
     ...createCatalogLoaders(db),
+    ...createDeviceLoaders(db),
   };
 }
 

@@ -112,6 +112,77 @@ export interface EventsTable {
   fanned_out_at: NullableTimestamp;
 }
 
+export interface DeviceTelemetryData {
+  cpu_percent: number;
+  memory_percent: number;
+  wifi_signal_dbm: number;
+  door_states: Record<string, 'locked' | 'unlocked'>;
+}
+
+export interface DevicesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  activation_code_hash: string;
+  activation_expires_at: Timestamp;
+  activated_at: NullableTimestamp;
+  serial: string | null;
+  firmware_version: string | null;
+  key_hash: string | null;
+  key_prefix: string | null;
+  revoked_at: NullableTimestamp;
+  last_heartbeat_at: NullableTimestamp;
+  telemetry: ColumnType<DeviceTelemetryData | null, string | null, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface DeviceDoorsTable {
+  tenant_id: string;
+  device_id: string;
+  door_id: string;
+}
+
+export type DeviceCommandStatus = 'pending' | 'delivered' | 'executed' | 'failed' | 'expired';
+
+export interface DeviceCommandsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  device_id: string;
+  door_id: string | null;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  status: DeviceCommandStatus;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  error: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+}
+
+export type CredentialType = 'qr' | 'sms';
+
+export interface AccessLogTable {
+  id: Generated<string>;
+  tenant_id: string;
+  device_id: string;
+  door_id: string;
+  booking_id: string | null;
+  credential_type: CredentialType | null;
+  allowed: boolean;
+  reason: string | null;
+  checked_at: Timestamp;
+}
+
+export interface BookingCredentialsTable {
+  tenant_id: string;
+  booking_id: string;
+  qr_token_hash: string;
+  sms_code_hash: string;
+  sms_nonce: number;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -122,6 +193,11 @@ export interface DB {
   door_objects: DoorObjectsTable;
   bookings: BookingsTable;
   events: EventsTable;
+  devices: DevicesTable;
+  device_doors: DeviceDoorsTable;
+  device_commands: DeviceCommandsTable;
+  access_log: AccessLogTable;
+  booking_credentials: BookingCredentialsTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -134,3 +210,7 @@ export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
+export type AccessLogRow = Selectable<AccessLogTable>;
+export type BookingCredentialRow = Selectable<BookingCredentialsTable>;

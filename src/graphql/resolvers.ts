@@ -3,6 +3,8 @@ import type { Resolvers } from '../../generated/graphql.js';
 import { tenantResolvers } from '../modules/tenants/tenants.resolvers.js';
 import { catalogResolvers } from '../modules/catalog/catalog.resolvers.js';
 import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
+import { deviceResolvers } from '../modules/devices/devices.resolvers.js';
+import { accessResolvers } from '../modules/access/access.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -10,4 +12,6 @@ export const resolvers: Resolvers[] = [
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,
+  deviceResolvers,
+  accessResolvers,
 ];

@@ -6,6 +6,7 @@ import { REST_ROUTES } from '../rest/routes.js';
 import { registerAuth } from './auth.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
+import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -46,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerErrorHandling(fastify, deps);
   registerAuth(fastify, deps);
   registerHealth(fastify, deps);
+  registerDeviceRoutes(fastify, deps);
 
   const yoga = createGraphQLServer(deps, buildSchema());
 

@@ -1,5 +1,6 @@
 import type { ImportContext } from './helpers.js';
 import { importAccommodations, importDoors } from '../modules/catalog/catalog.import.js';
+import { importDevices } from '../modules/devices/devices.import.js';
 
 /** Catalog file sections, in the order they load (later sections refer to earlier keys). */
 export const SECTIONS = ['accommodations', 'doors', 'devices', 'pricingRules', 'cancellationPolicies', 'bookings'] as const;
@@ -11,4 +12,5 @@ export type SectionImporter = (ctx: ImportContext, value: unknown) => Promise<vo
 export const importers: Partial<Record<Section, SectionImporter>> = {
   accommodations: importAccommodations,
   doors: importDoors,
+  devices: importDevices,
 };

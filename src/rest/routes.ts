@@ -19,6 +19,8 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Mutation.createBooking', method: 'POST', path: '/tenants/:tenantId/bookings', status: 201, summary: 'Create a booking' },
   { field: 'Mutation.updateBookingStatus', method: 'PATCH', path: '/tenants/:tenantId/bookings/:bookingId', summary: 'Confirm, cancel or complete a booking' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
+  { field: 'Query.bookingCredentials', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId/credentials', summary: 'QR and SMS access credentials of a booking' },
+  { field: 'Mutation.createDeviceCommand', method: 'POST', path: '/tenants/:tenantId/devices/:deviceId/commands', status: 201, summary: 'Queue a command (unlock) for a device' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
 ];
 

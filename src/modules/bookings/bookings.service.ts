@@ -10,6 +10,7 @@ import { recordEvent } from '../webhooks/outbox.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
+import { issueCredentials } from '../access/access.service.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -109,6 +110,7 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     created_at: now,
   });
   await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  await issueCredentials(trx, deps, booking);
   return booking;
 }
 
