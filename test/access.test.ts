@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildActiveDevice, buildBooking, buildDoor, buildVenue, setBookingStatus } from './builders.js';
 import { smsCode, smsCodeHash } from '../src/modules/access/credentials.js';
+import { issueCredentials } from '../src/modules/access/access.service.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -74,6 +75,15 @@ describe('booking credentials', () => {
     const unknown = await h.request({ method: 'GET', url: `/api/v1/tenants/${s.tenantId}/bookings/${crypto.randomUUID()}/credentials`, apiKey: s.apiKey });
     expect(unknown.status).toBe(404);
     expect(unknown.headers['content-type']).toContain('application/problem+json');
+  });
+
+  it('are issued once: issuing again returns the stored ones', async () => {
+    const s = await setup();
+    const db = h.deps.database.db;
+    const before = await db.selectFrom('booking_credentials').selectAll().where('booking_id', '=', s.bookingId).executeTakeFirstOrThrow();
+    const again = await db.transaction().execute((trx) => issueCredentials(trx, h.deps, { id: s.bookingId, tenant_id: s.tenantId }));
+    expect(again).toEqual(before);
+    expect(await db.selectFrom('booking_credentials').select('booking_id').where('booking_id', '=', s.bookingId).execute()).toHaveLength(1);
   });
 
   it('give a booking the next SMS code when its first one is taken in the tenant', async () => {

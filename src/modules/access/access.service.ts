@@ -18,8 +18,6 @@ const MAX_SMS_NONCE = 50;
  * bookings, never reused: a code reassigned after a booking ended would let its former guest in.
  */
 export async function issueCredentials(trx: Executor, deps: AppDeps, booking: { id: string; tenant_id: string }): Promise<BookingCredentialRow> {
-  const existing = await repo.findCredentials(trx, booking.tenant_id, booking.id);
-  if (existing) return existing;
   const qrHash = qrTokenHash(qrToken(deps.secret, booking.tenant_id, booking.id));
   for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
     const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
@@ -32,7 +30,7 @@ export async function issueCredentials(trx: Executor, deps: AppDeps, booking: { 
       created_at: deps.now(),
     });
     if (row) return row;
-    // Issued concurrently for the same booking, or the code is taken: then try the next nonce.
+    // Issued already (or concurrently) for this booking, or the code is taken: then try the next nonce.
     const concurrent = await repo.findCredentials(trx, booking.tenant_id, booking.id);
     if (concurrent) return concurrent;
   }
@@ -54,7 +52,7 @@ export interface BookingCredentials {
 export async function getCredentials(trx: Executor, deps: AppDeps, tenantId: string, bookingId: string): Promise<BookingCredentials> {
   const booking = isUuid(bookingId) ? await repo.findCredentialBooking(trx, tenantId, bookingId) : undefined;
   if (!booking) throw notFound('Booking', bookingId);
-  const issued = await issueCredentials(trx, deps, { id: booking.id, tenant_id: tenantId });
+  const issued = (await repo.findCredentials(trx, tenantId, booking.id)) ?? (await issueCredentials(trx, deps, { id: booking.id, tenant_id: tenantId }));
   const token = qrToken(deps.secret, tenantId, booking.id);
   const code = smsCode(deps.secret, tenantId, booking.id, issued.sms_nonce);
   return {
