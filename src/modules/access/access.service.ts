@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import type { Executor } from '../../db/index.js';
-import type { AccessLogRow, BookingCredentialRow } from '../../db/types.js';
+import type { Kysely } from 'kysely';
+import type { AccessLogRow, BookingCredentialRow, DB } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
@@ -86,7 +87,7 @@ export interface AccessCheckInput {
  * log. Refusals before the check (a door the device does not drive → 403, too many invalid tokens
  * from this device → 429) are logged too, with those codes as the reason.
  */
-export async function checkAccess(db: Executor, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
+export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
   const now = deps.now();
   const log = (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
     repo.insertAccessLog(db, {
