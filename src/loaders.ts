@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/types.js';
 import { createCatalogLoaders } from './modules/catalog/catalog.loaders.js';
 import { createWebhookLoaders } from './modules/webhooks/webhooks.loaders.js';
+import { createDeviceLoaders } from './modules/devices/devices.loaders.js';
 
 /** Per-request DataLoaders of every module, so field resolvers batch instead of N+1. */
 export function createLoaders(db: Kysely<DB>) {
   return {
     ...createCatalogLoaders(db),
     ...createWebhookLoaders(db),
+    ...createDeviceLoaders(db),
   };
 }
 

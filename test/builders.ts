@@ -7,6 +7,7 @@ import { createPolicy } from '../src/modules/pricing/cancellation-policies.servi
 import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { createBooking } from '../src/modules/bookings/bookings.service.js';
+import { registerDevice } from '../src/modules/devices/devices.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
@@ -107,4 +108,46 @@ export async function buildBooking(h: Harness, tenantId: string, objectId: strin
       { imported: { status: options.status ?? 'PENDING' } },
     ),
   );
+}
+
+/** A registered (not yet activated) device of the tenant for these doors. */
+export async function buildDevice(h: Harness, tenantId: string, doorIds: string[], name = 'Gate controller') {
+  return h.deps.database.db.transaction().execute((trx) => registerDevice(trx, h.deps, tenantId, { name, doorIds }));
+}
+
+/** A registered and activated device: its id and key. */
+export async function buildActiveDevice(h: Harness, tenantId: string, doorIds: string[]) {
+  const { activationCode } = await buildDevice(h, tenantId, doorIds);
+  const res = await h.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+  if (res.status !== 200) throw new Error(`activation failed: ${res.text}`);
+  return { deviceId: res.body.device_id as string, deviceKey: res.body.device_key as string };
+}
+
+export interface RestBookingOptions {
+  tenantId: string;
+  apiKey: string;
+  objectId: string;
+  startTime: string;
+  endTime: string;
+  /** Moves the new PENDING booking on (e.g. CONFIRMED). */
+  status?: 'CONFIRMED' | 'CANCELLED';
+}
+
+/** A booking created (and optionally moved on) through REST, as an integrator would. */
+export async function bookViaRest(h: Harness, o: RestBookingOptions): Promise<string> {
+  const created = await h.request({
+    method: 'POST',
+    url: `/api/v1/tenants/${o.tenantId}/bookings`,
+    apiKey: o.apiKey,
+    body: { objectId: o.objectId, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: o.startTime, endTime: o.endTime },
+  });
+  if (created.status !== 201) throw new Error(`booking failed: ${created.text}`);
+  const id = created.body.booking.id as string;
+  if (o.status) await setBookingStatus(h, o, id, o.status);
+  return id;
+}
+
+export async function setBookingStatus(h: Harness, o: { tenantId: string; apiKey: string }, bookingId: string, status: string) {
+  const res = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${o.tenantId}/bookings/${bookingId}`, apiKey: o.apiKey, body: { status } });
+  if (res.status !== 200) throw new Error(`status change failed: ${res.text}`);
 }

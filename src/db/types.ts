@@ -188,6 +188,77 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface DeviceTelemetryData {
+  cpu_percent: number;
+  memory_percent: number;
+  wifi_signal_dbm: number;
+  door_states: Record<string, 'locked' | 'unlocked'>;
+}
+
+export interface DevicesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  activation_code_hash: string;
+  activation_expires_at: Timestamp;
+  activated_at: NullableTimestamp;
+  serial: string | null;
+  firmware_version: string | null;
+  key_hash: string | null;
+  key_prefix: string | null;
+  revoked_at: NullableTimestamp;
+  last_heartbeat_at: NullableTimestamp;
+  telemetry: ColumnType<DeviceTelemetryData | null, string | null, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface DeviceDoorsTable {
+  tenant_id: string;
+  device_id: string;
+  door_id: string;
+}
+
+export type DeviceCommandStatus = 'pending' | 'delivered' | 'executed' | 'failed' | 'expired';
+
+export interface DeviceCommandsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  device_id: string;
+  door_id: string | null;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  status: DeviceCommandStatus;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  error: string | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  delivered_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
+}
+
+export type CredentialType = 'qr' | 'sms';
+
+export interface AccessLogTable {
+  id: Generated<string>;
+  tenant_id: string;
+  device_id: string;
+  door_id: string;
+  booking_id: string | null;
+  credential_type: CredentialType | null;
+  allowed: boolean;
+  reason: string | null;
+  checked_at: Timestamp;
+}
+
+export interface BookingCredentialsTable {
+  tenant_id: string;
+  booking_id: string;
+  qr_token_hash: string;
+  sms_code_hash: string;
+  sms_nonce: number;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -203,6 +274,11 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  devices: DevicesTable;
+  device_doors: DeviceDoorsTable;
+  device_commands: DeviceCommandsTable;
+  access_log: AccessLogTable;
+  booking_credentials: BookingCredentialsTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -220,3 +296,7 @@ export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
+export type AccessLogRow = Selectable<AccessLogTable>;
+export type BookingCredentialRow = Selectable<BookingCredentialsTable>;

@@ -6,6 +6,8 @@ import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
 import { pricingResolvers } from '../modules/pricing/pricing.resolvers.js';
 import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.js';
 import { availabilityResolvers } from '../modules/availability/availability.resolvers.js';
+import { deviceResolvers } from '../modules/devices/devices.resolvers.js';
+import { accessResolvers } from '../modules/access/access.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -16,4 +18,6 @@ export const resolvers: Resolvers[] = [
   pricingResolvers,
   webhookResolvers,
   availabilityResolvers,
+  deviceResolvers,
+  accessResolvers,
 ];

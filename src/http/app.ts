@@ -9,6 +9,7 @@ import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
 import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
 import { registerPaymentPage } from '../modules/bookings/pay.route.js';
+import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(fastify, deps);
   registerHealth(fastify, deps);
   registerPaymentPage(fastify, deps);
+  registerDeviceRoutes(fastify, deps);
 
   const schema = buildSchema();
   const yoga = createGraphQLServer(deps, schema);

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { bearerToken, type Principal } from '../auth/principal.js';
 import { unauthenticated } from '../errors.js';
 import { authenticateApiKey } from '../modules/tenants/tenants.service.js';
+import { authenticateDevice } from '../modules/devices/devices.service.js';
 
 /** How a route authenticates; set per route in `config.auth`. */
 export type AuthMode = 'apiKey' | 'device' | 'none';
@@ -21,6 +22,7 @@ export type Authenticator = (deps: AppDeps, token: string, req: FastifyRequest) 
 /** Credential checks by mode; the devices module registers 'device'. */
 export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authenticator>> = {
   apiKey: (deps, token) => authenticateApiKey(deps.database.db, token),
+  device: (deps, token) => authenticateDevice(deps.database.db, token),
 };
 
 /**

@@ -2,6 +2,7 @@ import type { ImportContext } from './helpers.js';
 import { importAccommodations, importDoors } from '../modules/catalog/catalog.import.js';
 import { importCancellationPolicies, importPricingRules } from '../modules/pricing/pricing.import.js';
 import { importBookings } from '../modules/bookings/bookings.import.js';
+import { importDevices } from '../modules/devices/devices.import.js';
 
 /** Catalog file sections, in the order they load (later sections refer to earlier keys). */
 export const SECTIONS = ['accommodations', 'doors', 'devices', 'pricingRules', 'cancellationPolicies', 'bookings'] as const;
@@ -16,4 +17,5 @@ export const importers: Partial<Record<Section, SectionImporter>> = {
   pricingRules: importPricingRules,
   cancellationPolicies: importCancellationPolicies,
   bookings: importBookings,
+  devices: importDevices,
 };

@@ -27,6 +27,8 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Mutation.redeliverWebhookEvent', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver', status: 202, summary: 'Deliver one event to a subscription again' },
   { field: 'Query.objectAvailability', method: 'GET', path: '/tenants/:tenantId/objects/availability', summary: 'Available time slots for a date' },
   { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
+  { field: 'Query.bookingCredentials', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId/credentials', summary: 'QR and SMS access credentials of a booking' },
+  { field: 'Mutation.createDeviceCommand', method: 'POST', path: '/tenants/:tenantId/devices/:deviceId/commands', status: 201, summary: 'Queue a command (unlock) for a device' },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
   { field: 'Query.pricingRuleList', method: 'GET', path: '/tenants/:tenantId/pricing-rules', summary: 'List pricing rules' },
   { field: 'Mutation.createPricingRule', method: 'POST', path: '/tenants/:tenantId/pricing-rules', status: 201, summary: 'Create a pricing rule' },

@@ -13,6 +13,7 @@ import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf } from '../availability/slots.js';
 import { specialDatesOn } from '../availability/availability.repository.js';
+import { issueCredentials } from '../access/access.service.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -137,6 +138,7 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     created_at: now,
   });
   if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  await issueCredentials(trx, deps, booking);
   return booking;
 }
 

@@ -1,0 +1,110 @@
+import { sql, type Kysely } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow } from '../../db/types.js';
+
+/** Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is taken. */
+export async function insertCredentials(
+  db: Executor,
+  values: { tenant_id: string; booking_id: string; qr_token_hash: string; sms_code_hash: string; sms_nonce: number; created_at: Date },
+): Promise<BookingCredentialRow | undefined> {
+  return db
+    .insertInto('booking_credentials')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findCredentials(db: Executor, tenantId: string, bookingId: string): Promise<BookingCredentialRow | undefined> {
+  return db.selectFrom('booking_credentials').selectAll().where('tenant_id', '=', tenantId).where('booking_id', '=', bookingId).executeTakeFirst();
+}
+
+export interface CredentialBooking {
+  id: string;
+  start_time: Date;
+  end_time: Date;
+  object_name: string;
+  accommodation_name: string;
+  time_zone: string;
+}
+
+/** What the credentials view shows of a booking: its times and where it is. */
+export async function findCredentialBooking(db: Executor, tenantId: string, bookingId: string): Promise<CredentialBooking | undefined> {
+  return db
+    .selectFrom('bookings as b')
+    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
+    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
+    .select(['b.id', 'b.start_time', 'b.end_time', 'o.name as object_name', 'a.name as accommodation_name', 'a.time_zone'])
+    .where('b.tenant_id', '=', tenantId)
+    .where('b.id', '=', bookingId)
+    .executeTakeFirst();
+}
+
+export interface AccessLookup {
+  door: Pick<DoorRow, 'id' | 'behavior' | 'unlock_duration_seconds'>;
+  /** Present when the token matched a booking's credential. */
+  booking?: { id: string; status: BookingStatus; start_time: Date; end_time: Date; door_serves_object: boolean };
+}
+
+/**
+ * Everything an access check needs in one round trip: the door (only if this device drives it)
+ * and the booking whose credential hash matches, with whether the door serves its object.
+ * Undefined when the device does not drive the door.
+ */
+export async function lookupAccess(
+  db: Executor,
+  q: { tenantId: string; deviceId: string; doorId: string; credential?: { type: CredentialType; hash: string } },
+): Promise<AccessLookup | undefined> {
+  const column = q.credential?.type === 'sms' ? 'c.sms_code_hash' : 'c.qr_token_hash';
+  const row = await db
+    .selectFrom('device_doors as dd')
+    .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
+    .leftJoin('booking_credentials as c', (j) => j.onRef('c.tenant_id', '=', 'dd.tenant_id').on(column, '=', q.credential?.hash ?? ''))
+    .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
+    .select(['d.id', 'd.behavior', 'd.unlock_duration_seconds', 'b.id as booking_id', 'b.status', 'b.start_time', 'b.end_time'])
+    .select(
+      sql<boolean>`EXISTS (SELECT 1 FROM door_objects o WHERE o.tenant_id = dd.tenant_id AND o.door_id = dd.door_id AND o.object_id = b.object_id)`.as('door_serves_object'),
+    )
+    .where('dd.tenant_id', '=', q.tenantId)
+    .where('dd.device_id', '=', q.deviceId)
+    .where('dd.door_id', '=', q.doorId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const door = { id: row.id, behavior: row.behavior, unlock_duration_seconds: row.unlock_duration_seconds };
+  if (!row.booking_id || !row.status || !row.start_time || !row.end_time) return { door };
+  return {
+    door,
+    booking: { id: row.booking_id, status: row.status, start_time: row.start_time, end_time: row.end_time, door_serves_object: row.door_serves_object },
+  };
+}
+
+/**
+ * Appends to the access log with asynchronous commit: the door does not wait for a WAL flush
+ * (about a millisecond, far more under I/O load). A PostgreSQL crash can lose the last fraction of
+ * a second of log entries; it never leaves the database inconsistent.
+ */
+export async function insertAccessLog(
+  db: Kysely<DB>,
+  values: { tenant_id: string; device_id: string; door_id: string; booking_id: string | null; credential_type: CredentialType | null; allowed: boolean; reason: string | null; checked_at: Date },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+    await trx.insertInto('access_log').values(values).execute();
+  });
+}
+
+export interface AccessLogFilters {
+  deviceId?: string | null;
+  doorId?: string | null;
+  bookingId?: string | null;
+  before?: Date | null;
+}
+
+export async function listAccessLog(db: Executor, tenantId: string, f: AccessLogFilters, limit: number): Promise<AccessLogRow[]> {
+  let q = db.selectFrom('access_log').selectAll().where('tenant_id', '=', tenantId);
+  if (f.deviceId) q = q.where('device_id', '=', f.deviceId);
+  if (f.doorId) q = q.where('door_id', '=', f.doorId);
+  if (f.bookingId) q = q.where('booking_id', '=', f.bookingId);
+  if (f.before) q = q.where('checked_at', '<', f.before);
+  return q.orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,162 @@
+import QRCode from 'qrcode';
+import type { Executor } from '../../db/index.js';
+import type { Kysely } from 'kysely';
+import type { AccessLogRow, BookingCredentialRow, DB } from '../../db/types.js';
+import type { AppDeps } from '../../deps.js';
+import type { DevicePrincipal } from '../../auth/principal.js';
+import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
+import { isUuid, parseInstant } from '../../validation.js';
+import type { FailureLimiter } from '../devices/failure-limiter.js';
+import { decideAccess, type DenialReason } from './access.decision.js';
+import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
+import * as repo from './access.repository.js';
+
+/** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
+const MAX_SMS_NONCE = 50;
+
+/**
+ * Issues a booking's credentials (idempotent). The SMS code is unique among all of the tenant's
+ * bookings, never reused: a code reassigned after a booking ended would let its former guest in.
+ */
+export async function issueCredentials(trx: Executor, deps: AppDeps, booking: { id: string; tenant_id: string }): Promise<BookingCredentialRow> {
+  const qrHash = qrTokenHash(qrToken(deps.secret, booking.tenant_id, booking.id));
+  for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
+    const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
+    const row = await repo.insertCredentials(trx, {
+      tenant_id: booking.tenant_id,
+      booking_id: booking.id,
+      qr_token_hash: qrHash,
+      sms_code_hash: smsCodeHash(deps.secret, booking.tenant_id, code),
+      sms_nonce: nonce,
+      created_at: deps.now(),
+    });
+    if (row) return row;
+    // Issued already (or concurrently) for this booking, or the code is taken: then try the next nonce.
+    const concurrent = await repo.findCredentials(trx, booking.tenant_id, booking.id);
+    if (concurrent) return concurrent;
+  }
+  throw new Error(`No free SMS code for booking ${booking.id} after ${MAX_SMS_NONCE} attempts`);
+}
+
+export interface BookingCredentials {
+  bookingId: string;
+  validFrom: Date;
+  validUntil: Date;
+  qrCode: { token: string; svg: string };
+  sms: { code: string; message: string };
+}
+
+/**
+ * A booking's credentials, derived again from PORTIER_SECRET (so the same on every request).
+ * Bookings from before credentials existed get theirs here; `trx` must be the caller's transaction.
+ */
+export async function getCredentials(trx: Executor, deps: AppDeps, tenantId: string, bookingId: string): Promise<BookingCredentials> {
+  const booking = isUuid(bookingId) ? await repo.findCredentialBooking(trx, tenantId, bookingId) : undefined;
+  if (!booking) throw notFound('Booking', bookingId);
+  const issued = (await repo.findCredentials(trx, tenantId, booking.id)) ?? (await issueCredentials(trx, deps, { id: booking.id, tenant_id: tenantId }));
+  const token = qrToken(deps.secret, tenantId, booking.id);
+  const code = smsCode(deps.secret, tenantId, booking.id, issued.sms_nonce);
+  return {
+    bookingId: booking.id,
+    validFrom: booking.start_time,
+    validUntil: booking.end_time,
+    qrCode: { token, svg: await QRCode.toString(token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) },
+    sms: {
+      code,
+      message: smsMessage({
+        code,
+        objectName: booking.object_name,
+        accommodationName: booking.accommodation_name,
+        timeZone: booking.time_zone,
+        validFrom: booking.start_time,
+        validUntil: booking.end_time,
+      }),
+    },
+  };
+}
+
+export type AccessResult = { allowed: true; behavior: string; unlockDurationSeconds: number } | { allowed: false; reason: DenialReason };
+
+export interface AccessCheckInput {
+  token: string;
+  doorId: string;
+}
+
+/**
+ * Verifies a scanned token for a door of the calling device. Every check is written to the access
+ * log. Refusals before the check (a door the device does not drive → 403, too many invalid tokens
+ * from this device → 429) are logged too, with those codes as the reason.
+ */
+export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
+  const now = deps.now();
+  const log = (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
+    repo.insertAccessLog(db, {
+      tenant_id: device.tenantId,
+      device_id: device.deviceId,
+      door_id: input.doorId,
+      booking_id: entry.booking_id ?? null,
+      credential_type: entry.credential_type ?? null,
+      allowed: entry.allowed,
+      reason: entry.reason,
+      checked_at: now,
+    });
+  const notAssigned = async () => {
+    await log({ allowed: false, reason: 'door_not_assigned' });
+    return forbidden(`Door ${input.doorId} is not driven by this device`, 'door_not_assigned');
+  };
+
+  if (!isUuid(input.doorId)) throw await notAssigned();
+  const wait = guesses.retryAfterSeconds(device.deviceId, now);
+  if (wait > 0) {
+    await log({ allowed: false, reason: 'too_many_invalid_tokens' });
+    throw new DomainError('RATE_LIMITED', 'too_many_invalid_tokens', `Too many invalid tokens from this device; try again in ${wait} s`, {
+      headers: { 'Retry-After': String(wait) },
+    });
+  }
+  const parsed = parseToken(input.token);
+  const hash = parsed && (parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value));
+  const found = await repo.lookupAccess(db, {
+    tenantId: device.tenantId,
+    deviceId: device.deviceId,
+    doorId: input.doorId,
+    credential: parsed && hash ? { type: parsed.type, hash } : undefined,
+  });
+  if (!found) throw await notAssigned();
+
+  const { booking, door } = found;
+  const decision = decideAccess(
+    booking && { bookingStatus: booking.status, validFrom: booking.start_time, validUntil: booking.end_time, doorServesObject: booking.door_serves_object },
+    now,
+  );
+  await log({
+    booking_id: booking?.id,
+    credential_type: booking ? parsed?.type : null,
+    allowed: decision.allowed,
+    reason: decision.allowed ? null : decision.reason,
+  });
+  if (!decision.allowed) {
+    if (decision.reason === 'invalid_token') guesses.recordFailure(device.deviceId, now);
+    return decision;
+  }
+  return { allowed: true, behavior: door.behavior, unlockDurationSeconds: door.unlock_duration_seconds };
+}
+
+export interface AccessLogQuery {
+  deviceId?: string | null;
+  doorId?: string | null;
+  bookingId?: string | null;
+  before?: Date | string | null;
+  first?: number | null;
+}
+
+export async function listAccessLog(db: Executor, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
+  const v = new Validator();
+  const first = q.first ?? 50;
+  v.check(Number.isInteger(first) && first >= 1 && first <= 500, 'first', 'must be a whole number from 1 to 500');
+  if (q.deviceId != null) v.check(isUuid(q.deviceId), 'deviceId', 'must be a device id (uuid)');
+  if (q.bookingId != null) v.check(isUuid(q.bookingId), 'bookingId', 'must be a booking id (uuid)');
+  const before = q.before != null ? parseInstant(q.before) : null;
+  v.check(before !== undefined, 'before', 'must be an ISO 8601 timestamp');
+  v.throwIfAny();
+  return repo.listAccessLog(db, tenantId, { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before }, first);
+}

@@ -1,0 +1,60 @@
+import { DateTime } from 'luxon';
+import { sha256, type ServerSecret } from '../../crypto.js';
+import type { CredentialType } from '../../db/types.js';
+
+// A booking's QR token and SMS code are derived from PORTIER_SECRET (HMAC), so they are the same
+// on every request and need no storage; the database keeps only lookup hashes. The QR token has
+// 192 bits, so a plain SHA-256 is a safe lookup key. An 8-digit code could be recovered from a
+// plain hash by trying all 10^8 codes, so its lookup key is an HMAC under the secret as well.
+
+export const QR_TOKEN_BYTES = 24;
+export const SMS_CODE_DIGITS = 8;
+
+export function qrToken(secret: ServerSecret, tenantId: string, bookingId: string): string {
+  return secret.derive('booking-qr-token', `${tenantId}/${bookingId}`, QR_TOKEN_BYTES);
+}
+
+/** The code for one nonce; the issuer moves to the next nonce when a code is taken in the tenant. */
+export function smsCode(secret: ServerSecret, tenantId: string, bookingId: string, nonce: number): string {
+  return secret.deriveDigits('booking-sms-code', `${tenantId}/${bookingId}/${nonce}`, SMS_CODE_DIGITS);
+}
+
+export const qrTokenHash = (token: string): string => sha256(token);
+
+export const smsCodeHash = (secret: ServerSecret, tenantId: string, code: string): string =>
+  secret.derive('booking-sms-lookup', `${tenantId}/${code}`);
+
+const QR_TOKEN = new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((QR_TOKEN_BYTES * 4) / 3)}}$`);
+const SMS_CODE = new RegExp(`^\\d{${SMS_CODE_DIGITS}}$`);
+
+/**
+ * What a scanned or typed token can be. Spaces and dashes inside a typed SMS code are ignored;
+ * anything that is neither shape is not looked up at all.
+ */
+export function parseToken(raw: string): { type: CredentialType; value: string } | undefined {
+  const trimmed = raw.trim();
+  if (QR_TOKEN.test(trimmed)) return { type: 'qr', value: trimmed };
+  const digits = trimmed.replace(/[\s-]/g, '');
+  if (SMS_CODE.test(digits)) return { type: 'sms', value: digits };
+  return undefined;
+}
+
+export interface SmsMessageInput {
+  code: string;
+  objectName: string;
+  accommodationName: string;
+  timeZone: string;
+  validFrom: Date;
+  validUntil: Date;
+}
+
+/** The text a guest receives, with the validity in the venue's local time. */
+export function smsMessage(input: SmsMessageInput): string {
+  const from = DateTime.fromJSDate(input.validFrom, { zone: input.timeZone }).setLocale('en-GB');
+  const until = DateTime.fromJSDate(input.validUntil, { zone: input.timeZone }).setLocale('en-GB');
+  const untilText = from.hasSame(until, 'day') ? until.toFormat('HH:mm') : until.toFormat('ccc d LLL yyyy HH:mm');
+  return (
+    `Your door code for ${input.objectName} at ${input.accommodationName}: ${input.code}. ` +
+    `Valid ${from.toFormat('ccc d LLL yyyy HH:mm')}–${untilText} (${input.timeZone}).`
+  );
+}

@@ -1,0 +1,58 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import { tenantOf } from '../../auth/principal.js';
+import { inTransaction } from '../../graphql/helpers.js';
+import * as commands from './commands.service.js';
+import * as devices from './devices.service.js';
+import { deviceStatus, isOnline } from './devices.rules.js';
+
+export const deviceResolvers: Resolvers = {
+  Query: {
+    devices: (_, a, ctx) => devices.listDevices(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal), a.id),
+    deviceCommands: (_, a, ctx) => commands.listCommands(ctx.db, tenantOf(ctx.principal, a.tenantId), a.deviceId, a.first),
+  },
+  Mutation: {
+    registerDevice: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => devices.registerDevice(trx, ctx.deps, tenantId, a));
+    },
+    setDeviceDoors: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => devices.setDeviceDoors(trx, tenantId, a.id, a.doorIds));
+    },
+    revokeDevice: (_, a, ctx) => devices.revokeDevice(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.id),
+    createDeviceCommand: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return { command: await inTransaction(ctx, (trx) => commands.createCommand(trx, ctx.deps, tenantId, a)) };
+    },
+  },
+  Device: {
+    status: (row, _, ctx) => deviceStatus(row, ctx.deps.now()),
+    online: (row, _, ctx) => isOnline(row, ctx.deps.now()),
+    lastHeartbeatAt: (row) => row.last_heartbeat_at,
+    firmwareVersion: (row) => row.firmware_version,
+    keyPrefix: (row) => row.key_prefix,
+    doors: (row, _, ctx) => ctx.loaders.doorsByDevice.load(row.id),
+    activationExpiresAt: (row) => row.activation_expires_at,
+    activatedAt: (row) => row.activated_at,
+    revokedAt: (row) => row.revoked_at,
+    createdAt: (row) => row.created_at,
+  },
+  DeviceTelemetry: {
+    cpuPercent: (t) => t.cpu_percent,
+    memoryPercent: (t) => t.memory_percent,
+    wifiSignalDbm: (t) => t.wifi_signal_dbm,
+    doorStates: (t) => Object.entries(t.door_states ?? {}).map(([doorId, state]) => ({ doorId, state })),
+  },
+  DeviceCommand: {
+    // A pending command past its expiry is expired, even before the device's next poll marks it.
+    status: (row, _, ctx) => (row.status === 'pending' && row.expires_at <= ctx.deps.now() ? 'expired' : row.status),
+  },
+  DeviceCommandEntry: {
+    command: (row) => row,
+    deviceId: (row) => row.device_id,
+    doorId: (row) => row.door_id,
+    deliveredAt: (row) => row.delivered_at,
+    completedAt: (row) => row.completed_at,
+  },
+};

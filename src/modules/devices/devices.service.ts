@@ -1,0 +1,161 @@
+import type { Executor } from '../../db/index.js';
+import type { DeviceRow, DeviceTelemetryData } from '../../db/types.js';
+import type { AppDeps } from '../../deps.js';
+import type { DevicePrincipal } from '../../auth/principal.js';
+import { displayPrefix, randomToken, sha256 } from '../../crypto.js';
+import { DomainError, Validator, conflict, invalidField, notFound } from '../../errors.js';
+import { isNonEmptyString, isUuid } from '../../validation.js';
+import { generateActivationCode, normalizeActivationCode } from './activation-code.js';
+import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
+import * as repo from './devices.repository.js';
+
+// Tenant side: register, list, re-assign doors, revoke. Device side: activate, authenticate,
+// heartbeat telemetry, config. Every tenant-side function takes the tenant from the principal.
+
+async function checkDoorIds(db: Executor, tenantId: string, doorIds: unknown): Promise<string[]> {
+  const v = new Validator();
+  if (v.check(Array.isArray(doorIds), 'doorIds', 'must be a list of door ids')) {
+    const ids = doorIds as unknown[];
+    const malformed = ids.filter((id) => !isUuid(id));
+    if (v.check(malformed.length === 0, 'doorIds', `not door ids: ${malformed.join(', ')}`)) {
+      const known = await repo.existingDoorIds(db, tenantId, ids as string[]);
+      const unknown = (ids as string[]).filter((id) => !known.has(id));
+      v.check(unknown.length === 0, 'doorIds', `unknown doors: ${unknown.join(', ')}`);
+    }
+  }
+  v.throwIfAny();
+  return [...new Set(doorIds as string[])];
+}
+
+export interface RegisteredDevice {
+  device: DeviceRow;
+  /** The plain code: returned once, stored only as a hash. */
+  activationCode: string;
+}
+
+/** Registers a controller for doors; `trx` must be the caller's transaction. */
+export async function registerDevice(trx: Executor, deps: AppDeps, tenantId: string, input: { name?: unknown; doorIds?: unknown }): Promise<RegisteredDevice> {
+  const v = new Validator();
+  v.check(isNonEmptyString(input.name), 'name', 'must be a non-empty string of at most 200 characters');
+  v.throwIfAny();
+  const doorIds = await checkDoorIds(trx, tenantId, input.doorIds ?? []);
+  const now = deps.now();
+  const activationCode = generateActivationCode();
+  const device = await repo.insertDevice(trx, {
+    tenant_id: tenantId,
+    name: (input.name as string).trim(),
+    activation_code_hash: sha256(normalizeActivationCode(activationCode)!),
+    activation_expires_at: new Date(now.getTime() + ACTIVATION_CODE_TTL_DAYS * 86_400_000),
+    created_at: now,
+  });
+  await repo.replaceDeviceDoors(trx, tenantId, device.id, doorIds);
+  return { device, activationCode };
+}
+
+export async function getDevice(db: Executor, tenantId: string, id: string): Promise<DeviceRow> {
+  const device = isUuid(id) ? await repo.findDevice(db, tenantId, id) : undefined;
+  if (!device) throw notFound('Device', id);
+  return device;
+}
+
+export const listDevices = repo.listDevices;
+
+export async function setDeviceDoors(trx: Executor, tenantId: string, id: string, doorIds: unknown): Promise<DeviceRow> {
+  const device = await getDevice(trx, tenantId, id);
+  await repo.replaceDeviceDoors(trx, tenantId, id, await checkDoorIds(trx, tenantId, doorIds));
+  return device;
+}
+
+/** Revokes a device: its key stops working with the next request. Revoking again changes nothing. */
+export async function revokeDevice(db: Executor, deps: AppDeps, tenantId: string, id: string): Promise<DeviceRow> {
+  const device = await getDevice(db, tenantId, id);
+  if (device.revoked_at) return device;
+  return (await repo.revokeDevice(db, tenantId, id, deps.now())) ?? getDevice(db, tenantId, id);
+}
+
+export interface ActivationInput {
+  activation_code: string;
+  serial: string;
+  firmware_version: string;
+}
+
+export interface Activation {
+  device_id: string;
+  device_key: string;
+  message: string;
+}
+
+/** The refusal of a code that is not one Portier issued (the one the activation limiter counts). */
+export const UNKNOWN_ACTIVATION_CODE = 'activation_code_invalid';
+
+/**
+ * Consumes a one-time activation code and returns the device key (shown once, stored hashed).
+ * Unknown code → 400, used / expired / revoked → 409.
+ */
+export async function activateDevice(db: Executor, deps: AppDeps, input: ActivationInput): Promise<Activation> {
+  const v = new Validator();
+  v.check(input.serial.trim().length > 0, 'serial', 'must not be blank');
+  v.check(input.firmware_version.trim().length > 0, 'firmware_version', 'must not be blank');
+  v.throwIfAny();
+  const code = normalizeActivationCode(input.activation_code);
+  const unknown = () => invalidField('activation_code', 'is not a valid activation code', UNKNOWN_ACTIVATION_CODE);
+  if (!code) throw unknown();
+  const codeHash = sha256(code);
+  const now = deps.now();
+  const deviceKey = DEVICE_KEY_PREFIX + randomToken(32);
+  const activated = await repo.activateDevice(db, {
+    codeHash,
+    keyHash: sha256(deviceKey),
+    keyPrefix: displayPrefix(deviceKey, 14),
+    serial: input.serial.trim(),
+    firmwareVersion: input.firmware_version.trim(),
+    now,
+  });
+  if (activated) {
+    deps.log.info({ deviceId: activated.id, tenantId: activated.tenant_id }, 'device activated');
+    return { device_id: activated.id, device_key: deviceKey, message: 'Device activated. Store the device key now: it is shown only once.' };
+  }
+  const device = await repo.findDeviceByActivationCodeHash(db, codeHash);
+  if (!device) throw unknown();
+  if (device.revoked_at) throw conflict('device_revoked', 'This device was revoked; register a new device');
+  if (device.activated_at) throw conflict('activation_code_used', 'This activation code was already used; register a new device to get a new code');
+  throw conflict('activation_code_expired', `This activation code expired (codes are valid for ${ACTIVATION_CODE_TTL_DAYS} days); register the device again`);
+}
+
+export function isUnknownActivationCode(error: unknown): boolean {
+  return error instanceof DomainError && error.code === UNKNOWN_ACTIVATION_CODE;
+}
+
+/** The principal behind a device key, or null when the key is unknown or the device revoked. */
+export async function authenticateDevice(db: Executor, plain: string): Promise<DevicePrincipal | null> {
+  if (!plain.startsWith(DEVICE_KEY_PREFIX)) return null;
+  const device = await repo.findActiveDeviceByKeyHash(db, sha256(plain));
+  return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id } : null;
+}
+
+export async function recordHeartbeat(trx: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<void> {
+  const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
+  await repo.recordHeartbeat(trx, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+}
+
+export interface DeviceConfig {
+  device_id: string;
+  doors: { id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number; object_ids: string[] }[];
+  heartbeat_interval_seconds: number;
+}
+
+export async function deviceConfig(db: Executor, device: DevicePrincipal): Promise<DeviceConfig> {
+  const doors = await repo.configDoors(db, device.tenantId, device.deviceId);
+  return {
+    device_id: device.deviceId,
+    doors: doors.map((d) => ({
+      id: d.id,
+      name: d.name,
+      gpio_pin: d.gpio_pin,
+      behavior: d.behavior,
+      unlock_duration_seconds: d.unlock_duration_seconds,
+      object_ids: d.object_ids,
+    })),
+    heartbeat_interval_seconds: HEARTBEAT_INTERVAL_SECONDS,
+  };
+}
