@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { DeviceCommandRow, DeviceCommandStatus } from '../../db/types.js';
+import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from '../../db/types.js';
 
 export async function insertCommand(
   db: Executor,
@@ -20,6 +20,36 @@ export async function insertCommand(
  */
 export async function claimPendingCommands(db: Executor, tenantId: string, deviceId: string, now: Date): Promise<DeviceCommandRow[]> {
   const rows = await db
+    .updateTable('device_commands')
+    .set({
+      status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${now} THEN 'delivered' ELSE 'expired' END`,
+      delivered_at: sql<Date | null>`CASE WHEN expires_at > ${now} THEN ${now}::timestamptz ELSE NULL END`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('device_id', '=', deviceId)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .execute();
+  return rows
+    .filter((r) => r.status === 'delivered')
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+}
+
+/**
+ * A heartbeat in one statement: records the telemetry and hands out the pending commands as
+ * claimPendingCommands does. One statement is atomic on its own, so no transaction (and no extra
+ * round trips) is needed on the fleet's hottest path.
+ */
+export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<DeviceCommandRow[]> {
+  const rows = await db
+    .with('heartbeat', (q) =>
+      q
+        .updateTable('devices')
+        .set({ last_heartbeat_at: now, telemetry: JSON.stringify(telemetry) })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', deviceId)
+        .returning('id'),
+    )
     .updateTable('device_commands')
     .set({
       status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${now} THEN 'delivered' ELSE 'expired' END`,

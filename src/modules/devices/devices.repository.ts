@@ -69,15 +69,6 @@ export async function findActiveDeviceByKeyHash(db: Executor, keyHash: string): 
   return db.selectFrom('devices').select(['id', 'tenant_id']).where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
 }
 
-export async function recordHeartbeat(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<void> {
-  await db
-    .updateTable('devices')
-    .set({ last_heartbeat_at: now, telemetry: JSON.stringify(telemetry) })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', deviceId)
-    .execute();
-}
-
 export type DeviceDoorRow = DoorRow & { device_id: string };
 
 /** The doors of several devices (for the per-request loader). */

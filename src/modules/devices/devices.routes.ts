@@ -4,7 +4,7 @@ import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, forbidden, unauthenticated } from '../../errors.js';
 import { checkAccess } from '../access/access.service.js';
 import { claimCommands, reportCommand } from './commands.service.js';
-import { activateDevice, deviceConfig, isUnknownActivationCode, recordHeartbeat } from './devices.service.js';
+import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
 import { FailureLimiter } from './failure-limiter.js';
 import {
@@ -65,11 +65,7 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     `${DEVICES_BASE}/:deviceId/heartbeat`,
     { config: device, onRequest: ownDeviceOnly, schema: { params: DeviceParams, body: HeartbeatBody } },
     async (req) => {
-      const caller = deviceOf(req);
-      const commands = await db.transaction().execute(async (trx) => {
-        await recordHeartbeat(trx, deps, caller, req.body);
-        return claimCommands(trx, deps, caller.tenantId, caller.deviceId);
-      });
+      const commands = await heartbeat(db, deps, deviceOf(req), req.body);
       return { status: 'ok', pending_commands: commands.map(commandView) };
     },
   );

@@ -1,3 +1,5 @@
+import * as commandsRepo from './commands.repository.js';
+import type { DeviceCommandRow } from '../../db/types.js';
 import type { Executor } from '../../db/index.js';
 import type { DeviceRow, DeviceTelemetryData } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
@@ -133,9 +135,10 @@ export async function authenticateDevice(db: Executor, plain: string): Promise<D
   return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id } : null;
 }
 
-export async function recordHeartbeat(trx: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<void> {
+/** Records a heartbeat's telemetry and hands out the device's pending commands (one statement). */
+export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<DeviceCommandRow[]> {
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
-  await repo.recordHeartbeat(trx, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+  return commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
 }
 
 export interface DeviceConfig {
