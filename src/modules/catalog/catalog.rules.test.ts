@@ -92,7 +92,7 @@ describe('mergeBookingRules', () => {
     [{ cleanupMinutes: 10 }, ['bookingRules.cleanupMinutes']],
     [{ bufferMinutes: -1, slotIncrementMinutes: 0 }, ['bookingRules.bufferMinutes', 'bookingRules.slotIncrementMinutes']],
   ])('refuses %j on %j', (input, fields) => {
-    expect(fieldsOf(mergeBookingRules(DEFAULT_BOOKING_RULES, input).errors)).toEqual(fields);
+    expect(fieldsOf(mergeBookingRules(DEFAULT_BOOKING_RULES, input as never).errors)).toEqual(fields);
   });
 
   it('checks min against max after merging over the current rules', () => {
