@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServerProcess, finished, freePort, tempDir, ROOT, childEnv } from './processes.js';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 
 // The service as a user starts it (README: `npm start` = `node --import tsx src/main.ts`), on a
 // fresh embedded database in a temporary PGLITE_DIR, whichever database the suite itself uses.
@@ -19,10 +20,22 @@ afterAll(async () => {
 });
 
 describe('the server process on a fresh embedded database', () => {
-  it('prints a demo key once, answers on PORT, refuses a second process on the same directory, and keeps its data across a restart', async () => {
+  it('refuses a busy PORT without seeding, then prints a demo key once, answers on PORT, refuses a second process on the same directory, and keeps its data across a restart', async () => {
     const dir = tempDir('e2e');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
+
+    // A start that cannot listen fails clearly, releases the directory and seeds no demo tenant
+    // (its key would never be shown).
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    const blocked = await finished(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(port) }) }));
+    await new Promise((resolve) => blocker.close(resolve));
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.stderr).toContain('EADDRINUSE');
+    expect(blocked.stdout).not.toContain('apiKey');
+    expect(existsSync(join(dir, 'portier.lock'))).toBe(false);
+
     const server = start({ PGLITE_DIR: dir, PORT: String(port) });
 
     const [, tenantId] = await server.waitFor('stdout', /tenantId: (\S+)/);
