@@ -65,6 +65,12 @@ describe('REST auth outcomes', () => {
     expect(res.body.detail).toContain('catalog:read');
   });
 
+  it("a key without the scope on another tenant's path: the scope is checked first", async () => {
+    const key = await h.key(mine.tenantId, ['bookings:read']);
+    const res = await h.request({ method: 'GET', url: openingHours(theirs.tenantId, theirs.object.id), apiKey: key });
+    expectProblem(res, 403, 'missing_scope');
+  });
+
   it("404 for another tenant's object under the key's own tenant", async () => {
     const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, theirs.object.id), apiKey: mine.apiKey });
     expectProblem(res, 404, 'not_found');
