@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -58,12 +58,14 @@ let h: Harness;
 let target: { database: Database; app: App; ownDatabase: boolean };
 let settings: ReturnType<typeof databaseSettings>;
 const run: Record<string, Finished> = {};
+const dirs: string[] = [];
 const json = (result: Finished) => JSON.parse(result.stdout);
 
 beforeAll(async () => {
   h = await harness();
   settings = databaseSettings();
   const files = tempDir('import');
+  dirs.push(files, ...(settings.pgliteDir ? [settings.pgliteDir] : []));
   const write = (name: string, content: unknown) => {
     const path = join(files, name);
     writeFileSync(path, JSON.stringify(content));
@@ -91,6 +93,7 @@ afterAll(async () => {
     await target.app.fastify.close();
     await target.database.close();
   }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 async function call(method: 'GET' | 'POST', url: string, apiKey: string, body?: unknown) {
@@ -159,10 +162,11 @@ describe('cli tenant create and apikey create', () => {
     }
     if (settings.pgliteDir) {
       // and no file of the embedded database holds one either
-      for (const file of readdirSync(settings.pgliteDir, { recursive: true, withFileTypes: true })) {
-        if (!file.isFile()) continue;
-        const content = readFileSync(join(file.parentPath, file.name));
-        for (const key of plain) expect(content.includes(key), `${file.name} holds a plain key`).toBe(false);
+      for (const name of readdirSync(settings.pgliteDir, { recursive: true, encoding: 'utf8' })) {
+        const path = join(settings.pgliteDir, name);
+        if (!statSync(path).isFile()) continue;
+        const content = readFileSync(path);
+        for (const key of plain) expect(content.includes(key), `${name} holds a plain key`).toBe(false);
       }
     }
   });

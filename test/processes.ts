@@ -16,7 +16,7 @@ export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `portier-$
 /** The environment of a child: this one without any Portier setting, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'PORTIER_SECRET', 'PORT', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'LOG_LEVEL', 'NODE_OPTIONS']) delete base[name];
+  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'PORTIER_SECRET', 'PORT', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'LOG_LEVEL']) delete base[name];
   return { ...base, ...env };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServerProcess, finished, freePort, tempDir, ROOT, childEnv } from './processes.js';
@@ -15,13 +15,17 @@ const start = (env: Record<string, string>) => {
   return server;
 };
 
+const dirs: string[] = [];
+
 afterAll(async () => {
   await Promise.all(started.map((s) => s.stop()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the server process on a fresh embedded database', () => {
   it('refuses a busy PORT without seeding, then prints a demo key once, answers on PORT, refuses a second process on the same directory, and keeps its data across a restart', async () => {
     const dir = tempDir('e2e');
+    dirs.push(dir);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
 
