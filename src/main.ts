@@ -6,8 +6,16 @@ import { seedDemoIfEmpty } from './demo.js';
 async function main(): Promise<void> {
   const env = readEnv();
   const deps = await startRuntime(env);
+  let server;
+  try {
+    server = await startServer(deps, { port: env.port, host: env.host });
+  } catch (error) {
+    await deps.database.close(); // releases the PGLITE_DIR lock
+    throw error;
+  }
+  // Seeded only once the port is ours: a start that fails to listen must not create a demo
+  // tenant whose key nobody ever sees.
   const demo = await seedDemoIfEmpty(deps);
-  const server = await startServer({ ...deps, env: { ...env, publicUrl: env.publicUrl } }, { port: env.port, host: env.host });
   deps.log.info({ url: server.url, database: deps.database.kind }, 'Portier is listening');
   if (demo) {
     // Shown once: the key is stored only as a hash.

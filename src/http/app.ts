@@ -16,6 +16,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export interface App {
   fastify: FastifyInstance;
   yoga: Yoga;
+  /** Every route registered, as method + URL (HEAD included); the route-table test reads it. */
+  routes: { method: string; url: string }[];
 }
 
 /**
@@ -47,6 +49,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
   });
+  const routes: App['routes'] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   registerErrorHandling(fastify, deps);
   registerAuth(fastify, deps);
   registerHealth(fastify, deps);
@@ -59,6 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   fastify.route({
     url: GRAPHQL_PATH,
     method: ['GET', 'POST'],
+    // yoga and SOFA do not answer HEAD; fastify's implicit HEAD route would reach them and 404
+    // without a problem body, so the forwarded routes take exactly their documented methods.
+    exposeHeadRoute: false,
     config: { auth: 'apiKey' },
     handler: (req, reply) => forward(yoga, req, reply),
   });
@@ -67,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastify.route({
       url: REST_BASE + route.path,
       method: route.method,
+      exposeHeadRoute: false,
       config: { auth: 'apiKey' },
       preHandler: restParamCheck(schema, route),
       handler: (req, reply) => forward(yoga, req, reply),
@@ -75,5 +85,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerPricingRoutes(fastify, deps);
 
-  return { fastify, yoga };
+  return { fastify, yoga, routes };
 }

@@ -39,6 +39,7 @@ export async function importAccommodations(ctx: ImportContext, value: unknown): 
       if (!Array.isArray(specialDates)) throw invalidField(`${objectPath}.specialDates`, 'must be a list', 'import_invalid');
       for (const [index, date] of specialDates.entries()) {
         const datePath = `${objectPath}.specialDates[${index}]`;
+        if (typeof date !== 'object' || date === null || Array.isArray(date)) throw invalidField(datePath, 'must be an object {date, closed, reason}', 'import_invalid');
         const v = new Validator();
         catalog.checkSpecialDate(v, date as catalog.SpecialDateInput);
         await atPath(datePath, async () => {

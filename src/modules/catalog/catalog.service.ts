@@ -177,7 +177,7 @@ export function checkSpecialDate(v: Validator, input: SpecialDateInput, field = 
   if (input.reason != null) v.check(typeof input.reason === 'string' && input.reason.length <= 500, at('reason'), 'must be a string of at most 500 characters');
   if (input.open != null || input.close != null) {
     if (input.closed) {
-      v.add(at('open'), 'a closed date takes no hours');
+      v.add(at(input.open != null ? 'open' : 'close'), 'a closed date takes no hours');
     } else if (v.check(isHhmm(input.open), at('open'), 'must be a time HH:MM') && v.check(isHhmm(input.close, true), at('close'), 'must be a time HH:MM')) {
       v.check(minutesOfDay(input.open!) < minutesOfDay(input.close!), at('close'), `must be later than open (${input.open})`);
     }

@@ -1,0 +1,190 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { harness, type Harness, type TestResponse } from './harness.js';
+import { buildVenue } from './builders.js';
+
+let h: Harness;
+let mine: Awaited<ReturnType<typeof buildVenue>>;
+let theirs: Awaited<ReturnType<typeof buildVenue>>;
+beforeAll(async () => {
+  h = await harness();
+  mine = await buildVenue(h);
+  theirs = await buildVenue(h);
+});
+
+const openingHours = (tenantId: string, objectId: string) => `/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`;
+const OBJECT_QUERY = `query($t: ID, $id: ID!) { bookingRules(tenantId: $t, objectId: $id) { minDurationMinutes } }`;
+
+function expectProblem(res: TestResponse, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, code, title: expect.any(String), type: expect.any(String), detail: expect.any(String) });
+  expect(res.text).not.toMatch(/\bat \S+\.(ts|js):\d+|select |insert /i);
+}
+
+function expectGraphQLError(res: TestResponse, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.body.errors).toHaveLength(1);
+  expect(res.body.errors[0].extensions.code).toBe(code);
+  expect(res.body.data ?? null).toBeNull();
+}
+
+describe('REST auth outcomes', () => {
+  it('401 with WWW-Authenticate: Bearer when the key is missing', async () => {
+    const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, mine.object.id) });
+    expectProblem(res, 401, 'unauthenticated');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it.each([
+    ['an unknown svc_ key', 'svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a value without the svc_ prefix', 'not-a-key'],
+    ['a device-key-shaped value', 'svc_dk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+  ])('401 with WWW-Authenticate: Bearer for %s', async (_, key) => {
+    const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, mine.object.id), apiKey: key });
+    expectProblem(res, 401, 'unauthenticated');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('401 for a credential that is not a Bearer token', async () => {
+    const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, mine.object.id), headers: { authorization: `Basic ${mine.apiKey}` } });
+    expectProblem(res, 401, 'unauthenticated');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it("403 when the path's tenantId is not the key's tenant", async () => {
+    const res = await h.request({ method: 'GET', url: openingHours(theirs.tenantId, theirs.object.id), apiKey: mine.apiKey });
+    expectProblem(res, 403, 'tenant_mismatch');
+    // the other tenant's data does not leak into the error
+    expect(res.text).not.toContain(theirs.object.id);
+  });
+
+  it('403 when the key lacks the scope', async () => {
+    const key = await h.key(mine.tenantId, ['bookings:read', 'catalog:write']);
+    const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, mine.object.id), apiKey: key });
+    expectProblem(res, 403, 'missing_scope');
+    expect(res.body.detail).toContain('catalog:read');
+  });
+
+  it("a key without the scope on another tenant's path: the scope is checked first", async () => {
+    const key = await h.key(mine.tenantId, ['bookings:read']);
+    const res = await h.request({ method: 'GET', url: openingHours(theirs.tenantId, theirs.object.id), apiKey: key });
+    expectProblem(res, 403, 'missing_scope');
+  });
+
+  it("404 for another tenant's object under the key's own tenant", async () => {
+    const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, theirs.object.id), apiKey: mine.apiKey });
+    expectProblem(res, 404, 'not_found');
+  });
+
+  it('404 for an object id that is not a uuid', async () => {
+    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${mine.tenantId}/objects/court-1/booking-rules`, apiKey: mine.apiKey });
+    expectProblem(res, 404, 'not_found');
+  });
+
+  it('200 with exactly the scope needed, and admin implies every scope', async () => {
+    const reader = await h.key(mine.tenantId, ['catalog:read']);
+    for (const key of [reader, mine.apiKey]) {
+      const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, mine.object.id), apiKey: key });
+      expect(res.status).toBe(200);
+    }
+  });
+});
+
+describe('GraphQL auth outcomes', () => {
+  it('401 with WWW-Authenticate: Bearer when the key is missing', async () => {
+    const res = await h.graphql(null, OBJECT_QUERY, { id: mine.object.id });
+    expectGraphQLError(res, 401, 'UNAUTHENTICATED');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('401 with WWW-Authenticate: Bearer for an unknown key', async () => {
+    const res = await h.graphql('svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', OBJECT_QUERY, { id: mine.object.id });
+    expectGraphQLError(res, 401, 'UNAUTHENTICATED');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it("403 when the tenantId argument is not the key's tenant", async () => {
+    const res = await h.graphql(mine.apiKey, OBJECT_QUERY, { t: theirs.tenantId, id: theirs.object.id });
+    expectGraphQLError(res, 403, 'FORBIDDEN');
+    expect(res.body.errors[0].extensions.reason).toBe('tenant_mismatch');
+  });
+
+  it('403 when the key lacks the scope, for queries and mutations', async () => {
+    const key = await h.key(mine.tenantId, ['bookings:read']);
+    const read = await h.graphql(key, OBJECT_QUERY, { id: mine.object.id });
+    expectGraphQLError(read, 403, 'FORBIDDEN');
+    expect(read.body.errors[0].extensions.reason).toBe('missing_scope');
+    const write = await h.graphql(await h.key(mine.tenantId, ['catalog:read']), `mutation { createAccommodation(name: "x", address: "y", timeZone: "UTC") { id } }`);
+    expectGraphQLError(write, 403, 'FORBIDDEN');
+    expect(write.body.errors[0].message).toContain('catalog:write');
+    expect((await h.graphql(mine.apiKey, `{ accommodations { name } }`)).body.data.accommodations).toHaveLength(1);
+  });
+
+  it('403 for the admin-only API key fields without admin', async () => {
+    const key = await h.key(mine.tenantId, ['catalog:read', 'catalog:write']);
+    const res = await h.graphql(key, `{ apiKeys { id } }`);
+    expectGraphQLError(res, 403, 'FORBIDDEN');
+  });
+
+  it("404 for another tenant's object", async () => {
+    const res = await h.graphql(mine.apiKey, OBJECT_QUERY, { id: theirs.object.id });
+    expectGraphQLError(res, 404, 'NOT_FOUND');
+  });
+
+  it('a key reads only its own tenant in lists', async () => {
+    const res = await h.graphql(mine.apiKey, `{ viewer { id } bookableObjects { id } doors { id } }`);
+    expect(res.body.data.viewer.id).toBe(mine.tenantId);
+    expect(res.body.data.bookableObjects).toEqual([{ id: mine.object.id }]);
+  });
+
+  it('introspection works with any valid key of the tenant', async () => {
+    const key = await h.key(mine.tenantId, ['bookings:read']);
+    const res = await h.graphql(key, `{ __schema { queryType { name } } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.__schema.queryType.name).toBe('Query');
+  });
+});
+
+describe('API key management', () => {
+  it('a created key is usable at once, is shown once and then listed without its value', async () => {
+    const { apiKey } = await h.tenant();
+    const created = await h.graphql(apiKey, `mutation { createApiKey(name: "Booking sync", scopes: ["catalog:read"], rateLimitPerMinute: 50) { apiKey apiKeyInfo { id name prefix scopes rateLimitPerMinute revokedAt } } }`);
+    const { apiKey: plain, apiKeyInfo } = created.body.data.createApiKey;
+    expect(plain).toMatch(/^svc_[A-Za-z0-9_-]{43,}$/);
+    expect(apiKeyInfo).toMatchObject({ name: 'Booking sync', prefix: plain.slice(0, 12), scopes: ['catalog:read'], rateLimitPerMinute: 50, revokedAt: null });
+
+    expect((await h.graphql(plain, `{ bookableObjects { id } }`)).status).toBe(200);
+    const listed = await h.graphql(apiKey, `{ apiKeys { id name prefix } }`);
+    expect(listed.body.data.apiKeys.map((k: { name: string }) => k.name)).toEqual(['Initial admin key', 'Booking sync']);
+    expect(listed.text).not.toContain(plain);
+  });
+
+  it('a revoked key is refused with 401 at once', async () => {
+    const { tenantId, apiKey } = await h.tenant();
+    const key = await h.key(tenantId, ['catalog:read']);
+    const [row] = (await h.graphql(apiKey, `{ apiKeys { id scopes } }`)).body.data.apiKeys.filter((k: { scopes: string[] }) => k.scopes[0] === 'catalog:read');
+    const revoked = await h.graphql(apiKey, `mutation($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, { id: row.id });
+    expect(revoked.body.data.revokeApiKey.revokedAt).toBeTruthy();
+    const res = await h.graphql(key, `{ bookableObjects { id } }`);
+    expectGraphQLError(res, 401, 'UNAUTHENTICATED');
+  });
+
+  it.each([
+    ['an unknown scope', ['catalog:read', 'everything'], 'scopes'],
+    ['no scopes', [], 'scopes'],
+  ])('refuses %s, naming the field', async (_, scopes, field) => {
+    const { apiKey } = await h.tenant();
+    const res = await h.graphql(apiKey, `mutation($s: [String!]!) { createApiKey(name: "k", scopes: $s) { apiKey } }`, { s: scopes });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+  });
+
+  it("cannot revoke another tenant's key", async () => {
+    const a = await h.tenant();
+    const b = await h.tenant();
+    const [bKey] = (await h.graphql(b.apiKey, `{ apiKeys { id } }`)).body.data.apiKeys;
+    const res = await h.graphql(a.apiKey, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: bKey.id });
+    expectGraphQLError(res, 404, 'NOT_FOUND');
+    expect((await h.graphql(b.apiKey, `{ viewer { id } }`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { harness, type Harness } from './harness.js';
+import { buildVenue } from './builders.js';
+import { REST_ROUTES } from '../src/rest/routes.js';
+import { REST_BASE } from '../src/graphql/yoga.js';
+import { buildSchema } from '../src/graphql/schema.js';
+
+// The interface contract's endpoints (spec/service-interface.md), as method + path. A route in
+// REST_ROUTES must be one of these; the server exposes REST_ROUTES plus DELIBERATE_ADDITIONS and
+// nothing else. Other modules add their routes to REST_ROUTES, and hand-written routes (devices,
+// price preview) to HAND_WRITTEN_ROUTES, as they land.
+const CONTRACT_ROUTES = [
+  'GET /api/v1/tenants/:tenantId/bookings',
+  'GET /api/v1/tenants/:tenantId/bookings/:bookingId',
+  'POST /api/v1/tenants/:tenantId/bookings',
+  'PATCH /api/v1/tenants/:tenantId/bookings/:bookingId',
+  'GET /api/v1/tenants/:tenantId/bookings/:bookingId/credentials',
+  'GET /api/v1/tenants/:tenantId/objects/availability',
+  'GET /api/v1/tenants/:tenantId/objects/:objectId/opening-hours',
+  'GET /api/v1/tenants/:tenantId/objects/:objectId/booking-rules',
+  'GET /api/v1/tenants/:tenantId/pricing-rules',
+  'POST /api/v1/tenants/:tenantId/pricing-rules',
+  'GET /api/v1/tenants/:tenantId/cancellation-policies',
+  'POST /api/pricing/preview',
+  'GET /api/v1/tenants/:tenantId/webhooks',
+  'POST /api/v1/tenants/:tenantId/webhooks',
+  'GET /api/v1/tenants/:tenantId/webhooks/:webhookId',
+  'DELETE /api/v1/tenants/:tenantId/webhooks/:webhookId',
+  'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/test',
+  'POST /api/devices/activate',
+  'POST /api/devices/:deviceId/heartbeat',
+  'GET /api/devices/:deviceId/commands',
+  'PATCH /api/devices/:deviceId/commands/:commandId',
+  'POST /api/devices/:deviceId/access-check',
+  'GET /api/devices/:deviceId/config',
+  'POST /api/v1/graphql',
+];
+
+/** Contract routes served by hand-written fastify handlers rather than REST_ROUTES (none yet). */
+const HAND_WRITTEN_ROUTES: string[] = [];
+
+/** Routes Portier adds on purpose (documented in the README). */
+const DELIBERATE_ADDITIONS = [
+  'POST /api/v1/graphql',
+  'GET /api/v1/graphql', // GraphQL over HTTP: queries by GET
+  'GET /healthz',
+  'GET /readyz',
+];
+
+const restRoutes = () => REST_ROUTES.map((r) => `${r.method} ${REST_BASE}${r.path}`);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+
+describe('the route table', () => {
+  it('REST_ROUTES lists only paths of the contract', () => {
+    for (const route of [...restRoutes(), ...HAND_WRITTEN_ROUTES]) expect(CONTRACT_ROUTES).toContain(route);
+  });
+
+  it('has exactly the documented routes and the deliberate additions', () => {
+    const registered = h.app.routes.filter((r) => r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    const expected = [...restRoutes(), ...HAND_WRITTEN_ROUTES, ...DELIBERATE_ADDITIONS];
+    expect([...new Set(registered)].sort()).toEqual([...new Set(expected)].sort());
+    expect(registered).toHaveLength(new Set(registered).size);
+  });
+
+  it('has a HEAD route only as the implicit twin of a hand-written GET (never one forwarded to yoga)', () => {
+    const forwarded = new Set([...restRoutes(), ...DELIBERATE_ADDITIONS.filter((r) => r.includes('/graphql'))].map((r) => r.split(' ')[1]));
+    const gets = new Set(h.app.routes.filter((r) => r.method === 'GET').map((r) => r.url));
+    for (const head of h.app.routes.filter((r) => r.method === 'HEAD')) {
+      expect(gets.has(head.url), head.url).toBe(true);
+      expect(forwarded.has(head.url), head.url).toBe(false);
+    }
+  });
+});
+
+describe('nothing else is reachable', () => {
+  it("404 for SOFA's own route of every root field not in REST_ROUTES, even with an admin key", async () => {
+    const { tenantId, apiKey, object } = await buildVenue(h);
+    const schema = buildSchema();
+    const bridged = new Set(REST_ROUTES.map((r) => r.field));
+    const probes: { method: 'GET' | 'POST'; url: string }[] = [];
+    for (const [kind, type, method] of [['Query', schema.getQueryType(), 'GET'], ['Mutation', schema.getMutationType(), 'POST']] as const) {
+      for (const field of Object.keys(type?.getFields() ?? {})) {
+        if (bridged.has(`${kind}.${field}`)) continue;
+        probes.push({ method, url: `${REST_BASE}/${field}` });
+        probes.push({ method, url: `${REST_BASE}/${field}?tenantId=${tenantId}&id=${object.id}&objectId=${object.id}` });
+      }
+    }
+    expect(probes.map((p) => p.url)).toContain(`${REST_BASE}/accommodations`);
+    expect(probes.map((p) => p.url)).toContain(`${REST_BASE}/viewer`);
+    probes.push(
+      { method: 'POST', url: `${REST_BASE}/webhook` },
+      { method: 'POST', url: `${REST_BASE}/webhook/some-id` },
+      { method: 'GET', url: `${REST_BASE}/openapi.json` },
+      { method: 'GET', url: `${REST_BASE}/docs` },
+      { method: 'GET', url: `${REST_BASE}/` },
+      { method: 'GET', url: `${REST_BASE}/tenants/${tenantId}/objects` },
+      { method: 'GET', url: `${REST_BASE}/tenants/${tenantId}/accommodations` },
+    );
+    for (const probe of probes) {
+      const res = await h.request({ ...probe, apiKey, ...(probe.method === 'POST' ? { body: {} } : {}) });
+      expect(res.status, `${probe.method} ${probe.url}`).toBe(404);
+      expect(res.body.code, `${probe.method} ${probe.url}`).toBe('route_not_found');
+    }
+  });
+
+  it('404 for a documented path with another method, HEAD included', async () => {
+    const { tenantId, apiKey, object } = await buildVenue(h);
+    const url = `${REST_BASE}/tenants/${tenantId}/objects/${object.id}/opening-hours`;
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const res = await h.request({ method, url, apiKey, body: {} });
+      expect(res.status, method).toBe(404);
+    }
+    const head = await h.app.fastify.inject({ method: 'HEAD', url, headers: { authorization: `Bearer ${apiKey}` } });
+    expect(head.statusCode).toBe(404);
+  });
+
+  it('the health routes answer without a key', async () => {
+    expect((await h.request({ method: 'GET', url: '/healthz' })).body).toEqual({ status: 'ok' });
+    const ready = await h.request({ method: 'GET', url: '/readyz' });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', database: h.deps.database.kind });
+  });
+});
