@@ -1,18 +1,44 @@
 import type { AppDeps } from './deps.js';
-import { buildApp, type App } from './http/app.js';
+import { buildApp, type App, type AppOptions } from './http/app.js';
 
 // The composition root: the HTTP host (fastify + yoga + SOFA + hand-written routes) and the
 // background workers that run in the same process.
 
+/** A background worker running beside the HTTP host; stop() returns once its current work is done. */
+export interface BackgroundWorker {
+  name: string;
+  stop(): Promise<void> | void;
+}
+
+/**
+ * Workers started with the server, in order (they are stopped in reverse order). A module adds
+ * its starter here, e.g. `(deps) => startWebhookDispatcher(deps)` returning `{ name, stop }`.
+ */
+export const BACKGROUND_WORKERS: Array<(deps: AppDeps) => BackgroundWorker | Promise<BackgroundWorker>> = [];
+
 export interface Server {
   app: App;
   url: string;
+  /** Registers something to stop on shutdown, after the HTTP host stopped taking requests. */
+  onStop(name: string, stop: () => Promise<void> | void): void;
+  /**
+   * Graceful stop: the listener closes, in-flight requests get their complete responses while
+   * background workers finish their current work, then the database closes. Idempotent.
+   */
   close(): Promise<void>;
 }
 
-export async function startServer(deps: AppDeps, listen: { port: number; host: string }): Promise<Server> {
-  const app = await buildApp(deps);
-  await app.fastify.listen({ port: listen.port, host: listen.host });
+export async function startServer(deps: AppDeps, listen: { port: number; host: string }, options: AppOptions = {}): Promise<Server> {
+  const app = await buildApp(deps, options);
+  const stops: BackgroundWorker[] = [];
+  try {
+    await app.fastify.listen({ port: listen.port, host: listen.host });
+    for (const start of BACKGROUND_WORKERS) stops.push(await start(deps));
+  } catch (error) {
+    await stopAll(stops, deps);
+    await app.fastify.close();
+    throw error;
+  }
   const address = app.fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const url = `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${port}`;
@@ -20,12 +46,27 @@ export async function startServer(deps: AppDeps, listen: { port: number; host: s
   return {
     app,
     url,
+    onStop(name, stop) {
+      stops.push({ name, stop });
+    },
     close() {
       closing ??= (async () => {
-        await app.fastify.close();
+        await Promise.all([app.fastify.close(), stopAll(stops, deps)]);
         await deps.database.close();
       })();
       return closing;
     },
   };
+}
+
+/** Stops workers in reverse start order; one failing does not keep the others running. */
+async function stopAll(workers: BackgroundWorker[], deps: AppDeps): Promise<void> {
+  for (const worker of [...workers].reverse()) {
+    try {
+      await worker.stop();
+      deps.log.info({ worker: worker.name }, 'background worker stopped');
+    } catch (error) {
+      deps.log.error({ err: error, worker: worker.name }, 'background worker failed to stop cleanly');
+    }
+  }
 }
