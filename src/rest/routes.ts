@@ -1,3 +1,4 @@
+import type { Scope } from '../auth/scopes.js';
 
 /**
  * The documented REST routes, each bridged by SOFA to one root field. Paths are relative to
@@ -9,13 +10,17 @@ export interface RestRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   status?: 200 | 201 | 202 | 204;
-  /** Scope the field requires (documentation and the security sweep). */
+  /**
+   * A scope the field requires (its @requiresScopes is the source of truth; a test checks the two
+   * agree). The OpenAPI document and the security sweep read the directive itself.
+   */
+  scope?: Scope;
   summary: string;
 }
 
 export const REST_ROUTES: RestRoute[] = [
-  { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', summary: 'Weekly schedule and special dates of an object' },
-  { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Booking rules of an object' },
+  { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', scope: 'catalog:read', summary: 'Weekly schedule and special dates of an object' },
+  { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', scope: 'catalog:read', summary: 'Booking rules of an object' },
 ];
 
 export function sofaRoutes(routes: RestRoute[] = REST_ROUTES) {
