@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Env } from '../src/env.js';
 import type { AppDeps } from '../src/deps.js';
 import { buildApp, type App, type AppOptions } from '../src/http/app.js';
@@ -18,11 +19,15 @@ export interface OwnApp {
  * An app of its own on the harness's database, for tests that need other settings than the shared
  * app (a low rate limit, load-shedding thresholds) or its log output.
  */
-export async function ownApp(h: Harness, settings: { env?: Partial<Env>; logLevel?: string; options?: AppOptions } = {}): Promise<OwnApp> {
+export async function ownApp(
+  h: Harness,
+  settings: { env?: Partial<Env>; logLevel?: string; options?: AppOptions; setup?: (fastify: FastifyInstance, deps: AppDeps) => void } = {},
+): Promise<OwnApp> {
   const logs: string[] = [];
   const log = createLogger(settings.logLevel ?? 'info', { write: (line: string) => void logs.push(line) });
   const deps: AppDeps = { ...h.deps, env: { ...h.deps.env, ...settings.env }, log };
   const app = await buildApp(deps, settings.options);
+  settings.setup?.(app.fastify, deps);
   await app.fastify.ready();
   const request = requester(app.fastify);
   return {

@@ -161,6 +161,12 @@ describe('the limit', () => {
   });
 });
 
+describe('the Redis store', () => {
+  it('must be reachable at start-up when REDIS_URL is set', async () => {
+    await expect(ownApp(h, { env: { redisUrl: 'redis://127.0.0.1:1' } })).rejects.toThrow(/REDIS_URL is set but Redis cannot be reached/);
+  });
+});
+
 describe('whose budget a request spends', () => {
   const request = (principal: FastifyRequest['principal'], ip = '192.0.2.1') => ({ principal, ip }) as FastifyRequest;
 

@@ -15,6 +15,7 @@ import { loadRateLimit } from './rate-limit.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
 import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
+import { registerGracefulClose } from './drain.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -49,10 +50,13 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     genReqId: requestIdOf,
     childLoggerFactory: (logger, bindings, childOptions) => Object.assign(logger.child(bindings, childOptions), { [BINDS_REQUEST_ID]: true }),
     trustProxy: deps.env.trustProxy,
+    // Requests that reach the server while it closes are served (see registerGracefulClose).
+    return503OnClosing: false,
   });
   const routes = new RouteRegistry();
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
+  registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.

@@ -9,9 +9,14 @@ const PROBLEM = 'application/problem+json; charset=utf-8';
 /**
  * GET /healthz: liveness — the process answers; never shed under load, so an orchestrator does not
  * restart a busy process. GET /readyz: readiness — the database answers and no migration is
- * pending; it is shed (503) under load and while shutting down, taking the process out of rotation.
+ * pending; it answers 503 under load and while shutting down, taking the process out of rotation.
  */
 export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.get('/healthz', {
     config: {
       auth: 'none',
@@ -38,11 +43,12 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
             description: 'Ready.',
             schema: { type: 'object', properties: { status: { const: 'ready' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] },
           },
-          503: { description: 'Not ready (database_unreachable, migrations_pending) or overloaded.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+          503: { description: 'Not ready (database_unreachable, migrations_pending, shutting_down) or overloaded.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
         },
       },
     },
     handler: async (_req, reply) => {
+      if (closing) return reply.status(503).type(PROBLEM).send(problem(503, 'shutting_down', 'The server is shutting down'));
       try {
         await sql`select 1`.execute(deps.database.db);
         const pending = await pendingMigrations(deps.database.db);
