@@ -43,6 +43,7 @@ describe('rate-limit headers on every response', () => {
       health: await limited.request({ method: 'GET', url: '/healthz' }),
       docs: await limited.request({ method: 'GET', url: '/api/openapi.json' }),
       malformed: await limited.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: '{"query":' }),
+      badUrl: await limited.request({ method: 'GET', url: '/api/v1/%zz' }),
     };
     expect(Object.fromEntries(Object.entries(responses).map(([k, r]) => [k, r.status]))).toEqual({
       success: 200,
@@ -56,6 +57,7 @@ describe('rate-limit headers on every response', () => {
       health: 200,
       docs: 200,
       malformed: 400,
+      badUrl: 400,
     });
     for (const res of Object.values(responses)) expectRateLimitHeaders(res, 100);
   });

@@ -11,7 +11,8 @@ import { registerAuthEnforcement, registerPrincipalResolution } from './auth.js'
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
 import { registerDocs } from './docs.js';
-import { loadRateLimit } from './rate-limit.js';
+import { loadRateLimit, type RateLimit } from './rate-limit.js';
+import { frameworkErrorHandler } from './framework-errors.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
 import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
@@ -43,6 +44,7 @@ async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
 }
 
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
+  const limiter: { rateLimit?: RateLimit } = {};
   const fastify = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -52,6 +54,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     trustProxy: deps.env.trustProxy,
     // Requests that reach the server while it closes are served (see registerGracefulClose).
     return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(limiter),
   });
   const routes = new RouteRegistry();
   routes.attach(fastify);
@@ -63,7 +66,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerRequestContext(fastify);
   await loadLoadShedding(fastify, options.loadShedding);
   registerPrincipalResolution(fastify, deps);
-  fastify.addHook('onRequest', await loadRateLimit(fastify, deps));
+  limiter.rateLimit = await loadRateLimit(fastify, deps);
+  fastify.addHook('onRequest', limiter.rateLimit.hook);
   registerAuthEnforcement(fastify);
 
   registerHealth(fastify, deps);

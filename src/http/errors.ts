@@ -56,10 +56,6 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
       const code = (fe.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
       return reply.status(status).type(PROBLEM).send(problem(status, code, fe.message));
     }
-    if (status === 503) {
-      // fastify answers requests that arrive while it closes.
-      return reply.status(503).type(PROBLEM).send(problem(503, 'unavailable', fe.message || 'Service unavailable'));
-    }
     req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).type(PROBLEM).send(problem(500, 'internal_error', 'Unexpected error.'));
   });

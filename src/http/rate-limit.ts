@@ -42,7 +42,14 @@ async function connectRedis(url: string, deps: AppDeps): Promise<Redis> {
  * before credentials are enforced, so 401 and 404 answers are counted (per client address) and
  * carry the headers too. With REDIS_URL the counters live in Redis and every process shares them.
  */
-export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promise<onRequestAsyncHookHandler> {
+export interface RateLimit {
+  /** The onRequest hook: sets the headers, answers 429 past the limit. */
+  hook: onRequestAsyncHookHandler;
+  /** Counts a request that never reaches the hooks (a malformed URL) and says where it stands. */
+  check: ReturnType<FastifyInstance['createRateLimit']>;
+}
+
+export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promise<RateLimit> {
   const redis = deps.env.redisUrl ? await connectRedis(deps.env.redisUrl, deps) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
 
@@ -60,5 +67,5 @@ export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promis
       return new DomainError('RATE_LIMITED', 'rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${seconds} s`);
     },
   });
-  return app.rateLimit() as unknown as onRequestAsyncHookHandler;
+  return { hook: app.rateLimit() as unknown as onRequestAsyncHookHandler, check: app.createRateLimit() };
 }
