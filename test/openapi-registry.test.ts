@@ -71,3 +71,37 @@ describe('hand-written routes in the OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
   });
 });
+
+describe('bridged mutations in the OpenAPI document', () => {
+  it('take path parameters from the path only and the other arguments from a flat body', async () => {
+    const built = await documentOf((app) => {
+      app.patch('/api/v1/tenants/:tenantId/objects/:objectId/booking-rules', {
+        config: { auth: 'apiKey', restRoute: { field: 'Mutation.setBookingRules', method: 'PATCH', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Set booking rules' } },
+      }, async () => ({}));
+      app.post('/api/v1/tenants/:tenantId/accommodations', {
+        config: { auth: 'apiKey', restRoute: { field: 'Mutation.createAccommodation', method: 'POST', path: '/tenants/:tenantId/accommodations', status: 201, summary: 'Create an accommodation' } },
+      }, async () => ({}));
+    });
+    const rules = built.document.paths['/api/v1/tenants/{tenantId}/objects/{objectId}/booking-rules'].patch;
+    expect(rules.operationId).toBe('setBookingRules');
+    expect(rules.security).toEqual([{ apiKey: ['catalog:write'] }]);
+    expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId']);
+    expect(rules.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } }, required: ['rules'], additionalProperties: false } } },
+    });
+    expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', { type: ['integer', 'null'], format: 'int32' });
+
+    const create = built.document.paths['/api/v1/tenants/{tenantId}/accommodations'].post;
+    const body = create.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(body.properties).sort()).toEqual(['address', 'name', 'timeZone']);
+    expect(body.required.sort()).toEqual(['address', 'name', 'timeZone']);
+    const created = (create.responses['201'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json'].schema;
+    expect(created.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(created.required).toEqual(expect.arrayContaining(['id', 'name', 'address', 'timeZone', 'createdAt']));
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '429']));
+
+    const result = await new Validator().validate(structuredClone(built.document) as never);
+    expect(result.errors ?? []).toEqual([]);
+  });
+});

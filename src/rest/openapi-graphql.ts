@@ -58,7 +58,7 @@ export class SchemaConverter {
   }
 
   input(type: GraphQLInputType): JsonSchema {
-    if (isNonNullType(type)) return this.input(type.ofType);
+    if (isNonNullType(type)) return this.inputNonNull(type.ofType);
     return nullable(this.inputNonNull(type));
   }
 
