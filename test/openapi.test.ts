@@ -130,7 +130,58 @@ describe('the OpenAPI document', () => {
   });
 });
 
+/** Just enough DOM to run the page's script outside a browser. */
+class FakeElement {
+  readonly children: FakeElement[] = [];
+  readonly attributes: Record<string, string> = {};
+  text = '';
+  constructor(readonly tag: string) {}
+  setAttribute(name: string, value: string) {
+    this.attributes[name] = value;
+  }
+  appendChild(child: FakeElement) {
+    this.children.push(child);
+    return child;
+  }
+  get textContent(): string {
+    return this.text + this.children.map((c) => c.textContent).join('');
+  }
+  *all(): Generator<FakeElement> {
+    yield this;
+    for (const child of this.children) yield* child.all();
+  }
+}
+
+function renderWithFakeDom(html: string) {
+  const json = /<script type="application\/json" id="openapi">([\s\S]*?)<\/script>/.exec(html)![1];
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1];
+  const byId: Record<string, FakeElement> = { nav: new FakeElement('nav'), main: new FakeElement('main'), openapi: new FakeElement('script') };
+  byId.openapi.text = json; // a browser's textContent: the raw text, \u003c escapes included
+  const fakeDocument = {
+    getElementById: (id: string) => byId[id],
+    createElement: (tag: string) => new FakeElement(tag),
+    createTextNode: (text: string) => Object.assign(new FakeElement('#text'), { text }),
+  };
+  new Function('document', script)(fakeDocument);
+  return byId;
+}
+
 describe('the API reference page', () => {
+  it('renders every operation with its parameters, body and responses', async () => {
+    const html = (await h.request({ method: 'GET', url: '/api/docs' })).text;
+    const { main, nav } = renderWithFakeDom(html);
+    const sections = [...main.all()].filter((e) => e.attributes.class === 'op');
+    const operations = operationsOf(document);
+    expect(sections.map((s) => s.attributes.id).sort()).toEqual(operations.map((o) => o.operation.operationId).sort());
+    expect([...nav.all()].filter((e) => e.tag === 'a')).toHaveLength(operations.length);
+    const rules = sections.find((s) => s.attributes.id === 'bookingRules')!.textContent;
+    expect(rules).toContain('/api/v1/tenants/{tenantId}/objects/{objectId}/booking-rules');
+    expect(rules).toContain('catalog:read');
+    expect(rules).toContain('minDurationMinutes: integer (int32)');
+    expect(rules).toContain('429');
+  });
+
+
   it('is one self-contained HTML page that loads nothing from elsewhere', async () => {
     const res = await h.request({ method: 'GET', url: '/api/docs' });
     expect(res.status).toBe(200);
