@@ -72,14 +72,20 @@ export function* schemaNodes(schema: unknown, document: OpenApiDocument, path: s
   }
 }
 
-/** Example values that pass GraphQL's and JSON Schema's type checks, for sweeping routes. */
-export function exampleOf(schema: unknown, document: OpenApiDocument, depth = 0): unknown {
+/**
+ * Example values that pass GraphQL's and JSON Schema's type checks, for sweeping routes. A schema's
+ * own `examples`/`default` win (routes with patterns should give one); properties named in `ids`
+ * (objectId, doorId, …) get those resources' ids.
+ */
+export function exampleOf(schema: unknown, document: OpenApiDocument, ids: Record<string, string> = {}, depth = 0): unknown {
   const s = dereference(schema, document) as JsonSchema | undefined;
   if (!s || depth > 6) return undefined;
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  if ('default' in s) return s.default;
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum.find((v) => v !== null);
   const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (variants) return exampleOf(variants.find((v) => (v as JsonSchema).type !== 'null') ?? variants[0], document, depth + 1);
+  if (variants) return exampleOf(variants.find((v) => (v as JsonSchema).type !== 'null') ?? variants[0], document, ids, depth + 1);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'string':
@@ -90,15 +96,15 @@ export function exampleOf(schema: unknown, document: OpenApiDocument, depth = 0)
       return crypto.randomUUID();
     case 'integer':
     case 'number':
-      return 1;
+      return typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1;
     case 'boolean':
       return true;
     case 'array':
-      return [];
+      return typeof s.minItems === 'number' && s.minItems > 0 ? [exampleOf(s.items, document, ids, depth + 1)] : [];
     case 'object': {
       const required = (s.required ?? []) as string[];
       const properties = (s.properties ?? {}) as Record<string, unknown>;
-      return Object.fromEntries(required.map((name) => [name, exampleOf(properties[name], document, depth + 1)]));
+      return Object.fromEntries(required.map((name) => [name, ids[name] ?? exampleOf(properties[name], document, ids, depth + 1)]));
     }
     default:
       return 'x';
