@@ -11,6 +11,8 @@ export interface Env {
   redisUrl: string | undefined;
   portierSecret: string | undefined;
   logLevel: string;
+  /** fastify's trustProxy: false, true (any proxy), or the proxies' addresses/CIDRs, comma-separated. */
+  trustProxy: boolean | string;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -29,6 +31,12 @@ function flag(name: string, raw: string | undefined): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+function trustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  return raw;
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const port = source.PORT === '0' ? 0 : integer('PORT', source.PORT, 3000);
   const host = source.HOST || '127.0.0.1';
@@ -43,5 +51,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     redisUrl: source.REDIS_URL || undefined,
     portierSecret: source.PORTIER_SECRET || undefined,
     logLevel: source.LOG_LEVEL || 'info',
+    trustProxy: trustProxy(source.TRUST_PROXY),
   };
 }

@@ -10,7 +10,8 @@ export type ErrorKind =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export const statusOf: Record<ErrorKind, number> = {
   BAD_USER_INPUT: 400,
@@ -20,6 +21,7 @@ export const statusOf: Record<ErrorKind, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 };
 
 export interface FieldError {
@@ -109,6 +111,7 @@ const titles: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',

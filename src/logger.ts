@@ -1,15 +1,74 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { requestContext } from './http/request-context.js';
 
-/** JSON logs on stderr (stdout is reserved for the CLI's one JSON document); credentials redacted. */
-export function createLogger(level: string): Logger {
+/** Marks loggers that already bind the request id (fastify's per-request children and theirs). */
+export const BINDS_REQUEST_ID = Symbol('portier.bindsRequestId');
+
+/** Any Portier key (svc_…, svc_dk_…) longer than its displayed prefix. */
+const KEY_PATTERN = /svc_(?:dk_)?[A-Za-z0-9_-]{6,}/g;
+const SENSITIVE_QUERY = /(token|key|secret|code|password|signature|email|phone)/i;
+
+/** A URL fit for logs: sensitive query values and one-time path tokens are replaced. */
+export function redactUrl(url: string): string {
+  const [path, query] = url.split('?', 2) as [string, string | undefined];
+  const safePath = path.replace(/\/pay\/[^/]+/, '/pay/[redacted]');
+  if (query === undefined) return safePath;
+  const params = query.split('&').map((pair) => {
+    const [name] = pair.split('=', 1) as [string];
+    return SENSITIVE_QUERY.test(name) ? `${name}=[redacted]` : pair;
+  });
+  return `${safePath}?${params.join('&')}`;
+}
+
+interface SerializableRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  routeOptions?: { url?: string };
+}
+
+/**
+ * JSON logs on stderr (stdout is reserved for the CLI's one JSON document). Credentials never
+ * reach the stream: known fields are redacted by path, URLs lose sensitive query values, and a
+ * last pass over every line replaces anything shaped like a Portier key. Lines written while a
+ * request is served carry its `reqId`.
+ */
+export function createLogger(level: string, destination: DestinationStream = pino.destination(2)): Logger {
   return pino(
     {
       level,
       redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', 'authorization', '*.apiKey', '*.device_key', '*.secret', '*.token'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'authorization',
+          '*.apiKey',
+          '*.device_key',
+          '*.secret',
+          '*.token',
+          '*.password',
+          'apiKey',
+          'device_key',
+          'secret',
+          'token',
+        ],
         censor: '[redacted]',
       },
+      serializers: {
+        req: (req: SerializableRequest) => ({ method: req.method, url: req.url ? redactUrl(req.url) : undefined, route: req.routeOptions?.url, remoteAddress: req.ip }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+        err: pino.stdSerializers.err,
+      },
+      mixin(_object, _level, logger) {
+        if ((logger as unknown as Record<symbol, unknown>)[BINDS_REQUEST_ID]) return {};
+        const context = requestContext.getStore();
+        return context ? { reqId: context.reqId } : {};
+      },
+      hooks: {
+        streamWrite: (line) => line.replace(KEY_PATTERN, 'svc_[redacted]'),
+      },
     },
-    pino.destination(2),
+    destination,
   );
 }

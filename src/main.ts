@@ -3,6 +3,9 @@ import { startRuntime } from './runtime.js';
 import { startServer } from './server.js';
 import { seedDemoIfEmpty } from './demo.js';
 
+/** A graceful stop that takes longer is cut short (exit 1); below the usual 30 s kill grace period. */
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+
 async function main(): Promise<void> {
   const env = readEnv();
   const deps = await startRuntime(env);
@@ -34,11 +37,22 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      deps.log.warn({ signal }, 'second signal: exiting without waiting for in-flight work');
+      process.exit(1);
+    }
     stopping = true;
-    deps.log.info({ signal }, 'shutting down');
+    deps.log.info({ signal }, 'shutting down: finishing in-flight requests and background work');
+    const deadline = setTimeout(() => {
+      deps.log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
     server.close().then(
-      () => process.exit(0),
+      () => {
+        deps.log.info('stopped');
+        process.exit(0);
+      },
       (error) => {
         deps.log.error({ err: error }, 'shutdown failed');
         process.exit(1);

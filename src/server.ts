@@ -1,44 +1,86 @@
 import type { AppDeps } from './deps.js';
-import { buildApp, type App } from './http/app.js';
+import { buildApp, type App, type AppOptions } from './http/app.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispatcher.js';
 
 // The composition root: the HTTP host (fastify + yoga + SOFA + hand-written routes) and the
 // background workers that run in the same process.
 
+/** A background worker running beside the HTTP host; stop() returns once its current work is done. */
+export interface BackgroundWorker {
+  name: string;
+  stop(): Promise<void> | void;
+}
+
+/**
+ * Workers started with the server, in order (they are stopped in reverse order). A module adds
+ * its starter here, e.g. `(deps) => startWebhookDispatcher(deps)` returning `{ name, stop }`.
+ */
+export const BACKGROUND_WORKERS: Array<(deps: AppDeps) => BackgroundWorker | Promise<BackgroundWorker>> = [];
+
 export interface Server {
   app: App;
   url: string;
-  /** The in-process webhook dispatcher, when it runs. */
-  dispatcher: WebhookDispatcher | undefined;
+  /** Registers something to stop on shutdown, after the HTTP host stopped taking requests. */
+  onStop(name: string, stop: () => Promise<void> | void): void;
+  /**
+   * Graceful stop: the listener closes, in-flight requests get their complete responses while
+   * background workers finish their current work, then the database closes. Idempotent.
+   */
   close(): Promise<void>;
 }
 
-export interface ServerOptions {
-  /** Run the webhook dispatcher in this process (default true); tests drive their own. */
+export interface ServerOptions extends AppOptions {
+  /** Run the webhook dispatcher in this process (default true); `npm run worker` runs it alone. */
   dispatcher?: boolean;
 }
 
+/** The webhook dispatcher as a background worker: stop() waits for in-flight deliveries. */
+function startDispatcher(deps: AppDeps): BackgroundWorker {
+  const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(deps));
+  dispatcher.start();
+  return { name: 'webhook dispatcher', stop: () => dispatcher.stop() };
+}
+
 export async function startServer(deps: AppDeps, listen: { port: number; host: string }, options: ServerOptions = {}): Promise<Server> {
-  const app = await buildApp(deps);
-  await app.fastify.listen({ port: listen.port, host: listen.host });
+  const app = await buildApp(deps, options);
+  const stops: BackgroundWorker[] = [];
+  try {
+    await app.fastify.listen({ port: listen.port, host: listen.host });
+    if (options.dispatcher !== false) stops.push(startDispatcher(deps));
+    for (const start of BACKGROUND_WORKERS) stops.push(await start(deps));
+  } catch (error) {
+    await stopAll(stops, deps);
+    await app.fastify.close();
+    throw error;
+  }
   const address = app.fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : listen.port;
   const url = `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${port}`;
-  const dispatcher = options.dispatcher === false ? undefined : new WebhookDispatcher(dispatcherOptionsOf(deps));
-  dispatcher?.start();
   let closing: Promise<void> | undefined;
   return {
     app,
     url,
-    dispatcher,
+    onStop(name, stop) {
+      stops.push({ name, stop });
+    },
     close() {
       closing ??= (async () => {
-        await app.fastify.close();
-        // In-flight deliveries finish and are recorded before the database closes.
-        await dispatcher?.stop();
+        await Promise.all([app.fastify.close(), stopAll(stops, deps)]);
         await deps.database.close();
       })();
       return closing;
     },
   };
+}
+
+/** Stops workers in reverse start order; one failing does not keep the others running. */
+async function stopAll(workers: BackgroundWorker[], deps: AppDeps): Promise<void> {
+  for (const worker of [...workers].reverse()) {
+    try {
+      await worker.stop();
+      deps.log.info({ worker: worker.name }, 'background worker stopped');
+    } catch (error) {
+      deps.log.error({ err: error, worker: worker.name }, 'background worker failed to stop cleanly');
+    }
+  }
 }

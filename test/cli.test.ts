@@ -51,7 +51,7 @@ const BAD_CATALOG = {
 
 const UNSUPPORTED_CATALOG = {
   accommodations: [{ key: 'x', name: 'Unsupported Park', address: 'Weg 3', timeZone: 'Europe/Berlin' }],
-  devices: [{ key: 'ctrl', name: 'Gate controller', doors: ['gate'] }],
+  rooms: [{ key: 'r1', name: 'Sauna' }],
 };
 
 let h: Harness;
@@ -210,10 +210,10 @@ describe('cli import', () => {
     expect(names).toEqual([]);
   });
 
-  it('a section whose capability does not exist yet is refused, naming it, and nothing is written', async () => {
+  it('an unknown section is refused, naming it, and nothing is written', async () => {
     expect(run.unsupported.code).toBe(1);
     expect(run.unsupported.stdout).toBe('');
-    expect(run.unsupported.stderr).toMatch(/devices: importing devices is not supported/);
+    expect(run.unsupported.stderr).toMatch(/rooms: is not a catalog section/);
     const names = await target.database.db.selectFrom('accommodations').select('name').where('name', '=', 'Unsupported Park').execute();
     expect(names).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import pino from 'pino';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { readEnv } from '../src/env.js';
@@ -36,6 +36,8 @@ export interface RequestOptions {
   apiKey?: string | null;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The client address fastify sees (default 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export interface TestResponse {
@@ -46,6 +48,27 @@ export interface TestResponse {
   text: string;
 }
 
+/** `request` over fastify's inject, for the harness's app or one a test builds itself. */
+export function requester(fastify: FastifyInstance) {
+  return async function request(options: RequestOptions): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    const res = await fastify.inject({ method: options.method, url: options.url, headers, payload, remoteAddress: options.remoteAddress });
+    let body: unknown = undefined;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      body = res.body;
+    }
+    return { status: res.statusCode, headers: res.headers, body, text: res.body };
+  };
+}
+
 let instance: Promise<Harness> | undefined;
 
 async function create(): Promise<Harness> {
@@ -54,7 +77,8 @@ async function create(): Promise<Harness> {
   await migrateToLatest(database.db);
   const clock = new TestClock();
   const env = {
-    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test' }),
+    // Tests make many requests with one key; rate-limit tests build their own app with a low limit.
+    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test', RATE_LIMIT_PER_MINUTE: '1000000' }),
     databaseUrl,
     pgliteDir: 'memory://',
     webhookAllowPrivateNetworks: true,
@@ -69,23 +93,7 @@ async function create(): Promise<Harness> {
   const app = await buildApp(deps);
   await app.fastify.ready();
 
-  async function request(options: RequestOptions): Promise<TestResponse> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    let payload: string | undefined;
-    if (options.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    }
-    const res = await app.fastify.inject({ method: options.method, url: options.url, headers, payload });
-    let body: unknown = undefined;
-    try {
-      body = res.body ? JSON.parse(res.body) : undefined;
-    } catch {
-      body = res.body;
-    }
-    return { status: res.statusCode, headers: res.headers, body, text: res.body };
-  }
+  const request = requester(app.fastify);
 
   return {
     deps,

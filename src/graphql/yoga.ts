@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { sofaErrorHandler } from '../rest/problem-handler.js';
 import { sofaRoutes } from '../rest/routes.js';
 import { sofaIgnore } from '../rest/ignore.js';
+import { armorPlugin } from './armor.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -70,6 +71,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     maskedErrors: { maskError: maskError(deps) },
     context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null),
     plugins: [
+      armorPlugin(),
       useGenericAuth<Principal, GraphQLContext>({
         mode: 'protect-granular',
         resolveUserFn: (ctx) => ctx.principal,

@@ -2,22 +2,40 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { AppDeps } from '../deps.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, REST_BASE, type Yoga } from '../graphql/yoga.js';
+import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
 import { REST_ROUTES } from '../rest/routes.js';
 import { restParamCheck } from '../rest/params.js';
-import { registerAuth } from './auth.js';
-import { registerErrorHandling } from './errors.js';
-import { registerHealth } from './health.js';
 import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
 import { registerPaymentPage } from '../modules/bookings/pay.route.js';
 import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
+import { RouteRegistry } from '../rest/openapi-registry.js';
+import type { BuiltDocument } from '../rest/openapi.js';
+import { BINDS_REQUEST_ID } from '../logger.js';
+import { registerAuthEnforcement, registerPrincipalResolution } from './auth.js';
+import { registerErrorHandling } from './errors.js';
+import { registerHealth } from './health.js';
+import { registerDocs } from './docs.js';
+import { loadRateLimit, type RateLimit } from './rate-limit.js';
+import { frameworkErrorHandler } from './framework-errors.js';
+import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
+import { registerRequestContext, requestIdOf } from './request-context.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
+import { registerGracefulClose } from './drain.js';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export { BODY_LIMIT_BYTES };
+
+export interface AppOptions {
+  /** Load-shedding thresholds; tests lower them. */
+  loadShedding?: LoadSheddingOptions;
+}
 
 export interface App {
   fastify: FastifyInstance;
   yoga: Yoga;
-  /** Every route registered, as method + URL (HEAD included); the route-table test reads it. */
-  routes: { method: string; url: string }[];
+  /** Every route fastify serves, as registered. */
+  routes: RouteRegistry;
+  /** The OpenAPI document of those routes (built when the app is ready). */
+  openapi(): BuiltDocument;
 }
 
 /**
@@ -43,18 +61,33 @@ async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
   return reply.send(await response.text());
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
+  const limiter: { rateLimit?: RateLimit } = {};
   const fastify = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    childLoggerFactory: (logger, bindings, childOptions) => Object.assign(logger.child(bindings, childOptions), { [BINDS_REQUEST_ID]: true }),
+    trustProxy: deps.env.trustProxy,
+    // Requests that reach the server while it closes are served (see registerGracefulClose).
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(limiter),
   });
-  const routes: App['routes'] = [];
-  fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
-  });
+  const routes = new RouteRegistry();
+  routes.attach(fastify);
   registerErrorHandling(fastify, deps);
-  registerAuth(fastify, deps);
+  registerGracefulClose(fastify);
+
+  // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
+  // principal's budget, or the client address's) → 401/403 for refused credentials.
+  registerRequestContext(fastify);
+  await loadLoadShedding(fastify, options.loadShedding);
+  registerPrincipalResolution(fastify, deps);
+  limiter.rateLimit = await loadRateLimit(fastify, deps);
+  fastify.addHook('onRequest', limiter.rateLimit.hook);
+  registerAuthEnforcement(fastify);
+
   registerHealth(fastify, deps);
   registerPaymentPage(fastify, deps);
   registerDeviceRoutes(fastify, deps);
@@ -62,22 +95,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const schema = buildSchema();
   const yoga = createGraphQLServer(deps, schema);
 
-  fastify.route({
-    url: GRAPHQL_PATH,
-    method: ['GET', 'POST'],
-    // yoga and SOFA do not answer HEAD; fastify's implicit HEAD route would reach them and 404
-    // without a problem body, so the forwarded routes take exactly their documented methods.
-    exposeHeadRoute: false,
-    config: { auth: 'apiKey' },
-    handler: (req, reply) => forward(yoga, req, reply),
-  });
+  fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
+  fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
   for (const route of REST_ROUTES) {
     fastify.route({
       url: REST_BASE + route.path,
       method: route.method,
       exposeHeadRoute: false,
-      config: { auth: 'apiKey' },
+      config: { auth: 'apiKey', restRoute: route },
       preHandler: restParamCheck(schema, route),
       handler: (req, reply) => forward(yoga, req, reply),
     });
@@ -85,5 +111,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerPricingRoutes(fastify, deps);
 
-  return { fastify, yoga, routes };
+  const docs = registerDocs(fastify, deps, schema, routes);
+  return { fastify, yoga, routes, openapi: docs.built };
 }

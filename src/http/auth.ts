@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { bearerToken, type Principal } from '../auth/principal.js';
-import { unauthenticated } from '../errors.js';
+import { bearerToken, requireScope, type Principal } from '../auth/principal.js';
+import type { Scope } from '../auth/scopes.js';
+import { unauthenticated, type DomainError } from '../errors.js';
 import { authenticateApiKey } from '../modules/tenants/tenants.service.js';
 import { authenticateDevice } from '../modules/devices/devices.service.js';
 
@@ -11,9 +12,13 @@ export type AuthMode = 'apiKey' | 'device' | 'none';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** Why the credential was refused; answered after rate limiting has counted the request. */
+    authFailure: DomainError | null;
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** The scope an API key needs for this hand-written route (checked here, documented in OpenAPI). */
+    scope?: Scope;
   }
 }
 
@@ -26,23 +31,36 @@ export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authentic
 };
 
 /**
- * Resolves the principal once per request (before rate limiting and handlers). A route that
- * needs a credential and gets none, or an unknown or revoked one, is answered 401.
+ * Resolves the principal once per request, before rate limiting (which spends the principal's
+ * budget) and handlers. A missing, unknown or revoked credential is only recorded here: the
+ * request is still counted against its client address, then `registerAuthEnforcement` answers 401.
  */
-export function registerAuth(app: FastifyInstance, deps: AppDeps): void {
+export function registerPrincipalResolution(app: FastifyInstance, deps: AppDeps): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('authFailure', null);
   app.addHook('onRequest', async (req) => {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
     const token = bearerToken(req.headers.authorization);
     const authenticate = authenticators[mode];
     if (!token || !authenticate) {
-      throw unauthenticated(mode === 'device' ? 'A device key is required: send Authorization: Bearer svc_dk_…' : undefined);
+      req.authFailure = unauthenticated(mode === 'device' ? 'A device key is required: send Authorization: Bearer svc_dk_…' : undefined);
+      return;
     }
     const principal = await authenticate(deps, token, req);
     if (!principal) {
-      throw unauthenticated(mode === 'device' ? 'The device key is unknown or revoked' : 'The API key is unknown or revoked');
+      req.authFailure = unauthenticated(mode === 'device' ? 'The device key is unknown or revoked' : 'The API key is unknown or revoked');
+      return;
     }
     req.principal = principal;
+  });
+}
+
+/** Answers a refused credential (401) and a hand-written route's missing scope (403). */
+export function registerAuthEnforcement(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    if (req.authFailure) throw req.authFailure;
+    const scope = req.routeOptions.config?.scope;
+    if (scope) requireScope(req.principal, scope);
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { DomainError, problem, problemOf, type FieldError } from '../errors.js';
 import { GRAPHQL_PATH } from '../graphql/yoga.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
 
@@ -14,9 +15,26 @@ function fieldErrorsOfValidation(error: FastifyError): FieldError[] {
   });
 }
 
-/** Every error leaving fastify: problem+json (GraphQL-shaped on the GraphQL endpoint), never a stack. */
-export function registerErrorHandling(app: FastifyInstance, deps: AppDeps): void {
-  app.setErrorHandler((error: FastifyError | DomainError, req, reply) => {
+/** fastify's own request errors, as domain errors with Portier's codes. */
+function domainErrorOfFramework(error: FastifyError): DomainError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new DomainError('PAYLOAD_TOO_LARGE', 'payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes (1 MiB)`);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new DomainError('BAD_USER_INPUT', 'malformed_json', 'The request body is not valid JSON');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every error leaving fastify: problem+json, or GraphQL-shaped (`errors[].extensions.code`) on the
+ * GraphQL endpoint — with the same status either way. Never a stack trace.
+ */
+export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): void {
+  app.setErrorHandler((thrown: FastifyError | DomainError, req, reply) => {
+    const error = thrown instanceof DomainError ? thrown : (domainErrorOfFramework(thrown) ?? thrown);
     if (error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (req.url.startsWith(GRAPHQL_PATH)) {
@@ -36,10 +54,9 @@ export function registerErrorHandling(app: FastifyInstance, deps: AppDeps): void
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = (fe.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
-      if (status === 429) return reply.status(429).type(PROBLEM).send(problem(429, 'rate_limited', fe.message));
       return reply.status(status).type(PROBLEM).send(problem(status, code, fe.message));
     }
-    deps.log.error({ err: error, reqId: req.id }, 'unexpected error');
+    req.log.error({ err: error }, 'unexpected error');
     return reply.status(500).type(PROBLEM).send(problem(500, 'internal_error', 'Unexpected error.'));
   });
 

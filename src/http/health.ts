@@ -4,19 +4,62 @@ import type { AppDeps } from '../deps.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { problem } from '../errors.js';
 
+const PROBLEM = 'application/problem+json; charset=utf-8';
+
+/**
+ * GET /healthz: liveness — the process answers; never shed under load, so an orchestrator does not
+ * restart a busy process. GET /readyz: readiness — the database answers and no migration is
+ * pending; it answers 503 under load and while shutting down, taking the process out of rotation.
+ */
 export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    try {
-      await sql`select 1`.execute(deps.database.db);
-      const pending = await pendingMigrations(deps.database.db);
-      if (pending.length) {
-        return reply.status(503).type('application/problem+json').send(problem(503, 'migrations_pending', `Pending migrations: ${pending.join(', ')}`));
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  app.get('/healthz', {
+    config: {
+      auth: 'none',
+      shed: false,
+      openapi: {
+        operationId: 'getHealth',
+        summary: 'Liveness: the process is up',
+        tags: ['operations'],
+        responses: { 200: { description: 'Alive.', schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] } } },
+      },
+    },
+    handler: async () => ({ status: 'ok' }),
+  });
+
+  app.get('/readyz', {
+    config: {
+      auth: 'none',
+      openapi: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database answers and every migration is applied',
+        tags: ['operations'],
+        responses: {
+          200: {
+            description: 'Ready.',
+            schema: { type: 'object', properties: { status: { const: 'ready' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] },
+          },
+          503: { description: 'Not ready (database_unreachable, migrations_pending, shutting_down) or overloaded.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+        },
+      },
+    },
+    handler: async (_req, reply) => {
+      if (closing) return reply.status(503).type(PROBLEM).send(problem(503, 'shutting_down', 'The server is shutting down'));
+      try {
+        await sql`select 1`.execute(deps.database.db);
+        const pending = await pendingMigrations(deps.database.db);
+        if (pending.length) {
+          return reply.status(503).type(PROBLEM).send(problem(503, 'migrations_pending', `Pending migrations: ${pending.join(', ')}`));
+        }
+        return { status: 'ready', database: deps.database.kind };
+      } catch (error) {
+        deps.log.warn({ err: error }, 'readiness check failed');
+        return reply.status(503).type(PROBLEM).send(problem(503, 'database_unreachable', 'The database is not reachable'));
       }
-      return { status: 'ready', database: deps.database.kind };
-    } catch (error) {
-      deps.log.warn({ err: error }, 'readiness check failed');
-      return reply.status(503).type('application/problem+json').send(problem(503, 'database_unreachable', 'The database is not reachable'));
-    }
+    },
   });
 }

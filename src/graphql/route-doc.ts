@@ -1,0 +1,68 @@
+import type { RouteDoc } from '../rest/openapi-registry.js';
+import { GRAPHQL_LIMITS } from './armor.js';
+
+const limits =
+  `Documents are limited to depth ${GRAPHQL_LIMITS.maxDepth}, ${GRAPHQL_LIMITS.maxAliases} aliases, ${GRAPHQL_LIMITS.maxDirectives} directives, ` +
+  `${GRAPHQL_LIMITS.maxTokens} tokens and cost ${GRAPHQL_LIMITS.maxCost}; batching is off. Each root field requires the scopes shown in the schema (@requiresScopes).`;
+
+const RESULT = {
+  type: 'object',
+  properties: {
+    data: { type: ['object', 'null'], description: 'The result; absent when the document was refused before execution.' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          message: { type: 'string' },
+          path: { type: 'array', items: { type: ['string', 'integer'] } },
+          extensions: {
+            type: 'object',
+            properties: {
+              code: { type: 'string', description: 'UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT, NOT_FOUND, CONFLICT, RATE_LIMITED, …' },
+              reason: { type: 'string' },
+            },
+          },
+        },
+        required: ['message'],
+      },
+    },
+  },
+};
+
+const responses = { 200: { description: 'A GraphQL result (also for documents refused by validation or the limits).', schema: RESULT } };
+
+export const GRAPHQL_POST_DOC: RouteDoc = {
+  operationId: 'graphqlPost',
+  summary: 'Run a GraphQL query or mutation',
+  description: limits,
+  tags: ['graphql'],
+  body: {
+    type: 'object',
+    properties: {
+      query: { type: 'string' },
+      variables: { type: ['object', 'null'] },
+      operationName: { type: ['string', 'null'] },
+      extensions: { type: ['object', 'null'] },
+    },
+    required: ['query'],
+  },
+  responses,
+};
+
+export const GRAPHQL_GET_DOC: RouteDoc = {
+  operationId: 'graphqlGet',
+  summary: 'Run a GraphQL query (no mutations over GET)',
+  description: limits,
+  tags: ['graphql'],
+  querystring: {
+    type: 'object',
+    properties: {
+      query: { type: 'string' },
+      variables: { type: 'string', description: 'JSON-encoded variables.' },
+      operationName: { type: 'string' },
+    },
+    required: ['query'],
+  },
+  responses,
+};

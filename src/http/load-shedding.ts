@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
+import { DomainError } from '../errors.js';
+
+export const SHEDDING_RETRY_AFTER_SECONDS = 5;
+
+/** When the process counts as saturated (docs/operations.md). */
+export const LOAD_SHEDDING_DEFAULTS = {
+  /** Mean event-loop delay over one sample, in ms: requests would wait this long for the loop. */
+  maxEventLoopDelay: 1_000,
+  sampleInterval: 1_000,
+} satisfies FastifyUnderPressureOptions;
+
+export type LoadSheddingOptions = Pick<FastifyUnderPressureOptions, 'maxEventLoopDelay' | 'maxEventLoopUtilization' | 'maxHeapUsedBytes' | 'maxRssBytes' | 'sampleInterval'>;
+
+/**
+ * Answers 503 (problem+json, Retry-After) while the event loop is saturated, before any
+ * credential lookup or handler work. Routes with `config.shed === false` (the liveness probe)
+ * are always served.
+ */
+export async function loadLoadShedding(app: FastifyInstance, options: LoadSheddingOptions = {}): Promise<void> {
+  const settings = { ...LOAD_SHEDDING_DEFAULTS, ...options };
+  await app.register(underPressure, {
+    ...settings,
+    eventLoopUtilizationMode: 'interval',
+    pressureHandler: async (req, reply, type) => {
+      if (req.routeOptions.config?.shed === false) return;
+      reply.header('retry-after', SHEDDING_RETRY_AFTER_SECONDS);
+      throw new DomainError('UNAVAILABLE', 'overloaded', `The server is overloaded (${type}); retry in ${SHEDDING_RETRY_AFTER_SECONDS} s`);
+    },
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: never answered 503 by load shedding. */
+    shed?: boolean;
+  }
+}

@@ -1,0 +1,100 @@
+import type { JsonSchema } from './openapi-registry.js';
+
+// The parts every operation of the OpenAPI document shares: the problem body, the rate-limit
+// and request-id headers, the error responses and the two bearer schemes.
+
+const header = (description: string, schema: JsonSchema = { type: 'integer' }) => ({ description, schema });
+
+export const COMMON_HEADERS = {
+  'X-RateLimit-Limit': header('Requests allowed per minute for this API key, device or client address.'),
+  'X-RateLimit-Remaining': header('Requests left in the current window.'),
+  'X-RateLimit-Reset': header('Seconds until the current window resets.'),
+  'X-Request-Id': header('The request id (the X-Request-Id sent, when short and plain, or a new one); it is on every log line of the request.', { type: 'string' }),
+  'Retry-After': header('Seconds to wait before retrying.'),
+};
+
+/** Headers documented on every response. */
+export const RESPONSE_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+
+export const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details.',
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string', description: 'Machine-readable snake_case code, e.g. validation_failed, tenant_mismatch, missing_scope, rate_limited.' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
+    },
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+};
+
+function problemResponse(description: string, extraHeaders: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { ...RESPONSE_HEADERS, ...extraHeaders },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
+}
+
+const retryAfter = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
+const wwwAuthenticate = { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } };
+
+export const ERROR_RESPONSES = {
+  BadRequest: problemResponse('Malformed request or invalid fields (errors[] names each field).'),
+  Unauthorized: problemResponse('Missing, unknown or revoked credential.', wwwAuthenticate),
+  Forbidden: problemResponse('Valid credential, but another tenant (tenant_mismatch) or a missing scope (missing_scope).'),
+  NotFound: problemResponse('No such resource in this tenant (another tenant’s resources are not found either).'),
+  Conflict: problemResponse('The request conflicts with the current state.'),
+  PayloadTooLarge: problemResponse('The request body is larger than 1 MiB.'),
+  TooManyRequests: problemResponse('Rate limit exceeded.', retryAfter),
+  ServiceUnavailable: problemResponse('The server is overloaded or shutting down; retry later.', retryAfter),
+} as const;
+
+export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
+
+export const SECURITY_SCHEMES = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc_…',
+    description: 'An API key of the tenant. The scopes listed on an operation are the ones the key needs (admin implies all).',
+  },
+  deviceKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc_dk_…',
+    description: 'The device key returned once by device activation.',
+  },
+};
+
+export interface ErrorSet {
+  authenticated: boolean;
+  hasInput: boolean;
+  hasBody: boolean;
+  hasPathParams: boolean;
+  mutates: boolean;
+}
+
+/** The error responses an operation can give, by status. */
+export function errorResponses(set: ErrorSet): Record<string, { $ref: string }> {
+  const ref = (name: ErrorResponseName) => ({ $ref: `#/components/responses/${name}` });
+  return {
+    ...(set.hasInput ? { 400: ref('BadRequest') } : {}),
+    ...(set.authenticated ? { 401: ref('Unauthorized'), 403: ref('Forbidden') } : {}),
+    ...(set.hasPathParams ? { 404: ref('NotFound') } : {}),
+    ...(set.mutates ? { 409: ref('Conflict') } : {}),
+    ...(set.hasBody ? { 413: ref('PayloadTooLarge') } : {}),
+    429: ref('TooManyRequests'),
+    503: ref('ServiceUnavailable'),
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { Env } from '../src/env.js';
+import type { AppDeps } from '../src/deps.js';
+import { buildApp, type App, type AppOptions } from '../src/http/app.js';
+import { createLogger } from '../src/logger.js';
+import { requester, type Harness, type RequestOptions, type TestResponse } from './harness.js';
+
+export interface OwnApp {
+  app: App;
+  deps: AppDeps;
+  /** Every log line the app wrote (JSON strings), through the production logger and its redaction. */
+  logs: string[];
+  request(options: RequestOptions): Promise<TestResponse>;
+  graphql(apiKey: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * An app of its own on the harness's database, for tests that need other settings than the shared
+ * app (a low rate limit, load-shedding thresholds) or its log output.
+ */
+export async function ownApp(
+  h: Harness,
+  settings: { env?: Partial<Env>; logLevel?: string; options?: AppOptions; setup?: (fastify: FastifyInstance, deps: AppDeps) => void } = {},
+): Promise<OwnApp> {
+  const logs: string[] = [];
+  const log = createLogger(settings.logLevel ?? 'info', { write: (line: string) => void logs.push(line) });
+  const deps: AppDeps = { ...h.deps, env: { ...h.deps.env, ...settings.env }, log };
+  const app = await buildApp(deps, settings.options);
+  settings.setup?.(app.fastify, deps);
+  await app.fastify.ready();
+  const request = requester(app.fastify);
+  return {
+    app,
+    deps,
+    logs,
+    request,
+    graphql: (apiKey, query, variables) => request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query, variables } }),
+    close: () => app.fastify.close(),
+  };
+}

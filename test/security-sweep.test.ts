@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+} from 'graphql';
+import { getDirectiveExtensions } from '@graphql-tools/utils';
+import { harness, type Harness, type TestResponse } from './harness.js';
+import { buildDoor, buildVenue } from './builders.js';
+import { exampleOf, operationsOf, type DocumentedOperation } from './openapi-helpers.js';
+import type { OpenApiDocument } from '../src/rest/openapi.js';
+import { buildSchema } from '../src/graphql/schema.js';
+import { SCOPES } from '../src/auth/scopes.js';
+import { GRAPHQL_PATH } from '../src/graphql/yoga.js';
+
+// Every route in the OpenAPI document (so every route the server serves) is called with another
+// tenant's key, with a key lacking the route's scope and without a credential; each must refuse.
+// A new route is swept as soon as it is registered: it cannot ship without its checks.
+
+/** Routes anyone may call. A new public route must be added here on purpose. */
+const PUBLIC_ROUTES = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /api/openapi.json',
+  'GET /api/docs',
+  'POST /api/devices/activate',
+  'GET /pay/:token',
+];
+
+let h: Harness;
+let document: OpenApiDocument;
+let attacker: { tenantId: string; apiKey: string };
+let victim: { tenantId: string; apiKey: string; ids: Record<string, string> };
+
+beforeAll(async () => {
+  h = await harness();
+  document = (await h.request({ method: 'GET', url: '/api/openapi.json' })).body;
+  attacker = await h.tenant('Attacker');
+  const venue = await buildVenue(h);
+  const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
+  victim = {
+    tenantId: venue.tenantId,
+    apiKey: venue.apiKey,
+    // The victim's real resources, by the parameter names that point at them.
+    ids: { objectId: venue.object.id, accommodationId: venue.accommodation.id, doorId: door.id },
+  };
+});
+
+const refused = (res: TestResponse) => `${res.status} ${res.text.slice(0, 300)}`;
+
+/** A scope that none of the required scope sets contains (admin implies all, so never admin). */
+function scopeOutside(sets: string[][]): string {
+  const scope = SCOPES.find((s) => s !== 'admin' && !sets.some((set) => set.includes(s)));
+  if (!scope) throw new Error(`no scope lies outside ${JSON.stringify(sets)}`);
+  return scope;
+}
+
+function requestFor(op: DocumentedOperation, tenantId: string, apiKey: string | null) {
+  const url = op.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (name === 'tenantId' ? tenantId : (victim.ids[name] ?? crypto.randomUUID())));
+  const query = (op.operation.parameters ?? [])
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(victim.ids[p.name] ?? exampleOf(p.schema, document, victim.ids)))}`)
+    .join('&');
+  const bodySchema = op.operation.requestBody?.content['application/json']?.schema;
+  // Ids in the body point at the victim's resources too (e.g. a booking for the victim's object).
+  const body = bodySchema ? exampleOf(bodySchema, document, victim.ids) : undefined;
+  return { method: op.method as 'GET', url: query ? `${url}?${query}` : url, apiKey, body };
+}
+
+const restOperations = () => operationsOf(document).filter((op) => op.url !== GRAPHQL_PATH);
+const isPublic = (op: DocumentedOperation) => op.operation.security.length === 0;
+const usesScheme = (op: DocumentedOperation, scheme: string) => op.operation.security.some((s) => scheme in s);
+
+describe('every REST route refuses', () => {
+  it('is public only when listed as public', () => {
+    const publicRoutes = restOperations().filter(isPublic).map((op) => `${op.method} ${op.url}`);
+    expect(publicRoutes.filter((r) => !PUBLIC_ROUTES.includes(r))).toEqual([]);
+    expect(restOperations().filter((op) => !isPublic(op) && !usesScheme(op, 'apiKey') && !usesScheme(op, 'deviceKey'))).toEqual([]);
+  });
+
+  it('API-key routes: declare a scope', () => {
+    const unscoped = restOperations().filter((op) => usesScheme(op, 'apiKey') && op.operation.security.some((s) => !s.apiKey?.length));
+    expect(unscoped.map((op) => `${op.method} ${op.url}`)).toEqual([]);
+  });
+
+  it('API-key routes: no credential or an unknown one (401)', async () => {
+    for (const op of restOperations().filter((o) => usesScheme(o, 'apiKey'))) {
+      for (const key of [null, 'svc_notakey000000000000000000000']) {
+        const res = await h.request(requestFor(op, victim.tenantId, key));
+        expect(res.status, `${op.method} ${op.url} with ${key}: ${refused(res)}`).toBe(401);
+      }
+    }
+  });
+
+  it('API-key routes: another tenant’s admin key on the victim’s path (403/404)', async () => {
+    const swept = restOperations().filter((o) => usesScheme(o, 'apiKey'));
+    for (const op of swept) {
+      const res = await h.request(requestFor(op, victim.tenantId, attacker.apiKey));
+      expect([403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
+    }
+    expect(swept.length).toBeGreaterThan(0);
+  });
+
+  it('API-key routes: another tenant’s admin key on its own path, naming the victim’s resources (403/404, or 400)', async () => {
+    // Ids of the victim's resources in the path or the body. A 400 is accepted here: the route may
+    // refuse the example input before it looks anything up, which leaks nothing.
+    const naming = restOperations().filter((o) => usesScheme(o, 'apiKey') && (/:(?!tenantId\b)\w+/.test(o.url) || o.operation.requestBody));
+    for (const op of naming) {
+      const res = await h.request(requestFor(op, attacker.tenantId, attacker.apiKey));
+      expect([400, 403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
+    }
+  });
+
+  it('API-key routes: a key of the right tenant lacking the scope (403/404)', async () => {
+    for (const op of restOperations().filter((o) => usesScheme(o, 'apiKey'))) {
+      const sets = op.operation.security.map((s) => s.apiKey ?? []);
+      const key = await h.key(victim.tenantId, [scopeOutside(sets)]);
+      const res = await h.request(requestFor(op, victim.tenantId, key));
+      expect([403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
+    }
+  });
+
+  it('device routes: no key, an API key, or an unknown device key (401/403)', async () => {
+    for (const op of restOperations().filter((o) => usesScheme(o, 'deviceKey'))) {
+      for (const key of [null, attacker.apiKey, victim.apiKey, 'svc_dk_notadevicekey00000000000000']) {
+        const res = await h.request(requestFor(op, victim.tenantId, key));
+        expect([401, 403], `${op.method} ${op.url} with ${key?.slice(0, 7)}: ${refused(res)}`).toContain(res.status);
+      }
+    }
+  });
+});
+
+// GraphQL: every root field, with variables of the right types.
+
+function exampleValue(type: GraphQLInputType, name: string, tenantId: string, depth = 0): unknown {
+  if (isNonNullType(type)) return exampleValue(type.ofType, name, tenantId, depth);
+  if (isListType(type)) return [];
+  const named = getNamedType(type);
+  if (name === 'tenantId') return tenantId;
+  if (isEnumType(named)) return named.getValues()[0]?.value;
+  if (isScalarType(named)) {
+    if (named.name === 'ID' || /Id$/.test(name)) return victim.ids[name] ?? crypto.randomUUID();
+    if (named.name === 'Int' || named.name === 'Float') return 1;
+    if (named.name === 'Boolean') return true;
+    if (named.name === 'DateTime') return '2030-01-07T10:00:00.000Z';
+    if (named.name === 'JSON') return {};
+    const json = named.extensions?.jsonSchema as { format?: string } | undefined;
+    if (json?.format === 'email') return 'guest@example.com';
+    if (json?.format === 'uuid') return crypto.randomUUID();
+    return 'x';
+  }
+  if (isInputObjectType(named) && depth < 4) {
+    return Object.fromEntries(
+      Object.values(named.getFields())
+        .filter((f) => isNonNullType(f.type))
+        .map((f) => [f.name, exampleValue(f.type, f.name, tenantId, depth + 1)]),
+    );
+  }
+  return null;
+}
+
+function graphqlCall(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>, tenantId: string) {
+  const args = field.args;
+  const declarations = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+  const passing = args.map((a) => `${a.name}: $${a.name}`).join(', ');
+  const selection = isLeafType(getNamedType(field.type)) ? '' : ' { __typename }';
+  const query = `${kind}${declarations ? `(${declarations})` : ''} { ${field.name}${passing ? `(${passing})` : ''}${selection} }`;
+  const variables = Object.fromEntries(args.map((a) => [a.name, exampleValue(a.type, a.name, tenantId)]));
+  return { query, variables };
+}
+
+function rootFields() {
+  const schema = buildSchema();
+  const fields: { kind: 'query' | 'mutation'; field: GraphQLField<unknown, unknown>; sets: string[][] }[] = [];
+  for (const [kind, root] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      const sets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
+      fields.push({ kind, field, sets });
+    }
+  }
+  return fields;
+}
+
+function expectGraphQLRefusal(res: TestResponse, what: string, codes: string[]) {
+  const errors = (res.body.errors ?? []) as { extensions?: { code?: string } }[];
+  expect(errors.map((e) => e.extensions?.code), `${what}: ${refused(res)}`).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${codes.join('|')})$`))]));
+  const data = res.body.data as Record<string, unknown> | null | undefined;
+  expect(data?.[what.split(' ')[1]] ?? null, `${what} returned data`).toBeNull();
+}
+
+describe('every GraphQL root field refuses', () => {
+  it('another tenant’s admin key naming the victim tenant (FORBIDDEN/NOT_FOUND)', async () => {
+    const fields = rootFields().filter(({ field }) => field.args.some((a) => a.name === 'tenantId'));
+    expect(fields.length).toBeGreaterThan(0);
+    for (const { kind, field } of fields) {
+      const { query, variables } = graphqlCall(kind, field, victim.tenantId);
+      const res = await h.graphql(attacker.apiKey, query, variables);
+      expectGraphQLRefusal(res, `${kind} ${field.name}`, ['FORBIDDEN', 'NOT_FOUND']);
+    }
+  });
+
+  it('a key of the right tenant lacking the scope (FORBIDDEN)', async () => {
+    for (const { kind, field, sets } of rootFields().filter((f) => f.sets.length > 0)) {
+      const key = await h.key(victim.tenantId, [scopeOutside(sets)]);
+      const { query, variables } = graphqlCall(kind, field, victim.tenantId);
+      const res = await h.graphql(key, query, variables);
+      expectGraphQLRefusal(res, `${kind} ${field.name}`, ['FORBIDDEN', 'NOT_FOUND']);
+    }
+  });
+
+  it('no credential (401)', async () => {
+    for (const { kind, field } of rootFields()) {
+      const { query, variables } = graphqlCall(kind, field, victim.tenantId);
+      const res = await h.graphql(null, query, variables);
+      expect(res.status, `${kind} ${field.name}`).toBe(401);
+      expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    }
+  });
+});
