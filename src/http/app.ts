@@ -8,6 +8,7 @@ import { restParamCheck } from '../rest/params.js';
 import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
 import { registerPaymentPage } from '../modules/bookings/pay.route.js';
 import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
+import { accessLogWriter } from '../modules/access/access-log-writer.js';
 import { RouteRegistry } from '../rest/openapi-registry.js';
 import type { BuiltDocument } from '../rest/openapi.js';
 import { BINDS_REQUEST_ID } from '../logger.js';
@@ -91,6 +92,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerHealth(fastify, deps);
   registerPaymentPage(fastify, deps);
   registerDeviceRoutes(fastify, deps);
+  // Access-log entries still buffered are written before the database closes.
+  fastify.addHook('onClose', () => accessLogWriter(deps.database.db).flush());
 
   const schema = buildSchema();
   const yoga = createGraphQLServer(deps, schema);

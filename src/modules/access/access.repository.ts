@@ -78,18 +78,26 @@ export async function lookupAccess(
   };
 }
 
+export interface AccessLogEntry {
+  tenant_id: string;
+  device_id: string;
+  door_id: string;
+  booking_id: string | null;
+  credential_type: CredentialType | null;
+  allowed: boolean;
+  reason: string | null;
+  checked_at: Date;
+}
+
 /**
- * Appends to the access log with asynchronous commit: the door does not wait for a WAL flush
- * (about a millisecond, far more under I/O load). A PostgreSQL crash can lose the last fraction of
- * a second of log entries; it never leaves the database inconsistent.
+ * Appends a batch of access-log entries in one statement, with asynchronous commit: nothing waits
+ * for a WAL flush. A PostgreSQL crash can lose the last fraction of a second of log entries; it
+ * never leaves the database inconsistent.
  */
-export async function insertAccessLog(
-  db: Kysely<DB>,
-  values: { tenant_id: string; device_id: string; door_id: string; booking_id: string | null; credential_type: CredentialType | null; allowed: boolean; reason: string | null; checked_at: Date },
-): Promise<void> {
+export async function insertAccessLogBatch(db: Kysely<DB>, entries: AccessLogEntry[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-    await trx.insertInto('access_log').values(values).execute();
+    await trx.insertInto('access_log').values(entries).execute();
   });
 }
 

@@ -10,6 +10,7 @@ import type { FailureLimiter } from '../devices/failure-limiter.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 import * as repo from './access.repository.js';
+import { accessLogWriter } from './access-log-writer.js';
 
 /** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
 const MAX_SMS_NONCE = 50;
@@ -89,8 +90,9 @@ export interface AccessCheckInput {
  */
 export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
   const now = deps.now();
-  const log = (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
-    repo.insertAccessLog(db, {
+  const writer = accessLogWriter(db, (error, lost) => deps.log.error({ err: error, lost }, 'access log entries could not be written'));
+  const log = async (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
+    writer.append({
       tenant_id: device.tenantId,
       device_id: device.deviceId,
       door_id: input.doorId,
@@ -149,7 +151,7 @@ export interface AccessLogQuery {
   first?: number | null;
 }
 
-export async function listAccessLog(db: Executor, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
+export async function listAccessLog(db: Kysely<DB>, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
   const v = new Validator();
   const first = q.first ?? 50;
   v.check(Number.isInteger(first) && first >= 1 && first <= 500, 'first', 'must be a whole number from 1 to 500');
@@ -158,5 +160,6 @@ export async function listAccessLog(db: Executor, tenantId: string, q: AccessLog
   const before = q.before != null ? parseInstant(q.before) : null;
   v.check(before !== undefined, 'before', 'must be an ISO 8601 timestamp');
   v.throwIfAny();
+  await accessLogWriter(db).flush(); // this process's entries still on their way are part of the log
   return repo.listAccessLog(db, tenantId, { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before }, first);
 }
