@@ -72,19 +72,25 @@ const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.cre
  * accommodations joined in, and the total when asked: one round trip for the whole listing.
  */
 export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number, withTotal = true): Promise<BookingListPage> {
-  const rows = await filtered(db, tenantId, f)
+  // The page is cut first (index order, with the window count when asked), and only its rows are
+  // joined to their objects and accommodations and turned into JSON.
+  const rows = await db
+    .with('page', () =>
+      filtered(db, tenantId, f)
+        .selectAll('b')
+        .select(withTotal ? sql<number>`(count(*) over ())::int`.as('total_count') : sql<number>`0`.as('total_count'))
+        .orderBy('b.start_time')
+        .orderBy('b.id')
+        .limit(limit)
+        .offset(offset),
+    )
+    .selectFrom('page as b')
     .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
     .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
     .selectAll('b')
-    .select([
-      sql<JsonRow>`to_jsonb(o)`.as('object_json'),
-      sql<JsonRow>`to_jsonb(a)`.as('accommodation_json'),
-      withTotal ? sql<number>`(count(*) over ())::int`.as('total_count') : sql<number>`0`.as('total_count'),
-    ])
+    .select([sql<JsonRow>`to_jsonb(o)`.as('object_json'), sql<JsonRow>`to_jsonb(a)`.as('accommodation_json')])
     .orderBy('b.start_time')
     .orderBy('b.id')
-    .limit(limit)
-    .offset(offset)
     .execute();
   const objects = new Map<string, ObjectRow>();
   const accommodations = new Map<string, AccommodationRow>();
