@@ -20,6 +20,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const embedded = args.has('--embedded');
 const quick = args.has('--quick');
+// --only=<text>: run only the scenarios whose name contains it; --profile: the server writes a
+// CPU profile (--cpu-prof) into bench/results/ for each run, to find where the time goes.
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const profile = args.has('--profile');
 const ROUNDS = quick ? 1 : 3;
 const SATURATION_SECONDS = quick ? 3 : 8;
 const FIXED_SECONDS = quick ? 10 : 60;
@@ -138,7 +142,8 @@ async function main(): Promise<void> {
   const { env, dataset, extras, cleanup } = await prepareDatabase();
   process.stderr.write(`dataset ready: ${dataset.objectIds.length} objects, ${extras.summary}\n`);
 
-  const server = start(pin(SERVER_CORE, ['node', '--import', 'tsx', 'src/main.ts']), {
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : [];
+  const server = start(pin(SERVER_CORE, ['node', ...nodeArgs, '--import', 'tsx', 'src/main.ts']), {
     ...env,
     PORT: String(serverPort),
     HOST: '127.0.0.1',
@@ -167,7 +172,7 @@ async function main(): Promise<void> {
     let created = 0;
     const nextBooking = core.createBookings(dataset);
     scenarios.push({ name: 'create booking (distinct free slots)', mode: 'saturation', source: () => nextBooking(created++), connections: 8 });
-    for (const scenario of scenarios) {
+    for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
       // warm-up: a few requests so that JIT and plan caches do not count against round 1
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
       const sampler = sampleProcess(server.pid!);

@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { useGenericAuth } from '@envelop/generic-auth';
+import { useCompiledExecution } from './compiled-execution.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { createContext, type GraphQLContext } from '../context.js';
@@ -72,6 +73,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null),
     plugins: [
       armorPlugin(),
+      // Before the auth plugin: it keys compiled operations on the parsed document (see there).
+      useCompiledExecution(),
       useGenericAuth<Principal, GraphQLContext>({
         mode: 'protect-granular',
         resolveUserFn: (ctx) => ctx.principal,

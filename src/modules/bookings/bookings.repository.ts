@@ -72,8 +72,8 @@ const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.cre
  * accommodations joined in, and the total when asked: one round trip for the whole listing.
  */
 export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number, withTotal = true): Promise<BookingListPage> {
-  // The page is cut first (index order, with the window count when asked), and only its rows are
-  // joined to their objects and accommodations and turned into JSON.
+  // The page is cut first (index order, with the window count when asked); its distinct objects
+  // and their accommodations ride along once, as JSON on the page's first row.
   const rows = await db
     .with('page', () =>
       filtered(db, tenantId, f)
@@ -84,28 +84,38 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
         .limit(limit)
         .offset(offset),
     )
+    .with('page_objects', (q) =>
+      q.selectFrom('objects as o').selectAll('o').where('o.tenant_id', '=', tenantId).where('o.id', 'in', (sub) => sub.selectFrom('page').select('page.object_id')),
+    )
+    .with('page_accommodations', (q) =>
+      q
+        .selectFrom('accommodations as a')
+        .selectAll('a')
+        .where('a.tenant_id', '=', tenantId)
+        .where('a.id', 'in', (sub) => sub.selectFrom('page_objects').select('page_objects.accommodation_id')),
+    )
     .selectFrom('page as b')
-    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
-    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
     .selectAll('b')
-    .select([sql<JsonRow>`to_jsonb(o)`.as('object_json'), sql<JsonRow>`to_jsonb(a)`.as('accommodation_json')])
+    .select([
+      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
+      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as('accommodations_json'),
+    ])
     .orderBy('b.start_time')
     .orderBy('b.id')
     .execute();
-  const objects = new Map<string, ObjectRow>();
-  const accommodations = new Map<string, AccommodationRow>();
-  const bookings = rows.map(({ object_json, accommodation_json, total_count: _t, ...booking }) => {
-    if (!objects.has(booking.object_id)) objects.set(booking.object_id, withDate<ObjectRow>(object_json));
-    const accommodationId = object_json.accommodation_id as string;
-    if (!accommodations.has(accommodationId)) accommodations.set(accommodationId, withDate<AccommodationRow>(accommodation_json));
-    return booking as BookingRow;
-  });
-  let total = rows[0]?.total_count ?? 0;
+  const first = rows[0];
+  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking as BookingRow);
+  let total = first?.total_count ?? 0;
   if (withTotal && rows.length === 0 && offset > 0) {
     // A page past the end: the window count is unavailable, count separately.
     total = (await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
   }
-  return { rows: bookings, objects: [...objects.values()], accommodations: [...accommodations.values()], total };
+  return {
+    rows: bookings,
+    objects: (first?.objects_json ?? []).map((o) => withDate<ObjectRow>(o)),
+    accommodations: (first?.accommodations_json ?? []).map((a) => withDate<AccommodationRow>(a)),
+    total,
+  };
 }
 
 export interface PaymentView {
