@@ -239,7 +239,7 @@ export type Device = {
   doors: Array<Door>;
   firmwareVersion: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
-  /** The first characters of the device key, for recognising it. */
+  /** The first 12 characters of the device key (svc_dk_ and 5 more), for recognising it. */
   keyPrefix: Maybe<Scalars['String']['output']>;
   lastHeartbeatAt: Maybe<Scalars['DateTime']['output']>;
   name: Scalars['String']['output'];

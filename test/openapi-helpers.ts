@@ -96,7 +96,7 @@ export function exampleOf(schema: unknown, document: OpenApiDocument, ids: Recor
       return crypto.randomUUID();
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1;
+      return Math.min(typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1, typeof s.maximum === 'number' ? s.maximum : Infinity);
     case 'boolean':
       return true;
     case 'array':

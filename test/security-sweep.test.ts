@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   getNamedType,
   isEnumType,
@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { getDirectiveExtensions } from '@graphql-tools/utils';
 import { harness, type Harness, type TestResponse } from './harness.js';
-import { buildDoor, buildVenue } from './builders.js';
+import { buildActiveDevice, buildDoor, buildVenue } from './builders.js';
 import { exampleOf, operationsOf, type DocumentedOperation } from './openapi-helpers.js';
 import type { OpenApiDocument } from '../src/rest/openapi.js';
 import { buildSchema } from '../src/graphql/schema.js';
@@ -36,7 +36,9 @@ const PUBLIC_ROUTES = [
 let h: Harness;
 let document: OpenApiDocument;
 let attacker: { tenantId: string; apiKey: string };
-let victim: { tenantId: string; apiKey: string; ids: Record<string, string> };
+let victim: { tenantId: string; apiKey: string; deviceKey: string; ids: Record<string, string> };
+/** Device keys that are valid, but for other devices than the victim's: one of the victim's tenant, one of the attacker's. */
+let otherDeviceKeys: { what: string; key: string }[];
 
 beforeAll(async () => {
   h = await harness();
@@ -44,13 +46,23 @@ beforeAll(async () => {
   attacker = await h.tenant('Attacker');
   const venue = await buildVenue(h);
   const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
+  const device = await buildActiveDevice(h, venue.tenantId, [door.id]);
   victim = {
     tenantId: venue.tenantId,
     apiKey: venue.apiKey,
+    deviceKey: device.deviceKey,
     // The victim's real resources, by the parameter names that point at them.
-    ids: { objectId: venue.object.id, accommodationId: venue.accommodation.id, doorId: door.id },
+    ids: { objectId: venue.object.id, accommodationId: venue.accommodation.id, doorId: door.id, deviceId: device.deviceId },
   };
+  const attackerVenue = await buildVenue(h);
+  const attackerDoor = await buildDoor(h, attackerVenue.tenantId, [attackerVenue.object.id]);
+  otherDeviceKeys = [
+    { what: 'another device of the same tenant', key: (await buildActiveDevice(h, venue.tenantId, [door.id])).deviceKey },
+    { what: 'a device of another tenant', key: (await buildActiveDevice(h, attackerVenue.tenantId, [attackerDoor.id])).deviceKey },
+  ];
 });
+
+const EXAMPLE_NOW = '2030-01-01T08:00:00Z';
 
 const refused = (res: TestResponse) => `${res.status} ${res.text.slice(0, 300)}`;
 
@@ -74,10 +86,17 @@ function requestFor(op: DocumentedOperation, tenantId: string, apiKey: string | 
 }
 
 const restOperations = () => operationsOf(document).filter((op) => op.url !== GRAPHQL_PATH);
+/** Hand-written API-key routes outside /api/v1/tenants/{tenantId} (the price preview): the tenant comes from the key alone. */
+const tenantFromKeyOnly = (op: DocumentedOperation) => !op.url.includes(':tenantId');
 const isPublic = (op: DocumentedOperation) => op.operation.security.length === 0;
 const usesScheme = (op: DocumentedOperation, scheme: string) => op.operation.security.some((s) => scheme in s);
 
 describe('every REST route refuses', () => {
+  // The examples' times (Monday 7 January 2030, 11:00 in Berlin) are bookable then, so a route that
+  // forgot its tenant check would serve the request rather than refuse it for its times.
+  beforeEach(() => h.clock.set(EXAMPLE_NOW));
+  afterEach(() => h.clock.set(null));
+
   it('is public only when listed as public', () => {
     const publicRoutes = restOperations().filter(isPublic).map((op) => `${op.method} ${op.url}`);
     expect(publicRoutes.filter((r) => !PUBLIC_ROUTES.includes(r))).toEqual([]);
@@ -107,13 +126,26 @@ describe('every REST route refuses', () => {
     expect(swept.length).toBeGreaterThan(0);
   });
 
+  it('API-key routes without a tenant in the path: the victim’s own key is served the same request (so a refusal above is the tenant check)', async () => {
+    // The sweep's requests are valid (ids of the victim's resources, the schemas' examples), so the
+    // other tenant's 403/404 cannot come from validation or a missing resource.
+    const own = restOperations().filter((o) => usesScheme(o, 'apiKey') && tenantFromKeyOnly(o));
+    expect(own.map((op) => `${op.method} ${op.url}`)).toContain('POST /api/pricing/preview');
+    for (const op of own) {
+      const res = await h.request(requestFor(op, victim.tenantId, victim.apiKey));
+      expect(res.status, `${op.method} ${op.url}: ${refused(res)}`).toBeLessThan(300);
+    }
+  });
+
   it('API-key routes: another tenant’s admin key on its own path, naming the victim’s resources (403/404, or 400)', async () => {
-    // Ids of the victim's resources in the path or the body. A 400 is accepted here: the route may
-    // refuse the example input before it looks anything up, which leaks nothing.
+    // Ids of the victim's resources in the path or the body. A 400 is accepted here for routes under
+    // /tenants/{tenantId}: the route may refuse the example input before it looks anything up, which
+    // leaks nothing. Routes whose tenant is the key's alone are sent a request the victim is served
+    // (checked above), so only the tenant check may refuse it.
     const naming = restOperations().filter((o) => usesScheme(o, 'apiKey') && (/:(?!tenantId\b)\w+/.test(o.url) || o.operation.requestBody));
     for (const op of naming) {
       const res = await h.request(requestFor(op, attacker.tenantId, attacker.apiKey));
-      expect([400, 403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
+      expect(tenantFromKeyOnly(op) ? [403, 404] : [400, 403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
     }
   });
 
@@ -132,6 +164,20 @@ describe('every REST route refuses', () => {
         const res = await h.request(requestFor(op, victim.tenantId, key));
         expect([401, 403], `${op.method} ${op.url} with ${key?.slice(0, 7)}: ${refused(res)}`).toContain(res.status);
       }
+    }
+  });
+
+  it('device routes: another device’s key on this device’s path (403)', async () => {
+    const swept = restOperations().filter((o) => usesScheme(o, 'deviceKey'));
+    expect(swept.length).toBeGreaterThan(0);
+    for (const op of swept) {
+      for (const { what, key } of otherDeviceKeys) {
+        const res = await h.request(requestFor(op, victim.tenantId, key));
+        expect(res.status, `${op.method} ${op.url} with ${what}: ${refused(res)}`).toBe(403);
+      }
+      // The device's own key gets past authentication on the same request.
+      const own = await h.request(requestFor(op, victim.tenantId, victim.deviceKey));
+      expect([401, 403], `${op.method} ${op.url} with the device’s own key: ${refused(own)}`).not.toContain(own.status);
     }
   });
 });

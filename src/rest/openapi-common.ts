@@ -1,4 +1,5 @@
 import type { JsonSchema } from './openapi-registry.js';
+import { ProblemSchema } from '../http/problem-schema.js';
 
 // The parts every operation of the OpenAPI document shares: the problem body, the rate-limit
 // and request-id headers, the error responses and the two bearer schemes.
@@ -21,22 +22,8 @@ export const RESPONSE_HEADERS = {
   'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
 };
 
-export const PROBLEM_SCHEMA: JsonSchema = {
-  type: 'object',
-  description: 'RFC 9457 problem details.',
-  properties: {
-    type: { type: 'string', format: 'uri' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string', description: 'Machine-readable snake_case code, e.g. validation_failed, tenant_mismatch, missing_scope, rate_limited.' },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] },
-    },
-  },
-  required: ['type', 'title', 'status', 'detail', 'code'],
-};
+/** The problem body (one definition for fastify and the document: src/http/problem-schema.ts). */
+export const PROBLEM_SCHEMA: JsonSchema = JSON.parse(JSON.stringify(ProblemSchema)) as JsonSchema;
 
 function problemResponse(description: string, extraHeaders: Record<string, unknown> = {}) {
   return {

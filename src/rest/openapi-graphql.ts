@@ -143,8 +143,15 @@ export class SchemaConverter {
   }
 }
 
+const ANY_JSON = BUILT_IN_SCALARS.JSON.description as string;
+
 function withDescription(schema: JsonSchema, description: string | null | undefined): JsonSchema {
   if (!description || schema.$ref) return schema;
+  // A JSON field's own words come after "Any JSON value.": the schema has no type, so that phrase
+  // is what says any value is allowed (and the document test looks for it).
+  if (typeof schema.description === 'string' && schema.description.startsWith(ANY_JSON) && !description.startsWith(ANY_JSON)) {
+    return { ...schema, description: `${ANY_JSON} ${description}` };
+  }
   return { ...schema, description };
 }
 

@@ -44,6 +44,13 @@ export interface RouteDoc {
 }
 
 declare module 'fastify' {
+  /** The documentation keys a route's fastify schema may carry (read below, ignored by fastify). */
+  interface FastifySchema {
+    operationId?: string;
+    summary?: string;
+    description?: string;
+    tags?: string[];
+  }
   interface FastifyContextConfig {
     /** The route's OpenAPI description, or false for an undocumented internal route. */
     openapi?: RouteDoc | false;

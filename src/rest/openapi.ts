@@ -5,6 +5,7 @@ import type { RestRoute } from './routes.js';
 import { sofaIgnore } from './ignore.js';
 import type { JsonSchema, RegisteredRoute, RouteDoc } from './openapi-registry.js';
 import { SchemaConverter } from './openapi-graphql.js';
+import { PROBLEM_CONTENT_TYPE } from '../http/problem-schema.js';
 import { COMMON_HEADERS, ERROR_RESPONSES, PROBLEM_SCHEMA, RESPONSE_HEADERS, SECURITY_SCHEMES, errorResponses } from './openapi-common.js';
 
 // The OpenAPI 3.1 document of every route the server serves: SOFA-bridged routes are described
@@ -163,10 +164,13 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(doc.responses ?? {})) {
     const key = /^\dxx$/i.test(status) ? status.toUpperCase() : status;
+    const contentType = response.contentType ?? 'application/json';
+    // Problem bodies (src/http/problem-schema.ts) are the shared component.
+    const isProblem = contentType.startsWith(PROBLEM_CONTENT_TYPE);
     responses[key] = {
       description: response.description ?? (key.startsWith('2') ? 'Success.' : 'Error.'),
       headers: RESPONSE_HEADERS,
-      ...(response.schema && key !== '204' ? { content: { [response.contentType ?? 'application/json']: { schema: plain(response.schema) } } } : {}),
+      ...(response.schema && key !== '204' ? { content: { [contentType]: { schema: isProblem ? { $ref: '#/components/schemas/Problem' } : plain(response.schema) } } } : {}),
     };
   }
   const authenticated = route.auth !== 'none';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { AppDeps } from '../../deps.js';
+import type { RouteDoc } from '../../rest/openapi-registry.js';
 import { bookingIdOfPaymentToken } from './payment.js';
 import { findPaymentView, type PaymentView } from './bookings.repository.js';
 
@@ -59,8 +60,23 @@ export function paymentPageHtml(view: PaymentView): string {
 
 const NOT_FOUND = page('Payment link not found', '<h1>Payment link not found</h1><p>This payment link is not valid. Please check the link you received.</p>');
 
+const HTML = 'text/html';
+
+/** The page is public: the token in the path is the credential. */
+const PAYMENT_PAGE_DOC: RouteDoc = {
+  operationId: 'paymentPage',
+  summary: 'The payment page a booking’s paymentUrl opens',
+  description: 'An HTML page showing the booking (object, venue, local time, status) and the amount due in EUR; nothing is due once the booking is cancelled. Not cached, not indexed.',
+  tags: ['bookings'],
+  params: { type: 'object', properties: { token: { type: 'string', description: 'The opaque token of the booking’s paymentUrl.' } }, required: ['token'] },
+  responses: {
+    200: { description: 'The payment page.', contentType: HTML, schema: { type: 'string', description: 'An HTML document.' } },
+    404: { description: 'The token is not one Portier issued, or its booking no longer exists (an HTML page that reveals nothing).', contentType: HTML, schema: { type: 'string', description: 'An HTML document.' } },
+  },
+};
+
 export function registerPaymentPage(app: FastifyInstance, deps: AppDeps): void {
-  app.get<{ Params: { token: string } }>('/pay/:token', { config: { auth: 'none' } }, async (req, reply) => {
+  app.get<{ Params: { token: string } }>('/pay/:token', { config: { auth: 'none', openapi: PAYMENT_PAGE_DOC } }, async (req, reply) => {
     reply
       .header('Cache-Control', 'no-store')
       .header('Referrer-Policy', 'no-referrer')

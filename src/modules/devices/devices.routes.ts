@@ -7,13 +7,20 @@ import { claimCommands, reportCommand } from './commands.service.js';
 import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
 import { FailureLimiter } from './failure-limiter.js';
+import { problemResponse } from '../../http/problem-schema.js';
 import {
   AccessCheckBody,
+  AccessCheckResult,
   ActivateBody,
+  ActivationResult,
+  CommandList,
   CommandParams,
   CommandReportBody,
+  CommandResult,
+  DeviceConfigResult,
   DeviceParams,
   HeartbeatBody,
+  HeartbeatResult,
 } from './devices.schemas.js';
 
 export const DEVICES_BASE = '/api/devices';
@@ -48,8 +55,19 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
   const activationFailures = new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs);
   const invalidTokens = new FailureLimiter(INVALID_TOKEN_LIMIT.maxFailures, INVALID_TOKEN_LIMIT.windowMs);
   const device = { auth: 'device' as const };
+  const tags = ['devices'];
 
-  app.post<{ Body: ActivateBody }>(`${DEVICES_BASE}/activate`, { config: { auth: 'none' }, schema: { body: ActivateBody } }, async (req) => {
+  app.post<{ Body: ActivateBody }>(`${DEVICES_BASE}/activate`, {
+      config: { auth: 'none' },
+      schema: {
+        operationId: 'activateDevice',
+        summary: 'Activate a device with its one-time activation code',
+        description: 'Unknown code 400 activation_code_invalid; used, expired or revoked 409; after 5 unknown codes from one address in 15 minutes, 429.',
+        tags,
+        body: ActivateBody,
+        response: { 200: ActivationResult, 409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).') },
+      },
+    }, async (req) => {
     const now = deps.now();
     const wait = activationFailures.retryAfterSeconds(req.ip, now);
     if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
@@ -63,7 +81,18 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
 
   app.post<{ Params: { deviceId: string }; Body: HeartbeatBody }>(
     `${DEVICES_BASE}/:deviceId/heartbeat`,
-    { config: device, onRequest: ownDeviceOnly, schema: { params: DeviceParams, body: HeartbeatBody } },
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: {
+        operationId: 'deviceHeartbeat',
+        summary: 'Send telemetry (every 15 s) and receive pending commands',
+        tags,
+        params: DeviceParams,
+        body: HeartbeatBody,
+        response: { 200: HeartbeatResult },
+      },
+    },
     async (req) => {
       const commands = await heartbeat(db, deps, deviceOf(req), req.body);
       return { status: 'ok', pending_commands: commands.map(commandView) };
@@ -72,7 +101,11 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
 
   app.get<{ Params: { deviceId: string } }>(
     `${DEVICES_BASE}/:deviceId/commands`,
-    { config: device, onRequest: ownDeviceOnly, schema: { params: DeviceParams } },
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: { operationId: 'pollDeviceCommands', summary: 'Poll pending commands (a backup to the heartbeat)', tags, params: DeviceParams, response: { 200: CommandList } },
+    },
     async (req) => {
       const caller = deviceOf(req);
       const commands = await claimCommands(db, deps, caller.tenantId, caller.deviceId);
@@ -82,7 +115,19 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
 
   app.patch<{ Params: { deviceId: string; commandId: string }; Body: CommandReportBody }>(
     `${DEVICES_BASE}/:deviceId/commands/:commandId`,
-    { config: device, onRequest: ownDeviceOnly, schema: { params: CommandParams, body: CommandReportBody } },
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: {
+        operationId: 'reportDeviceCommand',
+        summary: 'Report the result of a command',
+        description: 'Repeating the same report is harmless; another device’s or an unknown command is 404.',
+        tags,
+        params: CommandParams,
+        body: CommandReportBody,
+        response: { 200: CommandResult, 409: problemResponse('A different report was already stored (command_already_reported) or the command expired (command_expired).') },
+      },
+    },
     async (req) => {
       const caller = deviceOf(req);
       const command = await reportCommand(db, deps, caller.tenantId, caller.deviceId, req.params.commandId, req.body);
@@ -92,13 +137,29 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
 
   app.get<{ Params: { deviceId: string } }>(
     `${DEVICES_BASE}/:deviceId/config`,
-    { config: device, onRequest: ownDeviceOnly, schema: { params: DeviceParams } },
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: { operationId: 'deviceConfig', summary: 'The device’s configuration: doors, GPIO pins, behaviours', tags, params: DeviceParams, response: { 200: DeviceConfigResult } },
+    },
     async (req) => deviceConfig(db, deviceOf(req)),
   );
 
   app.post<{ Params: { deviceId: string }; Body: AccessCheckBody }>(
     `${DEVICES_BASE}/:deviceId/access-check`,
-    { config: device, onRequest: ownDeviceOnly, schema: { params: DeviceParams, body: AccessCheckBody } },
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: {
+        operationId: 'deviceAccessCheck',
+        summary: 'Check a scanned QR token or typed SMS code for a door',
+        description: 'A door the device does not drive is 403 door_not_assigned; after 10 invalid tokens in a minute, 429.',
+        tags,
+        params: DeviceParams,
+        body: AccessCheckBody,
+        response: { 200: AccessCheckResult },
+      },
+    },
     async (req) => checkAccess(db, deps, deviceOf(req), req.body, invalidTokens),
   );
 }

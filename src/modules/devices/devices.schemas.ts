@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { DeviceCommandStatus } from '../../db/types.js';
+import { DENIAL_REASONS, type DenialReason } from '../access/access.decision.js';
 
 // JSON schemas of the device protocol's request bodies; fastify validates them before a handler
 // runs, and a violation becomes a problem+json 400 naming the field.
@@ -26,7 +28,7 @@ export type HeartbeatBody = Static<typeof HeartbeatBody>;
 
 export const CommandReportBody = Type.Object({
   status: Type.Unsafe<'executed' | 'failed'>({ type: 'string', enum: ['executed', 'failed'] }),
-  result: Type.Optional(Type.Unknown()),
+  result: Type.Optional(Type.Unknown({ description: 'Any JSON value: what the controller reports with status executed (stored as is).' })),
   error: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export type CommandReportBody = Static<typeof CommandReportBody>;
@@ -36,3 +38,74 @@ export const AccessCheckBody = Type.Object({
   doorId: Type.String({ minLength: 1, maxLength: 100 }),
 });
 export type AccessCheckBody = Static<typeof AccessCheckBody>;
+
+// Response schemas. fastify serializes each answer with them (unknown properties are dropped), so
+// they list every field the handlers return; free-form parts (a command's payload) stay open.
+
+export const ActivationResult = Type.Object(
+  {
+    device_id: Type.String({ format: 'uuid' }),
+    device_key: Type.String({ description: 'svc_dk_…: shown only in this response; store it now.' }),
+    message: Type.String(),
+  },
+  { description: 'The device is activated.' },
+);
+
+const COMMAND_STATUSES: readonly DeviceCommandStatus[] = ['pending', 'delivered', 'executed', 'failed', 'expired'];
+
+export const DeviceCommand = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    type: Type.String({ description: 'unlock' }),
+    payload: Type.Object({}, { additionalProperties: true, description: 'For unlock: {gpio_pin, duration_seconds}.' }),
+    status: Type.Unsafe<DeviceCommandStatus>({ type: 'string', enum: [...COMMAND_STATUSES] }),
+    expires_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A command for the device.' },
+);
+
+export const HeartbeatResult = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    pending_commands: Type.Array(DeviceCommand, { description: 'Commands handed out now, oldest first (each only once).' }),
+  },
+  { description: 'Telemetry recorded.' },
+);
+
+export const CommandList = Type.Object(
+  { commands: Type.Array(DeviceCommand, { description: 'Pending commands handed out now, oldest first (each only once).' }) },
+  { description: 'The pending commands.' },
+);
+
+export const CommandResult = Type.Object({ command: DeviceCommand }, { description: 'The report is stored (or was already, identically).' });
+
+export const DeviceConfigResult = Type.Object(
+  {
+    device_id: Type.String({ format: 'uuid' }),
+    doors: Type.Array(
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        name: Type.String(),
+        gpio_pin: Type.Integer(),
+        behavior: Type.String({ description: 'e.g. unlock_per_scan' }),
+        unlock_duration_seconds: Type.Integer(),
+        object_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'The bookable objects the door serves.' }),
+      }),
+    ),
+    heartbeat_interval_seconds: Type.Integer(),
+  },
+  { description: 'The device’s doors and settings.' },
+);
+
+export const AccessCheckResult = Type.Object(
+  {
+    allowed: Type.Boolean(),
+    behavior: Type.Optional(Type.String({ description: 'When allowed, e.g. unlock_per_scan.' })),
+    unlockDurationSeconds: Type.Optional(Type.Integer({ description: 'When allowed.' })),
+    reason: Type.Optional(
+      Type.Unsafe<DenialReason>({ type: 'string', enum: [...DENIAL_REASONS], description: 'When denied.' }),
+    ),
+  },
+  { description: 'The decision; a denial is a 200 too, with allowed false and a reason.' },
+);

@@ -108,7 +108,7 @@ export async function activateDevice(db: Executor, deps: AppDeps, input: Activat
   const activated = await repo.activateDevice(db, {
     codeHash,
     keyHash: sha256(deviceKey),
-    keyPrefix: displayPrefix(deviceKey, 14),
+    keyPrefix: displayPrefix(deviceKey),
     serial: input.serial.trim(),
     firmwareVersion: input.firmware_version.trim(),
     now,
