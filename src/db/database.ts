@@ -7,6 +7,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { DB } from './types.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
+import { preparedStatements } from './prepared.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would otherwise build a Date at local midnight,
 // which shifts the day under any TZ west of UTC.
@@ -42,7 +43,7 @@ function counterLog(queries: QueryCounter) {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const queries: QueryCounter = { count: 0 };
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = preparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
     return { db, kind: 'postgres', queries, close: () => db.destroy() };
   }

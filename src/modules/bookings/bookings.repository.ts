@@ -72,13 +72,19 @@ const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.cre
  * accommodations joined in, and the total when asked: one round trip for the whole listing.
  */
 export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number, withTotal = true): Promise<BookingListPage> {
-  // The page is cut first (index order, with the window count when asked); its distinct objects
+  // The page is cut first (index order, with the total when asked); its distinct objects
   // and their accommodations ride along once, as JSON on the page's first row.
   const rows = await db
     .with('page', () =>
       filtered(db, tenantId, f)
         .selectAll('b')
-        .select(withTotal ? sql<number>`(count(*) over ())::int`.as('total_count') : sql<number>`0`.as('total_count'))
+        // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
+        // where a window count would read every matching row in full.
+        .select(
+          withTotal
+            ? (eb) => eb.selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching')).select(sql<number>`count(*)::int`.as('n')).as('total_count')
+            : sql<number>`0`.as('total_count'),
+        )
         .orderBy('b.start_time')
         .orderBy('b.id')
         .limit(limit)

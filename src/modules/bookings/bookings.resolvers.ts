@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../../context.js';
 import type { AccommodationRow, ObjectRow } from '../../db/types.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction, nonNull } from '../../graphql/helpers.js';
+import { whenReady } from '../../db/batch.js';
 import { invalidField } from '../../errors.js';
 import * as bookings from './bookings.service.js';
 
@@ -43,7 +44,7 @@ export const bookingResolvers: Resolvers = {
   },
   Booking: {
     objectId: (row) => row.object_id,
-    objectName: async (row, _, ctx) => nonNull(await ctx.loaders.objectById.load(row.object_id), 'object').name,
+    objectName: (row, _, ctx) => whenReady(ctx.loaders.objectById.get(row.object_id), (o) => nonNull(o, 'object').name),
     guestName: (row) => row.guest_name,
     guestEmail: (row) => row.guest_email,
     guestPhone: (row) => row.guest_phone,
@@ -53,6 +54,6 @@ export const bookingResolvers: Resolvers = {
     createdAt: (row) => row.created_at,
     refundAmount: (row) => row.refund_amount,
     paymentUrl: (row, _, ctx) => bookings.paymentUrlOf(ctx.deps, row),
-    object: async (row, _, ctx) => nonNull(await ctx.loaders.objectById.load(row.object_id), 'object'),
+    object: (row, _, ctx) => whenReady(ctx.loaders.objectById.get(row.object_id), (o) => nonNull(o, 'object')),
   },
 };

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction, nonNull } from '../../graphql/helpers.js';
+import { whenReady } from '../../db/batch.js';
 import * as repo from './catalog.repository.js';
 import * as catalog from './catalog.service.js';
 
@@ -43,7 +44,7 @@ export const catalogResolvers: Resolvers = {
   BookableObject: {
     pricePerHour: (row) => row.price_per_hour,
     accommodationId: (row) => row.accommodation_id,
-    accommodation: async (row, _, ctx) => nonNull(await ctx.loaders.accommodationById.load(row.accommodation_id), 'accommodation'),
+    accommodation: (row, _, ctx) => whenReady(ctx.loaders.accommodationById.get(row.accommodation_id), (a) => nonNull(a, 'accommodation')),
     openingHours: async (row, _, ctx) => catalog.openingHoursView(row, await ctx.loaders.specialDatesByObject.load(row.id)),
     bookingRules: (row) => repo.rulesOf(row),
     createdAt: (row) => row.created_at,
