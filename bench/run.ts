@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpus } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,8 +130,24 @@ function fmt(n: number, digits = 1): string {
   return Number.isFinite(n) ? n.toFixed(digits) : '-';
 }
 
+/**
+ * A PostgreSQL server on this machine competes with Portier for its core; while the bench runs,
+ * its processes are pinned to the load generator's core (and unpinned afterwards), so the server
+ * core runs Portier alone. Returns what was done, for the report.
+ */
+function pinLocalPostgres(core: string | null): string {
+  if (process.platform !== 'linux' || embedded) return 'not pinned (embedded or not Linux)';
+  const pids = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  if (pids.length === 0) return 'not pinned (no local postgres process)';
+  let pinned = 0;
+  for (const pid of pids) if (spawnSync('taskset', ['-p', '-c', core ?? `0-${cpus().length - 1}`, pid], { stdio: 'ignore' }).status === 0) pinned += 1;
+  return pinned ? `local PostgreSQL pinned to core ${LOAD_CORE}` : 'not pinned (no permission)';
+}
+
 async function main(): Promise<void> {
   if (process.platform === 'linux') spawn('taskset', ['-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  const pgPinning = pinLocalPostgres(LOAD_CORE);
+  process.on('exit', () => pinLocalPostgres(null));
   const startedAt = new Date();
   const barePort = 3901;
   const serverPort = 3902;
@@ -223,6 +240,7 @@ async function main(): Promise<void> {
   ].join('\n');
   const summary = [
     `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
+    `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
     `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
     '',
     table,
@@ -230,7 +248,7 @@ async function main(): Promise<void> {
   process.stdout.write(summary + '\n');
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, 'bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}.json`);
-  writeFileSync(file, JSON.stringify({ startedAt, embedded, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2));
+  writeFileSync(file, JSON.stringify({ startedAt, embedded, pgPinning, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2));
   process.stderr.write(`results written to ${file}\n`);
 }
 

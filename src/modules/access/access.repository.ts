@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow } from '../../db/types.js';
@@ -51,24 +52,31 @@ export interface AccessLookup {
  * and the booking whose credential hash matches, with whether the door serves its object.
  * Undefined when the device does not drive the door.
  */
+function accessLookupBy(column: 'c.qr_token_hash' | 'c.sms_code_hash') {
+  return compiledOnce(['tenantId', 'deviceId', 'doorId', 'hash'], (db, p) =>
+    db
+      .selectFrom('device_doors as dd')
+      .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
+      .leftJoin('booking_credentials as c', (j) => j.onRef('c.tenant_id', '=', 'dd.tenant_id').on(column, '=', p.hash))
+      .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
+      .select(['d.id', 'd.behavior', 'd.unlock_duration_seconds', 'b.id as booking_id', 'b.status', 'b.start_time', 'b.end_time'])
+      .select(
+        sql<boolean>`EXISTS (SELECT 1 FROM door_objects o WHERE o.tenant_id = dd.tenant_id AND o.door_id = dd.door_id AND o.object_id = b.object_id)`.as('door_serves_object'),
+      )
+      .where('dd.tenant_id', '=', p.tenantId)
+      .where('dd.device_id', '=', p.deviceId)
+      .where('dd.door_id', '=', p.doorId),
+  );
+}
+const lookupByQr = accessLookupBy('c.qr_token_hash');
+const lookupBySms = accessLookupBy('c.sms_code_hash');
+
 export async function lookupAccess(
   db: Executor,
   q: { tenantId: string; deviceId: string; doorId: string; credential?: { type: CredentialType; hash: string } },
 ): Promise<AccessLookup | undefined> {
-  const column = q.credential?.type === 'sms' ? 'c.sms_code_hash' : 'c.qr_token_hash';
-  const row = await db
-    .selectFrom('device_doors as dd')
-    .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
-    .leftJoin('booking_credentials as c', (j) => j.onRef('c.tenant_id', '=', 'dd.tenant_id').on(column, '=', q.credential?.hash ?? ''))
-    .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
-    .select(['d.id', 'd.behavior', 'd.unlock_duration_seconds', 'b.id as booking_id', 'b.status', 'b.start_time', 'b.end_time'])
-    .select(
-      sql<boolean>`EXISTS (SELECT 1 FROM door_objects o WHERE o.tenant_id = dd.tenant_id AND o.door_id = dd.door_id AND o.object_id = b.object_id)`.as('door_serves_object'),
-    )
-    .where('dd.tenant_id', '=', q.tenantId)
-    .where('dd.device_id', '=', q.deviceId)
-    .where('dd.door_id', '=', q.doorId)
-    .executeTakeFirst();
+  const lookup = q.credential?.type === 'sms' ? lookupBySms : lookupByQr;
+  const [row] = await lookup(db, { tenantId: q.tenantId, deviceId: q.deviceId, doorId: q.doorId, hash: q.credential?.hash ?? '' });
   if (!row) return undefined;
   const door = { id: row.id, behavior: row.behavior, unlock_duration_seconds: row.unlock_duration_seconds };
   if (!row.booking_id || !row.status || !row.start_time || !row.end_time) return { door };

@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from '../../db/types.js';
@@ -35,31 +36,29 @@ export async function claimPendingCommands(db: Executor, tenantId: string, devic
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
+const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'now'], (db, p) =>
+  db
+    .with('heartbeat', (q) =>
+      q.updateTable('devices').set({ last_heartbeat_at: p.now, telemetry: p.telemetry }).where('tenant_id', '=', p.tenantId).where('id', '=', p.deviceId).returning('id'),
+    )
+    .updateTable('device_commands')
+    .set({
+      status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${p.now}::timestamptz THEN 'delivered' ELSE 'expired' END`,
+      delivered_at: sql<Date | null>`CASE WHEN expires_at > ${p.now}::timestamptz THEN ${p.now}::timestamptz ELSE NULL END`,
+    })
+    .where('tenant_id', '=', p.tenantId)
+    .where('device_id', '=', p.deviceId)
+    .where('status', '=', 'pending')
+    .returningAll(),
+);
+
 /**
  * A heartbeat in one statement: records the telemetry and hands out the pending commands as
  * claimPendingCommands does. One statement is atomic on its own, so no transaction (and no extra
  * round trips) is needed on the fleet's hottest path.
  */
 export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<DeviceCommandRow[]> {
-  const rows = await db
-    .with('heartbeat', (q) =>
-      q
-        .updateTable('devices')
-        .set({ last_heartbeat_at: now, telemetry: JSON.stringify(telemetry) })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', deviceId)
-        .returning('id'),
-    )
-    .updateTable('device_commands')
-    .set({
-      status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${now} THEN 'delivered' ELSE 'expired' END`,
-      delivered_at: sql<Date | null>`CASE WHEN expires_at > ${now} THEN ${now}::timestamptz ELSE NULL END`,
-    })
-    .where('tenant_id', '=', tenantId)
-    .where('device_id', '=', deviceId)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .execute();
+  const rows = (await heartbeatStatement(db, { tenantId, deviceId, telemetry: JSON.stringify(telemetry), now })) as DeviceCommandRow[];
   return rows
     .filter((r) => r.status === 'delivered')
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));

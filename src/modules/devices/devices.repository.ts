@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { DeviceRow, DeviceTelemetryData, DoorRow } from '../../db/types.js';
@@ -64,9 +65,13 @@ export async function findDeviceByActivationCodeHash(db: Executor, codeHash: str
   return db.selectFrom('devices').selectAll().where('activation_code_hash', '=', codeHash).executeTakeFirst();
 }
 
-/** The device behind a key: one lookup on the unique key_hash index. */
+const deviceByKeyHash = compiledOnce(['keyHash'], (db, p) =>
+  db.selectFrom('devices').select(['id', 'tenant_id']).where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+);
+
+/** The device behind a key: one lookup on the unique key_hash index (every device request). */
 export async function findActiveDeviceByKeyHash(db: Executor, keyHash: string): Promise<Pick<DeviceRow, 'id' | 'tenant_id'> | undefined> {
-  return db.selectFrom('devices').select(['id', 'tenant_id']).where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+  return (await deviceByKeyHash(db, { keyHash }))[0];
 }
 
 export type DeviceDoorRow = DoorRow & { device_id: string };

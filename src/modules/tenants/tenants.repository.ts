@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/index.js';
 import type { ApiKeyRow, TenantRow } from '../../db/types.js';
 
@@ -16,8 +17,13 @@ export async function insertApiKey(
   return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+);
+
+/** The key behind a hash (every API request). */
 export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+  return (await activeApiKeyByHash(db, { keyHash }))[0];
 }
 
 export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKeyRow[]> {
