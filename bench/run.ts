@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
 import { sampleProcess } from './proc.js';
+import { START_ARGS } from '../test/start-args.js';
 import { seedDataset, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
@@ -159,8 +160,8 @@ async function main(): Promise<void> {
   const { env, dataset, extras, cleanup } = await prepareDatabase();
   process.stderr.write(`dataset ready: ${dataset.objectIds.length} objects, ${extras.summary}\n`);
 
-  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : [];
-  const server = start(pin(SERVER_CORE, ['node', ...nodeArgs, '--import', 'tsx', 'src/main.ts']), {
+  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : [])];
+  const server = start(pin(SERVER_CORE, ['node', ...nodeArgs, ...START_ARGS]), {
     ...env,
     PORT: String(serverPort),
     HOST: '127.0.0.1',

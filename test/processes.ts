@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 
-// Real processes started the way the README starts them: `node --import tsx src/main.ts`
-// (what `npm start` runs) and `node --import tsx src/cli.ts` (what `npm run cli` runs).
+// Real processes started the way the README starts them: `npm start`'s node command, and
+// `node --import tsx src/cli.ts` (what `npm run cli` runs).
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export { START_ARGS } from './start-args.js';
+import { START_ARGS } from './start-args.js';
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `portier-${prefix}-`));
 
@@ -69,7 +72,7 @@ export class ServerProcess {
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout!.on('data', (chunk) => (this.stdout += chunk));
     this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));

@@ -1,11 +1,11 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ServerProcess, finished, freePort, tempDir, ROOT, childEnv } from './processes.js';
+import { ServerProcess, finished, freePort, tempDir, ROOT, START_ARGS, childEnv } from './processes.js';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
-// The service as a user starts it (README: `npm start` = `node --import tsx src/main.ts`), on a
+// The service as a user starts it (README: `npm start`), on a
 // fresh embedded database in a temporary PGLITE_DIR, whichever database the suite itself uses.
 
 const started: ServerProcess[] = [];
@@ -33,7 +33,7 @@ describe('the server process on a fresh embedded database', () => {
     // (its key would never be shown).
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
-    const blocked = await finished(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(port) }) }));
+    const blocked = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(port) }) }));
     await new Promise((resolve) => blocker.close(resolve));
     expect(blocked.code).not.toBe(0);
     expect(blocked.stderr).toContain('EADDRINUSE');
@@ -82,7 +82,7 @@ describe('the server process on a fresh embedded database', () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
     // A second process on the same directory is refused, naming it.
-    const second = await finished(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(await freePort()) }) }));
+    const second = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(await freePort()) }) }));
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain(dir);
     expect(second.stderr).toMatch(/in use by another Portier process/);
@@ -106,7 +106,7 @@ describe('the server process on a fresh embedded database', () => {
 describe('start-up refusals', () => {
   it('with DATABASE_URL and no PORTIER_SECRET the start stops with a clear message', async () => {
     const result = await finished(
-      spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }),
+      spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }),
     );
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('PORTIER_SECRET is required when DATABASE_URL is set');

@@ -1,23 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** A port nothing listens on right now (the server is then started on it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { ROOT, START_ARGS, freePort } from './processes.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -32,7 +15,7 @@ export interface ServerProcess {
 }
 
 /**
- * Runs `node --import tsx src/main.ts` with the given environment (on top of a copy of this
+ * Runs `npm start`'s node command with the given environment (on top of a copy of this
  * process's, without the database and Redis settings unless given) and waits until it listens.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
@@ -41,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   delete base.DATABASE_URL;
   delete base.REDIS_URL;
   delete base.NODE_OPTIONS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, START_ARGS, {
     cwd: ROOT,
     env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
