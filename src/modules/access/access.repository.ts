@@ -1,7 +1,8 @@
+import type { Insertable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow } from '../../db/types.js';
+import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow, AccessLogTable } from '../../db/types.js';
 
 /** Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is taken. */
 export async function insertCredentials(
@@ -86,16 +87,8 @@ export async function lookupAccess(
   };
 }
 
-export interface AccessLogEntry {
-  tenant_id: string;
-  device_id: string;
-  door_id: string;
-  booking_id: string | null;
-  credential_type: CredentialType | null;
-  allowed: boolean;
-  reason: string | null;
-  checked_at: Date;
-}
+/** One access-log row to write (its id comes from the database). */
+export type AccessLogEntry = Omit<Insertable<AccessLogTable>, 'id'>;
 
 /**
  * Appends a batch of access-log entries in one statement, with asynchronous commit: nothing waits
