@@ -21,7 +21,7 @@ const config: CodegenConfig = {
           Accommodation: '../src/db/types.js#AccommodationRow',
           BookableObject: '../src/db/types.js#ObjectRow',
           Door: '../src/db/types.js#DoorRow',
-          Booking: '../src/db/types.js#BookingRow',
+          Booking: '../src/db/types.js#BookingView',
           PricingRule: '../src/db/types.js#PricingRuleRow',
           CancellationPolicy: '../src/db/types.js#CancellationPolicyRow',
           Webhook: '../src/db/types.js#WebhookRow',

@@ -290,6 +290,9 @@ export type ObjectUpdate = Updateable<ObjectsTable>;
 export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
+/** What the Booking type shows: a listing reads only these columns. */
+export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at'>;
+export const BOOKING_VIEW_COLUMNS = ['id', 'object_id', 'guest_name', 'guest_email', 'guest_phone', 'start_time', 'end_time', 'status', 'total_price', 'currency', 'refund_amount', 'created_at'] as const satisfies readonly (keyof BookingView)[];
 export type EventRow = Selectable<EventsTable>;
 export type PricingRuleRow = Selectable<PricingRulesTable>;
 export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;

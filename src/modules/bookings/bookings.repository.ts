@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { AccommodationRow, BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
+import { BOOKING_VIEW_COLUMNS, type AccommodationRow, type BookingRow, type BookingStatus, type BookingView, type ObjectRow } from '../../db/types.js';
 
 export interface NewBooking {
   tenant_id: string;
@@ -57,7 +57,7 @@ function filtered(db: Executor, tenantId: string, f: BookingFilters) {
 }
 
 export interface BookingListPage {
-  rows: BookingRow[];
+  rows: BookingView[];
   /** The objects and accommodations of the page's bookings, fetched in the same query. */
   objects: ObjectRow[];
   accommodations: AccommodationRow[];
@@ -77,7 +77,7 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
   const rows = await db
     .with('page', () =>
       filtered(db, tenantId, f)
-        .selectAll('b')
+        .select(BOOKING_VIEW_COLUMNS.map((c) => `b.${c}` as const))
         // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
         // where a window count would read every matching row in full.
         .select(
@@ -101,7 +101,7 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
         .where('a.id', 'in', (sub) => sub.selectFrom('page_objects').select('page_objects.accommodation_id')),
     )
     .selectFrom('page as b')
-    .selectAll('b')
+    .select([...BOOKING_VIEW_COLUMNS.map((c) => `b.${c}` as const), 'b.total_count'])
     .select([
       sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
       sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as('accommodations_json'),
@@ -110,7 +110,7 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
     .orderBy('b.id')
     .execute();
   const first = rows[0];
-  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking as BookingRow);
+  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking as BookingView);
   let total = first?.total_count ?? 0;
   if (withTotal && rows.length === 0 && offset > 0) {
     // A page past the end: the window count is unavailable, count separately.

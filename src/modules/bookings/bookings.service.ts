@@ -206,6 +206,6 @@ export async function listBookings(db: Executor, tenantId: string, input: ListIn
   };
 }
 
-export function paymentUrlOf(deps: AppDeps, booking: BookingRow): string {
+export function paymentUrlOf(deps: AppDeps, booking: { id: string }): string {
   return paymentUrl(deps.env.publicUrl, deps.secret, booking.id);
 }
