@@ -858,14 +858,14 @@ export type QueryBookingDetailsArgs = {
 
 
 export type QueryBookingPageArgs = {
-  from?: InputMaybe<Scalars['DateTime']['input']>;
+  from?: InputMaybe<Scalars['String']['input']>;
   guestEmail?: InputMaybe<Scalars['String']['input']>;
   objectId?: InputMaybe<Scalars['ID']['input']>;
   page?: InputMaybe<Scalars['Int']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<BookingStatus>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
-  to?: InputMaybe<Scalars['DateTime']['input']>;
+  to?: InputMaybe<Scalars['String']['input']>;
 };
 
 

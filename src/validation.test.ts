@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Settings } from 'luxon';
-import { isEmail, isHhmm, isLocalDate, isNonEmptyString, isTimeZone, isUuid, isWeekday, minutesOfDay, parseInstant } from './validation.js';
+import { isEmail, isHhmm, isLocalDate, isNonEmptyString, isTimeZone, isUuid, isWeekday, minutesOfDay, parseBoundary, parseInstant } from './validation.js';
 
 // The checks must not depend on the server's own zone: run every table under several TZs.
 const ZONES = ['UTC', 'Europe/Berlin', 'America/Los_Angeles', 'Pacific/Chatham'];
@@ -90,6 +90,18 @@ describe.each(ZONES)('validation under TZ=%s', (zone) => {
       expect(parseInstant(value)).toBeUndefined();
     },
   );
+
+  it.each([
+    ['2026-11-20', '2026-11-20T00:00:00.000Z'],
+    ['2026-03-29', '2026-03-29T00:00:00.000Z'],
+    ['2026-11-20T10:00:00+01:00', '2026-11-20T09:00:00.000Z'],
+  ])('parseBoundary(%s) is %s (a date is midnight UTC)', (value, expected) => {
+    expect(parseBoundary(value)?.toISOString()).toBe(expected);
+  });
+
+  it.each([['2026-11-20T10:00:00'], ['2026-02-30'], ['2026-1-2'], ['tomorrow'], [''], [null]])('parseBoundary(%j) refuses it', (value) => {
+    expect(parseBoundary(value)).toBeUndefined();
+  });
 
   it('parseInstant passes a valid Date through and refuses an invalid one', () => {
     const date = new Date('2026-11-20T10:00:00Z');

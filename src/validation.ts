@@ -38,6 +38,15 @@ export function parseInstant(value: unknown): Date | undefined {
   return dt.toJSDate();
 }
 
+/**
+ * A listing boundary: an ISO 8601 timestamp with an offset, or a calendar date YYYY-MM-DD read as
+ * midnight UTC (the contract's list filters speak of "this date").
+ */
+export function parseBoundary(value: unknown): Date | undefined {
+  if (isLocalDate(value)) return DateTime.fromISO(value, { zone: 'utc' }).toJSDate();
+  return parseInstant(value);
+}
+
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export const isWeekday = (value: unknown): value is (typeof WEEKDAYS)[number] =>
   typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);

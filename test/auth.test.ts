@@ -71,6 +71,25 @@ describe('REST auth outcomes', () => {
     expectProblem(res, 403, 'missing_scope');
   });
 
+  it.each([
+    ['POST', 'bookings', {}],
+    ['POST', 'pricing-rules', {}],
+    ['POST', 'webhooks', { url: 'not a url' }],
+    ['GET', 'bookings?pageSize=abc', undefined],
+  ])("403 for another tenant's path before the request is validated: %s %s", async (method, path, body) => {
+    const res = await h.request({ method: method as 'GET' | 'POST', url: `/api/v1/tenants/${theirs.tenantId}/${path}`, apiKey: mine.apiKey, body });
+    expectProblem(res, 403, 'tenant_mismatch');
+  });
+
+  it('403 for a missing scope before the request is validated', async () => {
+    const key = await h.key(mine.tenantId, ['catalog:read']);
+    for (const [method, path, body] of [['GET', 'bookings?pageSize=abc', undefined], ['POST', 'bookings', {}]] as const) {
+      const res = await h.request({ method, url: `/api/v1/tenants/${mine.tenantId}/${path}`, apiKey: key, body });
+      expectProblem(res, 403, 'missing_scope');
+      expect(res.body.detail).toContain('bookings:');
+    }
+  });
+
   it("404 for another tenant's object under the key's own tenant", async () => {
     const res = await h.request({ method: 'GET', url: openingHours(mine.tenantId, theirs.object.id), apiKey: mine.apiKey });
     expectProblem(res, 404, 'not_found');

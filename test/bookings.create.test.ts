@@ -103,6 +103,15 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     expect(await countBookings(v)).toBe(0);
   });
 
+  it('an empty body: every missing required field is named, in plain words', async () => {
+    const v = await buildVenue(h);
+    const res = await post(v, {});
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.errors).toEqual(['objectId', 'guestName', 'guestEmail', 'startTime', 'endTime'].map((field) => ({ field, message: 'is required' })));
+    expect(res.body.detail).toBe('objectId: is required; guestName: is required; guestEmail: is required; startTime: is required; endTime: is required');
+  });
+
   it('refuses an object of another tenant as unknown', async () => {
     const v = await buildVenue(h);
     const other = await buildVenue(h);

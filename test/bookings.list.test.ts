@@ -127,6 +127,14 @@ describe('GET /bookings', () => {
     expect(offset.body.pagination.total).toBe(data.ordered.filter((b) => b.start >= '2026-11-03T08:00:00.000Z').length);
   });
 
+  it('takes a date YYYY-MM-DD for from and to (ISO 8601, as the contract says), as midnight UTC', async () => {
+    const res = await list(data.v, `?from=2026-11-03&to=2026-11-04&pageSize=100`);
+    expect(res.status).toBe(200);
+    const expected = data.ordered.filter((b) => b.start >= '2026-11-03T00:00:00.000Z' && b.start < '2026-11-04T00:00:00.000Z');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(res)).toEqual(expected.map((b) => b.id));
+  });
+
   it('filters by guestEmail, exactly and case-insensitively', async () => {
     const res = await list(data.v, `?guestEmail=${encodeURIComponent('GRACE@example.COM')}&pageSize=100`);
     const expected = data.ordered.filter((b) => b.email.toLowerCase() === 'grace@example.com');
@@ -146,7 +154,8 @@ describe('GET /bookings', () => {
       ['?status=OPEN', 'status'],
       ['?objectId=court-1', 'objectId'],
       ['?from=yesterday', 'from'],
-      ['?to=2026-11-02', 'to'],
+      ['?to=2026-11-02T10:00', 'to'],
+      ['?to=2026-11-31', 'to'],
     ]) {
       const res = await list(data.v, query);
       expect(res.status, query).toBe(400);

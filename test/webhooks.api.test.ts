@@ -121,6 +121,23 @@ describe('POST /webhooks/{id}/test', () => {
     expect(log.body.deliveries[0].attempts).toEqual([expect.objectContaining({ statusCode: 200, error: null })]);
   });
 
+  it('takes Content-Type: application/json without a body, as many clients send it on every request (test and delete)', async () => {
+    const { tenantId, apiKey } = await h.tenant();
+    const webhook = await buildWebhook(h, tenantId, { url: receiver.url('/empty-body'), events: ['booking.created'] });
+    receiver.reply = () => ({ status: 204 });
+    const json = { 'content-type': 'application/json' };
+    const test = await h.request({ method: 'POST', url: `${base(tenantId)}/${webhook.id}/test`, apiKey, headers: json });
+    expect(test.status).toBe(200);
+    expect(test.body.success).toBe(true);
+    const deleted = await h.request({ method: 'DELETE', url: `${base(tenantId)}/${webhook.id}`, apiKey, headers: json });
+    expect(deleted.status).toBe(200);
+    expect((await h.request({ method: 'GET', url: `${base(tenantId)}/${webhook.id}`, apiKey })).status).toBe(404);
+    // Malformed JSON is still refused.
+    const broken = await h.request({ method: 'POST', url: base(tenantId), apiKey, body: '{"url": ' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.code).toBe('malformed_json');
+  });
+
   it('reports a receiver error or a receiver that is down, without retrying a test', async () => {
     const { tenantId, apiKey } = await h.tenant();
     const webhook = await buildWebhook(h, tenantId, { url: receiver.url() });

@@ -22,6 +22,7 @@ import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
 import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { registerGracefulClose } from './drain.js';
+import { registerJsonBodyParser } from './json-body.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const routes = new RouteRegistry();
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
+  registerJsonBodyParser(fastify);
   registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → load shedding → principal → rate limit (spends the

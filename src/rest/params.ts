@@ -1,6 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import { invalid, type FieldError } from '../errors.js';
+import { getDirectiveExtensions } from '@graphql-tools/utils';
+import { forbidden, invalid, type FieldError } from '../errors.js';
+import { tenantOf } from '../auth/principal.js';
 import type { RestRoute } from './routes.js';
 
 // SOFA coerces each REST parameter with its scalar's serialize() and, when that throws, answers 400
@@ -46,14 +48,27 @@ function problemOf(schema: GraphQLSchema, typeRef: string, value: unknown): stri
 const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** A fastify preHandler that checks the scalar parameters of one bridged route. */
+/**
+ * A fastify preHandler for one bridged route. The key's scope (403 missing_scope, from the field's
+ * @requiresScopes, as GraphQL checks it) and then its tenant (403 tenant_mismatch) are checked
+ * before the parameters and body are looked at; then the scalar parameters are checked.
+ */
 export function restParamCheck(schema: GraphQLSchema, route: RestRoute) {
   const [rootName, fieldName] = route.field.split('.');
   const root = rootName === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[fieldName];
   if (!field) throw new Error(`REST route ${route.method} ${route.path} names ${route.field}, which the schema lacks`);
+  const scopeSets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
   return async (req: FastifyRequest): Promise<void> => {
     const params = asRecord(req.params);
+    const principal = req.principal;
+    if (principal?.kind === 'apiKey') {
+      if (scopeSets.length && !scopeSets.some((set) => set.every((s) => principal.scopes.includes(s)))) {
+        const names = scopeSets.map((set) => set.join(' + ')).join(' or ');
+        throw forbidden(`This API key lacks the scope ${names} needed for ${fieldName}`, 'missing_scope');
+      }
+      if (typeof params.tenantId === 'string') tenantOf(principal, params.tenantId);
+    }
     const query = asRecord(req.query);
     const body = asRecord(req.body);
     const errors: FieldError[] = [];

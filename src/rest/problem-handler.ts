@@ -9,6 +9,11 @@ function fieldOfMessage(message: string): string | undefined {
   return /Variable "\$(\w+)"/.exec(message)?.[1];
 }
 
+/** A REST caller sent no variables: "Variable "$x" of required type "T!" was not provided." says "is required". */
+function fieldMessage(message: string): string {
+  return /^Variable "\$\w+" of required type "[^"]+" was not provided\.$/.test(message) ? 'is required' : message;
+}
+
 /**
  * SOFA's error handler: turns the (already masked) GraphQL errors of a REST call into one RFC 9457
  * problem. Domain errors carry their status and code; request errors (a missing or mistyped
@@ -31,12 +36,20 @@ export function sofaErrorHandler(_deps: AppDeps) {
     const ext = (chosen?.extensions ?? {}) as { http?: { status?: number; headers?: Record<string, string> }; reason?: string; code?: string; fields?: FieldError[] };
     const message = chosen?.message ?? 'Unexpected error.';
     let fields = ext.fields;
+    let detail = message;
     if (!fields && status === 400) {
-      const field = fieldOfMessage(message);
-      if (field) fields = [{ field, message }];
+      // Variable coercion reports each missing or malformed parameter: name them all.
+      const named = graphqlErrors.flatMap((e) => {
+        const field = fieldOfMessage(e?.message ?? '');
+        return field ? [{ field, message: fieldMessage(e.message) }] : [];
+      });
+      if (fieldOfMessage(message) && named.length) {
+        fields = named;
+        detail = named.map((f) => `${f.field}: ${f.message}`).join('; ');
+      }
     }
     const code = ext.reason ?? (status === 500 ? 'internal_error' : status === 400 ? 'validation_failed' : String(ext.code ?? 'error').toLowerCase());
-    const body = problem(status || 500, code, status === 500 ? 'Unexpected error.' : message, fields);
+    const body = problem(status || 500, code, status === 500 ? 'Unexpected error.' : detail, fields);
     return new Response(JSON.stringify(body), {
       status: status || 500,
       headers: { 'Content-Type': PROBLEM_JSON, ...(ext.http?.headers ?? {}) },

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/index.js';
 import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
 import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isEmail, isNonEmptyString, isUuid, parseInstant } from '../../validation.js';
+import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
 import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quoteBooking } from '../pricing/quote.js';
 import { refundForCancellation } from '../pricing/refund.js';
@@ -193,10 +193,11 @@ export async function listBookings(db: Executor, tenantId: string, input: ListIn
   v.check(Number.isInteger(page) && page >= 1, 'page', 'must be a whole number ≥ 1');
   v.check(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_PAGE_SIZE, 'pageSize', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
   if (input.objectId != null) v.check(isUuid(input.objectId), 'objectId', 'must be an object id (uuid)');
-  const from = input.from != null ? parseInstant(input.from) : null;
-  const to = input.to != null ? parseInstant(input.to) : null;
-  v.check(from !== undefined, 'from', 'must be an ISO 8601 timestamp');
-  v.check(to !== undefined, 'to', 'must be an ISO 8601 timestamp');
+  const from = input.from != null ? parseBoundary(input.from) : null;
+  const to = input.to != null ? parseBoundary(input.to) : null;
+  const boundary = 'must be an ISO 8601 date (YYYY-MM-DD, midnight UTC) or timestamp with an offset, such as 2026-11-20T10:00:00Z';
+  v.check(from !== undefined, 'from', boundary);
+  v.check(to !== undefined, 'to', boundary);
   v.throwIfAny();
   const result = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
   return {
