@@ -70,7 +70,7 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
   const cases: [string, VenueOptions, Record<string, unknown>, number, string, string][] = [
     ['a missing objectId', {}, { objectId: undefined }, 400, 'validation_failed', 'objectId'],
     ['a malformed objectId', {}, { objectId: 'court-1' }, 400, 'validation_failed', 'objectId'],
-    ['an unknown object', {}, { objectId: '00000000-0000-4000-8000-000000000000' }, 400, 'unknown_object', 'objectId'],
+    ['an unknown object', {}, { objectId: '00000000-0000-4000-8000-000000000000' }, 404, 'unknown_object', 'objectId'],
     ['an empty guestName', {}, { guestName: '  ' }, 400, 'validation_failed', 'guestName'],
     ['a missing guestEmail', {}, { guestEmail: undefined }, 400, 'validation_failed', 'guestEmail'],
     ['an invalid guestEmail', {}, { guestEmail: 'ada.example.com' }, 400, 'validation_failed', 'guestEmail'],
@@ -112,11 +112,11 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     expect(res.body.detail).toBe('objectId: is required; guestName: is required; guestEmail: is required; startTime: is required; endTime: is required');
   });
 
-  it('refuses an object of another tenant as unknown', async () => {
+  it("refuses an object of another tenant as unknown (404, like any other tenant's resource)", async () => {
     const v = await buildVenue(h);
     const other = await buildVenue(h);
     const res = await post(v, { objectId: other.object.id, ...guest, ...SAT_10 });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'unknown_object', errors: [{ field: 'objectId' }] });
     expect(await countBookings(other)).toBe(0);
   });

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/index.js';
 import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
-import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
+import { DomainError, Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
 import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quoteBooking } from '../pricing/quote.js';
@@ -49,7 +49,12 @@ async function checkInput(db: Executor, tenantId: string, input: CreateBookingIn
   v.throwIfAny();
   if (!(start! < end!)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
   const object = await repo.lockObjectForBooking(db, tenantId, input.objectId as string);
-  if (!object) throw invalidField('objectId', `object ${String(input.objectId)} does not exist`, 'unknown_object');
+  // Another tenant's object is as unknown as a missing one: 404, as for every resource (DESIGN 5).
+  if (!object) {
+    throw new DomainError('NOT_FOUND', 'unknown_object', `objectId: object ${String(input.objectId)} was not found`, {
+      fieldErrors: [{ field: 'objectId', message: 'does not exist' }],
+    });
+  }
   return {
     object,
     guestName: (input.guestName as string).trim(),
