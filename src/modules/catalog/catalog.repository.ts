@@ -79,11 +79,6 @@ export async function findObject(db: Executor, tenantId: string, id: string): Pr
   return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Locks the object row for the rest of the transaction (serialises writes that depend on it). */
-export async function findObjectForUpdate(db: Executor, tenantId: string, id: string): Promise<ObjectRow | undefined> {
-  return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
 export async function listObjects(db: Executor, tenantId: string, accommodationId?: string): Promise<ObjectRow[]> {
   let query = db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId);
   if (accommodationId) query = query.where('accommodation_id', '=', accommodationId);

@@ -6,11 +6,6 @@ import { listPricingRules, ruleOf } from './pricing-rules.repository.js';
 
 export type Quote = PriceQuote;
 
-/** Half away from zero, to a whole cent (kept for callers of the earlier seam). */
-export function roundCents(value: number): number {
-  return Math.sign(value) * Math.round(Math.abs(value));
-}
-
 /**
  * The price of booking `object` from `start` to `end`, as computed at `createdAt`, under the
  * tenant's active pricing rules, read in the accommodation's time zone. Booking creation and the
