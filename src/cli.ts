@@ -4,7 +4,7 @@ import { readEnv } from './env.js';
 import { startRuntime } from './runtime.js';
 import type { AppDeps } from './deps.js';
 import { DomainError } from './errors.js';
-import { createApiKey, createTenant } from './modules/tenants/tenants.service.js';
+import { createApiKey, createTenant } from './modules/tenants/index.js';
 import { importCatalog } from './import/import.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,

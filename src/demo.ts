@@ -1,6 +1,6 @@
 import type { AppDeps } from './deps.js';
-import { createTenant } from './modules/tenants/tenants.service.js';
-import { createAccommodation, createObject } from './modules/catalog/catalog.service.js';
+import { createTenant } from './modules/tenants/index.js';
+import { createAccommodation, createObject } from './modules/catalog/index.js';
 
 const everyDay = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),

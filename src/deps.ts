@@ -2,13 +2,51 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database.js';
 import type { Env } from './env.js';
 import type { ServerSecret } from './crypto.js';
+import { AccessLogWriter } from './modules/access/index.js';
+import { createSender, type Sender } from './modules/webhooks/index.js';
+import { ACTIVATION_FAILURE_LIMIT, FailureLimiter, INVALID_TOKEN_LIMIT } from './modules/devices/index.js';
 
-/** What the composition root hands to every entry point: no module reads globals. */
-export interface AppDeps {
+/** What a process starts from: configuration, the database, the secret, the logger and the clock. */
+export interface BaseDeps {
   database: Database;
   env: Env;
   secret: ServerSecret;
   log: Logger;
   /** The current time; tests inject their own clock. */
   now: () => Date;
+}
+
+/** The long-lived collaborators, built once by composeDeps (never on first use by a module). */
+export interface Collaborators {
+  /** Buffers access-check log rows; the access check appends, log reads and shutdown flush. */
+  accessLog: AccessLogWriter;
+  /** Sends one webhook request (the synchronous test event); the dispatcher gets its own from its options. */
+  webhookSender: Sender;
+  /** In-memory failure counters of the device protocol. */
+  limiters: { activationFailures: FailureLimiter; invalidTokens: FailureLimiter };
+}
+
+/** What the composition root hands to every entry point: no module reads globals or keeps singletons. */
+export interface AppDeps extends BaseDeps, Collaborators {}
+
+/**
+ * The composition root's one builder: every collaborator of a process, made from its base. A test
+ * that changes a base dependency (env, log, database) composes again, so nothing derived from the
+ * old one (the sender's network policy, the writer's error log) is carried over.
+ */
+export function composeDeps(base: BaseDeps): AppDeps {
+  const { database, env, secret, log, now } = base;
+  return {
+    database,
+    env,
+    secret,
+    log,
+    now,
+    accessLog: new AccessLogWriter(database.db, (error, lost) => log.error({ err: error, lost }, 'access log entries could not be written')),
+    webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
+    limiters: {
+      activationFailures: new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs),
+      invalidTokens: new FailureLimiter(INVALID_TOKEN_LIMIT.maxFailures, INVALID_TOKEN_LIMIT.windowMs),
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './db/types.js';
-import { createCatalogLoaders } from './modules/catalog/catalog.loaders.js';
-import { createWebhookLoaders } from './modules/webhooks/webhooks.loaders.js';
-import { createDeviceLoaders } from './modules/devices/devices.loaders.js';
+import { createCatalogLoaders } from './modules/catalog/index.js';
+import { createWebhookLoaders } from './modules/webhooks/index.js';
+import { createDeviceLoaders } from './modules/devices/index.js';
 
 /** Per-request DataLoaders of every module, so field resolvers batch instead of N+1. */
 export function createLoaders(db: Kysely<DB>) {

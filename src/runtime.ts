@@ -1,5 +1,5 @@
 import type { Env } from './env.js';
-import type { AppDeps } from './deps.js';
+import { composeDeps, type AppDeps } from './deps.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loadServerSecret } from './secret.js';
@@ -17,5 +17,5 @@ export async function startRuntime(env: Env, options: { logLevel?: string } = {}
     await database.close();
     throw error;
   }
-  return { database, env, secret, log, now: () => new Date() };
+  return composeDeps({ database, env, secret, log, now: () => new Date() });
 }

@@ -1,6 +1,6 @@
 import type { AppDeps } from './deps.js';
 import { buildApp, type App, type AppOptions } from './http/app.js';
-import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispatcher.js';
+import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/index.js';
 
 // The composition root: the HTTP host (fastify + yoga + SOFA + hand-written routes) and the
 // background workers that run in the same process.
@@ -11,11 +11,8 @@ export interface BackgroundWorker {
   stop(): Promise<void> | void;
 }
 
-/**
- * Workers started with the server, in order (they are stopped in reverse order). A module adds
- * its starter here, e.g. `(deps) => startWebhookDispatcher(deps)` returning `{ name, stop }`.
- */
-export const BACKGROUND_WORKERS: Array<(deps: AppDeps) => BackgroundWorker | Promise<BackgroundWorker>> = [];
+/** Starts a background worker, e.g. `(deps) => startWebhookDispatcher(deps)` returning `{ name, stop }`. */
+export type WorkerStarter = (deps: AppDeps) => BackgroundWorker | Promise<BackgroundWorker>;
 
 export interface Server {
   app: App;
@@ -32,6 +29,8 @@ export interface Server {
 export interface ServerOptions extends AppOptions {
   /** Run the webhook dispatcher in this process (default true); `npm run worker` runs it alone. */
   dispatcher?: boolean;
+  /** More workers started with the server, in order (they are stopped in reverse order). */
+  workers?: WorkerStarter[];
 }
 
 /** The webhook dispatcher as a background worker: stop() waits for in-flight deliveries. */
@@ -47,7 +46,7 @@ export async function startServer(deps: AppDeps, listen: { port: number; host: s
   try {
     await app.fastify.listen({ port: listen.port, host: listen.host });
     if (options.dispatcher !== false) stops.push(startDispatcher(deps));
-    for (const start of BACKGROUND_WORKERS) stops.push(await start(deps));
+    for (const start of options.workers ?? []) stops.push(await start(deps));
   } catch (error) {
     await stopAll(stops, deps);
     await app.fastify.close();

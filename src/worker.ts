@@ -1,6 +1,6 @@
 import { readEnv } from './env.js';
 import { startRuntime } from './runtime.js';
-import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispatcher.js';
+import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/index.js';
 
 // `npm run worker`: a webhook dispatcher without the HTTP API. Run as many as needed next to the
 // API processes (they share the work through SKIP LOCKED); with PGlite only one process can open

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
+import { ownApp } from './own-app.js';
 import { buildDevice, buildDoor, buildVenue } from './builders.js';
 import { AccessLogWriter } from '../src/modules/access/access-log-writer.js';
 import type { AccessLogEntry } from '../src/modules/access/access.repository.js';
@@ -57,5 +58,24 @@ describe('the access-log writer', () => {
     await writer.flush();
     expect((await rowsOf(d.tenantId)).map((r) => r.reason).sort()).toEqual(['good 1', 'good 2']);
     expect(failures).toEqual([1]);
+  });
+
+  // Regression: the writer used to be made per database handle by whoever asked first, with that
+  // caller's error handler. When a GraphQL accessLog read came first it had none, and every later
+  // write failure was dropped without a log line. Now the composition root builds it with the logger.
+  it('logs a failed write even when a GraphQL accessLog read was the first to use the writer', async () => {
+    const own = await ownApp(h, { logLevel: 'error' });
+    try {
+      const d = await deviceOfNewTenant();
+      const apiKey = await h.key(d.tenantId, ['devices:read']);
+      const read = await own.graphql(apiKey, '{ accessLog { allowed } }');
+      expect(read.body).toEqual({ data: { accessLog: [] } });
+      own.deps.accessLog.append(entry({ ...d, deviceId: '00000000-0000-4000-8000-000000000000' }, 'unknown device'));
+      await own.deps.accessLog.flush();
+      const errors = own.logs.map((line) => JSON.parse(line) as { msg: string; lost?: number }).filter((line) => line.msg === 'access log entries could not be written');
+      expect(errors).toEqual([expect.objectContaining({ lost: 1 })]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { composeDeps } from '../src/deps.js';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,7 +83,7 @@ beforeAll(async () => {
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
-    target = { database, app: await buildApp({ ...h.deps, database }), ownDatabase: true };
+    target = { database, app: await buildApp(composeDeps({ ...h.deps, database })), ownDatabase: true };
   } else {
     target = { database: h.deps.database, app: h.app, ownDatabase: false };
   }

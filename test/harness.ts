@@ -5,7 +5,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { readEnv } from '../src/env.js';
 import { ServerSecret, randomToken } from '../src/crypto.js';
-import type { AppDeps } from '../src/deps.js';
+import { composeDeps, type AppDeps } from '../src/deps.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { createApiKey, createTenant } from '../src/modules/tenants/tenants.service.js';
 
@@ -83,13 +83,13 @@ async function create(): Promise<Harness> {
     pgliteDir: 'memory://',
     webhookAllowPrivateNetworks: true,
   };
-  const deps: AppDeps = {
+  const deps: AppDeps = composeDeps({
     database,
     env,
     secret: new ServerSecret(randomToken(32)),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: clock.now,
-  };
+  });
   const app = await buildApp(deps);
   await app.fastify.ready();
 

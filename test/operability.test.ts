@@ -1,3 +1,4 @@
+import { composeDeps } from '../src/deps.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -5,7 +6,7 @@ import pg from 'pg';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { BODY_LIMIT_BYTES } from '../src/http/app.js';
-import { BACKGROUND_WORKERS, startServer } from '../src/server.js';
+import { startServer } from '../src/server.js';
 import type { DB } from '../src/db/types.js';
 import { redactUrl } from '../src/logger.js';
 
@@ -184,12 +185,11 @@ describe('server shutdown', () => {
   it('stops the HTTP host and the background workers, then closes the database, once', async () => {
     const events: string[] = [];
     const starter = () => ({ name: 'test worker', stop: async () => void events.push('worker stopped') });
-    BACKGROUND_WORKERS.push(starter);
-    try {
+    {
       // The shared database stays open: the server gets a handle whose close is only recorded.
       let listening: () => boolean = () => true;
       const database = { ...h.deps.database, close: async () => void events.push(listening() ? 'database closed while listening' : 'database closed') };
-      const server = await startServer({ ...h.deps, database }, { port: 0, host: '127.0.0.1' });
+      const server = await startServer(composeDeps({ ...h.deps, database }), { port: 0, host: '127.0.0.1' }, { workers: [starter] });
       listening = () => server.app.fastify.server.listening;
       server.onStop('extra', () => void events.push('extra stopped'));
       const res = await fetch(`${server.url}/healthz`);
@@ -202,8 +202,6 @@ describe('server shutdown', () => {
       // Stopped in reverse order of registration.
       expect(events.indexOf('extra stopped')).toBeLessThan(events.indexOf('worker stopped'));
       await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
-    } finally {
-      BACKGROUND_WORKERS.splice(BACKGROUND_WORKERS.indexOf(starter), 1);
     }
   });
 });

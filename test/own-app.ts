@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../src/env.js';
-import type { AppDeps } from '../src/deps.js';
+import { composeDeps, type AppDeps } from '../src/deps.js';
 import { buildApp, type App, type AppOptions } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { requester, type Harness, type RequestOptions, type TestResponse } from './harness.js';
@@ -25,7 +25,7 @@ export async function ownApp(
 ): Promise<OwnApp> {
   const logs: string[] = [];
   const log = createLogger(settings.logLevel ?? 'info', { write: (line: string) => void logs.push(line) });
-  const deps: AppDeps = { ...h.deps, env: { ...h.deps.env, ...settings.env }, log };
+  const deps: AppDeps = composeDeps({ ...h.deps, env: { ...h.deps.env, ...settings.env }, log });
   const app = await buildApp(deps, settings.options);
   settings.setup?.(app.fastify, deps);
   await app.fastify.ready();

@@ -3,7 +3,7 @@ import { harness, type Harness } from './harness.js';
 import { WEBHOOK_SECRET } from './builders.js';
 import { Receiver } from './receiver.js';
 import { buildApp, type App } from '../src/http/app.js';
-import type { AppDeps } from '../src/deps.js';
+import { composeDeps, type AppDeps } from '../src/deps.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from '../src/modules/webhooks/dispatcher.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { recordEvent } from '../src/modules/webhooks/outbox.js';
@@ -21,7 +21,7 @@ const tenants: string[] = [];
 
 beforeAll(async () => {
   h = await harness();
-  strict = { ...h.deps, env: { ...h.deps.env, webhookAllowPrivateNetworks: false } };
+  strict = composeDeps({ ...h.deps, env: { ...h.deps.env, webhookAllowPrivateNetworks: false } });
   app = await buildApp(strict);
   await app.fastify.ready();
   await receiver.start();

@@ -1,13 +1,13 @@
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Resolvers } from '../../generated/graphql.js';
-import { tenantResolvers } from '../modules/tenants/tenants.resolvers.js';
-import { catalogResolvers } from '../modules/catalog/catalog.resolvers.js';
-import { bookingResolvers } from '../modules/bookings/bookings.resolvers.js';
-import { pricingResolvers } from '../modules/pricing/pricing.resolvers.js';
-import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.js';
-import { availabilityResolvers } from '../modules/availability/availability.resolvers.js';
-import { deviceResolvers } from '../modules/devices/devices.resolvers.js';
-import { accessResolvers } from '../modules/access/access.resolvers.js';
+import { tenantResolvers } from '../modules/tenants/index.js';
+import { catalogResolvers } from '../modules/catalog/index.js';
+import { bookingResolvers } from '../modules/bookings/index.js';
+import { pricingResolvers } from '../modules/pricing/index.js';
+import { webhookResolvers } from '../modules/webhooks/index.js';
+import { availabilityResolvers } from '../modules/availability/index.js';
+import { deviceResolvers } from '../modules/devices/index.js';
+import { accessResolvers } from '../modules/access/index.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [

@@ -5,10 +5,8 @@ import { createGraphQLServer, GRAPHQL_PATH, REST_BASE, type Yoga } from '../grap
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
 import { REST_ROUTES } from '../rest/routes.js';
 import { restParamCheck } from '../rest/params.js';
-import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
-import { registerPaymentPage } from '../modules/bookings/pay.route.js';
-import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
-import { accessLogWriter } from '../modules/access/access-log-writer.js';
+import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
+import { registerDeviceRoutes } from '../modules/devices/index.js';
 import { RouteRegistry } from '../rest/openapi-registry.js';
 import type { BuiltDocument } from '../rest/openapi.js';
 import { BINDS_REQUEST_ID } from '../logger.js';
@@ -95,7 +93,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerPaymentPage(fastify, deps);
   registerDeviceRoutes(fastify, deps);
   // Access-log entries still buffered are written before the database closes.
-  fastify.addHook('onClose', () => accessLogWriter(deps.database.db).flush());
+  fastify.addHook('onClose', () => deps.accessLog.flush());
 
   const schema = buildSchema();
   const yoga = createGraphQLServer(deps, schema);
@@ -114,7 +112,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     });
   }
 
-  registerPricingRoutes(fastify, deps);
+  registerPricePreviewRoute(fastify, deps);
 
   const docs = registerDocs(fastify, deps, schema, routes);
   return { fastify, yoga, routes, openapi: docs.built };

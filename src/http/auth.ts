@@ -3,8 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { bearerToken, requireScope, type Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
 import { unauthenticated, type DomainError } from '../errors.js';
-import { authenticateApiKey } from '../modules/tenants/tenants.service.js';
-import { authenticateDevice } from '../modules/devices/devices.service.js';
+import { authenticateApiKey } from '../modules/tenants/index.js';
+import { authenticateDevice } from '../modules/devices/index.js';
 
 /** How a route authenticates; set per route in `config.auth`. */
 export type AuthMode = 'apiKey' | 'device' | 'none';

@@ -1,8 +1,8 @@
 import type { ImportContext } from './helpers.js';
-import { importAccommodations, importDoors } from '../modules/catalog/catalog.import.js';
-import { importCancellationPolicies, importPricingRules } from '../modules/pricing/pricing.import.js';
-import { importBookings } from '../modules/bookings/bookings.import.js';
-import { importDevices } from '../modules/devices/devices.import.js';
+import { importAccommodations, importDoors } from '../modules/catalog/index.js';
+import { importCancellationPolicies, importPricingRules } from '../modules/pricing/index.js';
+import { importBookings } from '../modules/bookings/index.js';
+import { importDevices } from '../modules/devices/index.js';
 
 /** Catalog file sections, in the order they load (later sections refer to earlier keys). */
 export const SECTIONS = ['accommodations', 'doors', 'devices', 'pricingRules', 'cancellationPolicies', 'bookings'] as const;

@@ -58,15 +58,3 @@ export class AccessLogWriter {
     }
   }
 }
-
-const writers = new WeakMap<Kysely<DB>, AccessLogWriter>();
-
-/** The writer of a database handle: the access check appends to it, log reads flush it. */
-export function accessLogWriter(db: Kysely<DB>, onError: (error: unknown, lost: number) => void = () => undefined): AccessLogWriter {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = new AccessLogWriter(db, onError);
-    writers.set(db, writer);
-  }
-  return writer;
-}

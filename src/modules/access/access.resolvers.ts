@@ -9,7 +9,7 @@ export const accessResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return inTransaction(ctx, (trx) => access.getCredentials(trx, ctx.deps, tenantId, a.bookingId));
     },
-    accessLog: (_, a, ctx) => access.listAccessLog(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
+    accessLog: (_, a, ctx) => access.listAccessLog(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a),
   },
   AccessLogEntry: {
     deviceId: (row) => row.device_id,

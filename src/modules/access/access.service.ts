@@ -6,11 +6,9 @@ import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
 import { isUuid, parseInstant } from '../../validation.js';
-import type { FailureLimiter } from '../devices/failure-limiter.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 import * as repo from './access.repository.js';
-import { accessLogWriter } from './access-log-writer.js';
 
 /** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
 const MAX_SMS_NONCE = 50;
@@ -88,9 +86,10 @@ export interface AccessCheckInput {
  * log. Refusals before the check (a door the device does not drive → 403, too many invalid tokens
  * from this device → 429) are logged too, with those codes as the reason.
  */
-export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
+export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput): Promise<AccessResult> {
   const now = deps.now();
-  const writer = accessLogWriter(db, (error, lost) => deps.log.error({ err: error, lost }, 'access log entries could not be written'));
+  const writer = deps.accessLog;
+  const guesses = deps.limiters.invalidTokens;
   const log = async (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
     writer.append({
       tenant_id: device.tenantId,
@@ -151,7 +150,7 @@ export interface AccessLogQuery {
   first?: number | null;
 }
 
-export async function listAccessLog(db: Kysely<DB>, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
+export async function listAccessLog(db: Kysely<DB>, deps: AppDeps, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
   const v = new Validator();
   const first = q.first ?? 50;
   v.check(Number.isInteger(first) && first >= 1 && first <= 500, 'first', 'must be a whole number from 1 to 500');
@@ -160,6 +159,6 @@ export async function listAccessLog(db: Kysely<DB>, tenantId: string, q: AccessL
   const before = q.before != null ? parseInstant(q.before) : null;
   v.check(before !== undefined, 'before', 'must be an ISO 8601 timestamp');
   v.throwIfAny();
-  await accessLogWriter(db).flush(); // this process's entries still on their way are part of the log
+  await deps.accessLog.flush(); // this process's entries still on their way are part of the log
   return repo.listAccessLog(db, tenantId, { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before }, first);
 }

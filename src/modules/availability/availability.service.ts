@@ -3,9 +3,12 @@ import type { Executor } from '../../db/index.js';
 import type { ObjectRow } from '../../db/types.js';
 import { Validator, notFound } from '../../errors.js';
 import { isLocalDate, isUuid } from '../../validation.js';
-import * as catalogRepo from '../catalog/catalog.repository.js';
+import * as catalog from '../catalog/index.js';
 import * as repo from './availability.repository.js';
 import { daySlots, type SlotView } from './slots.js';
+
+// Reads other modules use (the repository itself stays private to this module).
+export { specialDatesOn } from './availability.repository.js';
 
 export interface AvailabilityQuery {
   date: unknown;
@@ -21,14 +24,14 @@ export interface ObjectSlotsView {
 
 async function objectsOf(db: Executor, tenantId: string, query: AvailabilityQuery): Promise<ObjectRow[]> {
   if (query.objectId != null) {
-    const object = await catalogRepo.findObject(db, tenantId, query.objectId);
+    const object = await catalog.findObject(db, tenantId, query.objectId);
     if (!object) throw notFound('Object', query.objectId);
     return query.accommodationId != null && object.accommodation_id !== query.accommodationId ? [] : [object];
   }
-  if (query.accommodationId != null && !(await catalogRepo.findAccommodation(db, tenantId, query.accommodationId))) {
+  if (query.accommodationId != null && !(await catalog.findAccommodation(db, tenantId, query.accommodationId))) {
     throw notFound('Accommodation', query.accommodationId);
   }
-  return catalogRepo.listObjects(db, tenantId, query.accommodationId ?? undefined);
+  return catalog.listObjects(db, tenantId, query.accommodationId ?? undefined);
 }
 
 /**
@@ -46,7 +49,7 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
   const objects = await objectsOf(db, tenantId, query);
   if (objects.length === 0) return { date, objects: [] };
   const objectIds = objects.map((o) => o.id);
-  const accommodations = await catalogRepo.accommodationsByIds(db, [...new Set(objects.map((o) => o.accommodation_id))]);
+  const accommodations = await catalog.accommodationsByIds(db, [...new Set(objects.map((o) => o.accommodation_id))]);
   const zoneOf = new Map(accommodations.map((a) => [a.id, a.time_zone]));
 
   // From the earliest local midnight of `date` to two local days later: covers a 24:00 closing
@@ -69,7 +72,7 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
         date,
         weekly: object.opening_hours,
         specialDates: specialDates.filter((d) => d.object_id === object.id),
-        rules: catalogRepo.rulesOf(object),
+        rules: catalog.rulesOf(object),
         blocked: bookings.filter((b) => b.object_id === object.id).map((b) => ({ start: b.start_time, until: b.blocked_until })),
         now,
       }),

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { ObjectRow } from '../../db/types.js';
 import type { FieldError } from '../../errors.js';
-import { earliestStart, latestStart, localDateOf, localTimeLabel, openingOn, openingWindow, type SpecialDay } from '../availability/slots.js';
+import { earliestStart, latestStart, localDateOf, localTimeLabel, openingOn, openingWindow, type SpecialDay } from '../availability/index.js';
 
 // The time-range rules a new booking must satisfy, as one pure function shared by booking creation
 // and the price preview. Wall-clock values are read in the accommodation's zone (Luxon), so the

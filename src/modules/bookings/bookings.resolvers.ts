@@ -6,6 +6,7 @@ import { inTransaction, nonNull } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
 import { invalidField } from '../../errors.js';
 import * as bookings from './bookings.service.js';
+import { previewPrice } from './price-preview.js';
 
 /** The listing fetched objects and accommodations with the bookings: field resolvers find them loaded. */
 function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; accommodations: AccommodationRow[] }): void {
@@ -15,6 +16,7 @@ function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; acco
 
 export const bookingResolvers: Resolvers = {
   Query: {
+    priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), a, ctx.deps.now()),
     bookings: async (_, a, ctx) => {
       const first = a.first ?? 20;
       if (!Number.isInteger(first) || first < 1 || first > bookings.MAX_PAGE_SIZE) {

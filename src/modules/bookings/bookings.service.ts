@@ -3,17 +3,15 @@ import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
 import { DomainError, Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
-import * as catalogRepo from '../catalog/catalog.repository.js';
-import { quoteBooking } from '../pricing/quote.js';
-import { refundForCancellation } from '../pricing/refund.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import * as catalog from '../catalog/index.js';
+import { quoteBooking, refundForCancellation } from '../pricing/index.js';
+import { recordEvent } from '../webhooks/index.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
-import { localDateOf } from '../availability/slots.js';
-import { specialDatesOn } from '../availability/availability.repository.js';
-import { issueCredentials } from '../access/access.service.js';
+import { localDateOf, specialDatesOn } from '../availability/index.js';
+import { issueCredentials } from '../access/index.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -100,18 +98,17 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
 }
 
 /**
- * The booking rules [start, end) on `object` breaks at `now`, read in its accommodation's zone with
- * that date's special date (empty when none). Shared by creation and the price preview.
+ * The booking rules [start, end) on `object` breaks at `now`, read in its accommodation's zone
+ * (`timeZone`, which the caller already holds) with that date's special date (empty when none).
+ * Shared by creation and the price preview.
  */
-export async function bookingWindowErrors(db: Executor, tenantId: string, object: ObjectRow, start: Date, end: Date, now: Date): Promise<BookingRuleError[]> {
-  const accommodation = await catalogRepo.findAccommodation(db, tenantId, object.accommodation_id);
-  if (!accommodation) throw new Error(`object ${object.id} has no accommodation`);
-  const specialDates = await specialDatesOn(db, tenantId, [object.id], [localDateOf(start, accommodation.time_zone)]);
-  return validateBookingWindow(object, accommodation.time_zone, specialDates, start, end, now);
+export async function bookingWindowErrors(db: Executor, tenantId: string, object: ObjectRow, timeZone: string, start: Date, end: Date, now: Date): Promise<BookingRuleError[]> {
+  const specialDates = await specialDatesOn(db, tenantId, [object.id], [localDateOf(start, timeZone)]);
+  return validateBookingWindow(object, timeZone, specialDates, start, end, now);
 }
 
-async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, now: Date): Promise<void> {
-  const errors = await bookingWindowErrors(db, tenantId, checked.object, checked.start, checked.end, now);
+async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, timeZone: string, now: Date): Promise<void> {
+  const errors = await bookingWindowErrors(db, tenantId, checked.object, timeZone, checked.start, checked.end, now);
   if (errors.length) throw invalid(errors, errors[0].code);
 }
 
@@ -127,8 +124,10 @@ export interface CreateOptions {
 export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput, options: CreateOptions = {}): Promise<BookingRow> {
   const checked = await checkInput(trx, tenantId, input);
   const now = deps.now();
-  if (!options.imported) await checkBookingWindow(trx, tenantId, checked, now);
-  const quote = await quoteBooking(trx, tenantId, checked.object, checked.start, checked.end, now);
+  // Read once: the booking window and the price are both read in the accommodation's zone.
+  const { time_zone: timeZone } = await catalog.accommodationOf(trx, tenantId, checked.object);
+  if (!options.imported) await checkBookingWindow(trx, tenantId, checked, timeZone, now);
+  const quote = await quoteBooking(trx, tenantId, checked.object, timeZone, checked.start, checked.end, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,
     object_id: checked.object.id,
@@ -175,7 +174,7 @@ export async function updateBookingStatus(
   const booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
   const event = eventOfStatus(next);
   if (event) {
-    const object = await catalogRepo.findObject(trx, tenantId, booking.object_id);
+    const object = await catalog.findObject(trx, tenantId, booking.object_id);
     await recordEvent(trx, tenantId, event as 'booking.confirmed', bookingEventData(booking, object?.name ?? ''));
   }
   return { booking, refundAmount };

@@ -8,6 +8,16 @@ import { DEFAULT_BOOKING_RULES, DOOR_BEHAVIORS, mergeBookingRules, normalizeSche
 // Every function takes the tenant already resolved from the principal (tenantOf) and the
 // executor of the caller's transaction.
 
+// Reads other modules use (the repository itself stays private to this module).
+export { accommodationsByIds, existingObjectIds, findAccommodation, findObject, rulesOf } from './catalog.repository.js';
+
+/** The accommodation of an object the caller already holds (every object has one: a foreign key). */
+export async function accommodationOf(db: Executor, tenantId: string, object: ObjectRow): Promise<AccommodationRow> {
+  const accommodation = await repo.findAccommodation(db, tenantId, object.accommodation_id);
+  if (!accommodation) throw new Error(`accommodation ${object.accommodation_id} of object ${object.id} vanished`);
+  return accommodation;
+}
+
 export interface AccommodationInput {
   name?: string | null;
   address?: string | null;

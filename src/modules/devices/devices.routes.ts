@@ -2,11 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, forbidden, unauthenticated } from '../../errors.js';
-import { checkAccess } from '../access/access.service.js';
+import { checkAccess } from '../access/index.js';
 import { claimCommands, reportCommand } from './commands.service.js';
 import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
-import { FailureLimiter } from './failure-limiter.js';
 import { problemResponse } from '../../http/problem-schema.js';
 import {
   AccessCheckBody,
@@ -52,8 +51,7 @@ function tooManyAttempts(code: string, message: string, seconds: number): Domain
 /** The device protocol under /api/devices (the controllers at the venue call these). */
 export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void {
   const db = deps.database.db;
-  const activationFailures = new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs);
-  const invalidTokens = new FailureLimiter(INVALID_TOKEN_LIMIT.maxFailures, INVALID_TOKEN_LIMIT.windowMs);
+  const { activationFailures, invalidTokens } = deps.limiters;
   const device = { auth: 'device' as const };
   const tags = ['devices'];
 
@@ -160,6 +158,6 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
         response: { 200: AccessCheckResult },
       },
     },
-    async (req) => checkAccess(db, deps, deviceOf(req), req.body, invalidTokens),
+    async (req) => checkAccess(db, deps, deviceOf(req), req.body),
   );
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { DeviceCommandStatus } from '../../db/types.js';
-import { DENIAL_REASONS, type DenialReason } from '../access/access.decision.js';
+import { DENIAL_REASONS, type DenialReason } from '../access/index.js';
 
 // JSON schemas of the device protocol's request bodies; fastify validates them before a handler
 // runs, and a violation becomes a problem+json 400 naming the field.

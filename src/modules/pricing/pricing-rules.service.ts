@@ -2,7 +2,7 @@ import type { Executor } from '../../db/index.js';
 import type { PricingRuleRow } from '../../db/types.js';
 import { Validator, invalidField, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
-import * as catalogRepo from '../catalog/catalog.repository.js';
+import * as catalog from '../catalog/index.js';
 import type { PricingRule } from './engine.js';
 import * as repo from './pricing-rules.repository.js';
 import { checkPricingRule, mergeRuleUpdate, type PricingRuleInput } from './rule-input.js';
@@ -21,7 +21,7 @@ async function checkedRule(db: Executor, tenantId: string, input: PricingRuleInp
   v.errors.push(...errors);
   v.throwIfAny();
   if (objectIdsGiven && rule!.objectIds.length) {
-    const known = await catalogRepo.existingObjectIds(db, tenantId, [...rule!.objectIds]);
+    const known = await catalog.existingObjectIds(db, tenantId, [...rule!.objectIds]);
     const unknown = rule!.objectIds.filter((id) => !known.has(id));
     if (unknown.length) throw invalidField('objectIds', `unknown objects: ${unknown.join(', ')}`, 'unknown_object');
   }

@@ -3,13 +3,11 @@ import { tenantOf } from '../../auth/principal.js';
 import { inTransaction } from '../../graphql/helpers.js';
 import * as policies from './cancellation-policies.service.js';
 import * as rules from './pricing-rules.service.js';
-import { previewPrice } from './preview.js';
 
 export const pricingResolvers: Resolvers = {
   Query: {
     pricingRules: (_, a, ctx) => rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     pricingRuleList: async (_, a, ctx) => ({ pricingRules: await rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)) }),
-    priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), a, ctx.deps.now()),
     cancellationPolicies: (_, a, ctx) => policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     cancellationPolicyList: async (_, a, ctx) => ({
       cancellationPolicies: await policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),

@@ -1,6 +1,5 @@
 import type { Executor } from '../../db/index.js';
 import type { ObjectRow } from '../../db/types.js';
-import * as catalogRepo from '../catalog/catalog.repository.js';
 import { quotePrice, type PriceQuote } from './engine.js';
 import { listPricingRules, ruleOf } from './pricing-rules.repository.js';
 
@@ -8,15 +7,14 @@ export type Quote = PriceQuote;
 
 /**
  * The price of booking `object` from `start` to `end`, as computed at `createdAt`, under the
- * tenant's active pricing rules, read in the accommodation's time zone. Booking creation and the
+ * tenant's active pricing rules, read in `timeZone` (the object's accommodation's, which the caller
+ * already holds). Booking creation and the
  * price preview both price through here, so they agree.
  */
-export async function quoteBooking(db: Executor, tenantId: string, object: ObjectRow, start: Date, end: Date, createdAt: Date): Promise<Quote> {
-  const accommodation = await catalogRepo.findAccommodation(db, tenantId, object.accommodation_id);
-  if (!accommodation) throw new Error(`accommodation ${object.accommodation_id} of object ${object.id} vanished`);
+export async function quoteBooking(db: Executor, tenantId: string, object: ObjectRow, timeZone: string, start: Date, end: Date, createdAt: Date): Promise<Quote> {
   const rules = (await listPricingRules(db, tenantId, true)).map(ruleOf);
   return quotePrice(
-    { objectId: object.id, pricePerHour: object.price_per_hour, timeZone: accommodation.time_zone, start, end, createdAt },
+    { objectId: object.id, pricePerHour: object.price_per_hour, timeZone, start, end, createdAt },
     rules,
   );
 }

@@ -44,16 +44,6 @@ export async function deleteWebhook(db: Executor, tenantId: string, id: string):
   return { deleted: true, id };
 }
 
-const senders = new WeakMap<AppDeps, Sender>();
-function senderOf(deps: AppDeps): Sender {
-  let send = senders.get(deps);
-  if (!send) {
-    send = createSender({ allowPrivateNetworks: deps.env.webhookAllowPrivateNetworks });
-    senders.set(deps, send);
-  }
-  return send;
-}
-
 export interface TestOutcome {
   webhookId: string;
   eventId: string;
@@ -68,7 +58,7 @@ export interface TestOutcome {
  * receiver's body). One attempt, bounded by the delivery timeout; it is logged like any delivery
  * but not retried. `db` must be the root handle: the request goes out between two transactions.
  */
-export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string, webhookId: string, send: Sender = senderOf(deps)): Promise<TestOutcome> {
+export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string, webhookId: string, send: Sender = deps.webhookSender): Promise<TestOutcome> {
   const webhook = await getWebhook(db, tenantId, webhookId);
   const now = deps.now();
   const data = { webhookId: webhook.id, message: 'A test event from Portier: this subscription receives signed events.' };

@@ -1,10 +1,10 @@
 import type { Executor } from '../../db/index.js';
 import type { ObjectRow } from '../../db/types.js';
 import { Validator, invalid, notFound } from '../../errors.js';
-import { bookingWindowErrors } from '../bookings/bookings.service.js';
+import { bookingWindowErrors } from './bookings.service.js';
 import { isUuid, parseInstant } from '../../validation.js';
-import * as catalogRepo from '../catalog/catalog.repository.js';
-import { quoteBooking, type Quote } from './quote.js';
+import * as catalog from '../catalog/index.js';
+import { quoteBooking, type Quote } from '../pricing/index.js';
 
 export interface PreviewInput {
   objectId?: unknown;
@@ -38,7 +38,7 @@ export async function checkPreviewFields(db: Executor, tenantId: string, input: 
     v.check(end.getTime() - start.getTime() <= MAX_PREVIEW_DAYS * 86_400_000, 'endTime', `must be at most ${MAX_PREVIEW_DAYS} days after startTime`);
   }
   v.throwIfAny();
-  const object = await catalogRepo.findObject(db, tenantId, input.objectId as string);
+  const object = await catalog.findObject(db, tenantId, input.objectId as string);
   if (!object) throw notFound('Object', input.objectId as string);
   return { object, start: start!, end: end! };
 }
@@ -46,7 +46,8 @@ export async function checkPreviewFields(db: Executor, tenantId: string, input: 
 /** What a booking of this object and time range, created at `now`, would cost. */
 export async function previewPrice(db: Executor, tenantId: string, input: PreviewInput, now: Date): Promise<Quote> {
   const request = await checkPreviewFields(db, tenantId, input);
-  const errors = await bookingWindowErrors(db, tenantId, request.object, request.start, request.end, now);
+  const { time_zone: timeZone } = await catalog.accommodationOf(db, tenantId, request.object);
+  const errors = await bookingWindowErrors(db, tenantId, request.object, timeZone, request.start, request.end, now);
   if (errors.length) throw invalid(errors, errors[0].code);
-  return quoteBooking(db, tenantId, request.object, request.start, request.end, now);
+  return quoteBooking(db, tenantId, request.object, timeZone, request.start, request.end, now);
 }

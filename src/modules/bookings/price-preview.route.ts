@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireScope } from '../../auth/principal.js';
 import type { AppDeps } from '../../deps.js';
 import type { Scope } from '../../auth/scopes.js';
-import { previewPrice, type PreviewInput } from './preview.js';
+import { previewPrice, type PreviewInput } from './price-preview.js';
 import { problemResponse } from '../../http/problem-schema.js';
 
 export const PRICE_PREVIEW_PATH = '/api/pricing/preview';
@@ -36,7 +36,7 @@ const PreviewResult = Type.Object(
 );
 
 /** The hand-written, unversioned price preview: POST /api/pricing/preview with an API key. */
-export function registerPricingRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerPricePreviewRoute(app: FastifyInstance, deps: AppDeps): void {
   app.route({
     method: 'POST',
     url: PRICE_PREVIEW_PATH,

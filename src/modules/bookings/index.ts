@@ -1,0 +1,6 @@
+// The bookings module's public face: what other modules and the HTTP/GraphQL layers may use.
+export { importBookings } from './bookings.import.js';
+export { bookingResolvers } from './bookings.resolvers.js';
+export { registerPaymentPage } from './pay.route.js';
+export { registerPricePreviewRoute } from './price-preview.route.js';
+export * from './bookings.service.js';

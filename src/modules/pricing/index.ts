@@ -1,0 +1,7 @@
+// The pricing module's public face: what other modules and the HTTP/GraphQL layers may use.
+export { importCancellationPolicies, importPricingRules } from './pricing.import.js';
+export { pricingResolvers } from './pricing.resolvers.js';
+export { quoteBooking, type Quote } from './quote.js';
+export { refundForCancellation } from './refund.js';
+export * from './cancellation-policies.service.js';
+export * from './pricing-rules.service.js';
