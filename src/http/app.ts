@@ -23,6 +23,7 @@ import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { registerGracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { registerQueryGuard } from './query-guard.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
   registerJsonBodyParser(fastify);
+  registerQueryGuard(fastify);
   registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
