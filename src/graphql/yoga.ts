@@ -67,6 +67,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     batching: false,
+    // yoga's own CORS echoes any Origin with credentials; CORS is fastify's (src/http/cors.ts).
+    cors: false,
     graphiql: false,
     landingPage: false,
     logging: false,
