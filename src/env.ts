@@ -13,6 +13,10 @@ export interface Env {
   logLevel: string;
   /** fastify's trustProxy: false, true (any proxy), or the proxies' addresses/CIDRs, comma-separated. */
   trustProxy: boolean | string;
+  /** CORS_ORIGINS: browser origins (exact, e.g. https://app.example.com) allowed to call the API; none by default. */
+  corsOrigins: string[];
+  /** METRICS_TOKEN: the bearer token GET /metrics requires; unset, /metrics is off (404). */
+  metricsToken: string | undefined;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -37,6 +41,28 @@ function trustProxy(raw: string | undefined): boolean | string {
   return raw;
 }
 
+function origins(raw: string | undefined): string[] {
+  const list = (raw ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new Error(`CORS_ORIGINS must list exact origins such as https://app.example.com (scheme, host and port only), got "${origin}"`);
+    }
+  }
+  return list;
+}
+
+function token(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new Error(`${name} must be at least 16 characters long`);
+  return raw;
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const port = source.PORT === '0' ? 0 : integer('PORT', source.PORT, 3000);
   const host = source.HOST || '127.0.0.1';
@@ -52,5 +78,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     portierSecret: source.PORTIER_SECRET || undefined,
     logLevel: source.LOG_LEVEL || 'info',
     trustProxy: trustProxy(source.TRUST_PROXY),
+    corsOrigins: origins(source.CORS_ORIGINS),
+    metricsToken: token('METRICS_TOKEN', source.METRICS_TOKEN),
   };
 }

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { isStorableInstant, isStorableYear } from './input-guard.js';
 
 // Small pure checks shared by services.
 
@@ -15,8 +16,9 @@ export function minutesOfDay(hhmm: string): number {
   return h * 60 + m;
 }
 
+/** A calendar date YYYY-MM-DD in the years 0001–9999 (PostgreSQL has no year 0). */
 export function isLocalDate(value: unknown): value is string {
-  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid;
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid && isStorableYear(Number(value.slice(0, 4)));
 }
 
 export function isTimeZone(value: unknown): value is string {
@@ -29,13 +31,14 @@ export const isEmail = (value: unknown): value is string => typeof value === 'st
 export const isNonEmptyString = (value: unknown, max = 200): value is string =>
   typeof value === 'string' && value.trim().length > 0 && value.length <= max;
 
-/** An ISO 8601 timestamp with an explicit offset or Z. */
+/** An ISO 8601 timestamp with an explicit offset or Z, in the years 0001–9999 (UTC). */
 export function parseInstant(value: unknown): Date | undefined {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+  if (value instanceof Date) return isStorableInstant(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
   const dt = DateTime.fromISO(value, { setZone: true });
   if (!dt.isValid || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return undefined;
-  return dt.toJSDate();
+  const date = dt.toJSDate();
+  return isStorableInstant(date) ? date : undefined;
 }
 
 /**

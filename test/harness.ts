@@ -31,7 +31,7 @@ export interface Harness {
 }
 
 export interface RequestOptions {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
   url: string;
   apiKey?: string | null;
   body?: unknown;

@@ -40,7 +40,6 @@ describe('rate-limit headers on every response', () => {
       unknownRoute: await limited.request({ method: 'GET', url: '/api/v1/nowhere', apiKey }),
       graphql: await limited.graphql(apiKey, '{ viewer { id } }'),
       graphqlError: await limited.graphql(apiKey, '{ nope }'),
-      health: await limited.request({ method: 'GET', url: '/healthz' }),
       docs: await limited.request({ method: 'GET', url: '/api/openapi.json' }),
       malformed: await limited.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: '{"query":' }),
       badUrl: await limited.request({ method: 'GET', url: '/api/v1/%zz' }),
@@ -54,7 +53,6 @@ describe('rate-limit headers on every response', () => {
       unknownRoute: 404,
       graphql: 200,
       graphqlError: 200,
-      health: 200,
       docs: 200,
       malformed: 400,
       badUrl: 400,
@@ -68,6 +66,7 @@ describe('rate-limit headers on every response', () => {
     const document = limited.app.openapi().document;
     let checked = 0;
     for (const [path, operations] of Object.entries(document.paths)) {
+      if (HEALTH_CHECKS.includes(path)) continue;
       for (const method of Object.keys(operations)) {
         const url = path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
         const res = await limited.request({ method: method.toUpperCase() as 'GET', url, body: method === 'get' ? undefined : {}, remoteAddress: '10.9.9.9' });
@@ -148,17 +147,37 @@ describe('the limit', () => {
         await few.request({ method: 'GET', url, remoteAddress: '203.0.113.7' }),
         await few.request({ method: 'GET', url: '/nowhere', remoteAddress: '203.0.113.7' }),
         await few.request({ method: 'GET', url, apiKey: 'svc_wrong00000000000000000000', remoteAddress: '203.0.113.7' }),
-        await few.request({ method: 'GET', url: '/healthz', remoteAddress: '203.0.113.7' }),
+        await few.request({ method: 'GET', url: '/api/openapi.json', remoteAddress: '203.0.113.7' }),
       ];
       expect(fromA.map((r) => r.status)).toEqual([401, 404, 401, 429]);
       expect(fromA.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
       // Another address has its own budget; a valid key from the exhausted address spends the key's.
-      expect((await few.request({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.1' })).status).toBe(200);
+      expect((await few.request({ method: 'GET', url: '/api/openapi.json', remoteAddress: '198.51.100.1' })).status).toBe(200);
       const withKey = await few.request({ method: 'GET', url, apiKey, remoteAddress: '203.0.113.7' });
       expect(withKey.status).toBe(200);
       expect(withKey.headers['x-ratelimit-remaining']).toBe('2');
     } finally {
       await few.close();
+    }
+  });
+});
+
+const HEALTH_CHECKS = ['/healthz', '/readyz'];
+
+describe('health checks (issue 12, finding 4)', () => {
+  it('are never rate limited: after 100 bad-key requests from one address, /healthz and /readyz still answer 200', async () => {
+    const { tenantId, object } = await buildVenue(h);
+    const url = `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`;
+    const address = '203.0.113.44';
+    for (let i = 0; i < 100; i += 1) {
+      await limited.request({ method: 'GET', url, apiKey: 'svc_wrong00000000000000000000', remoteAddress: address });
+    }
+    expect((await limited.request({ method: 'GET', url, remoteAddress: address })).status).toBe(429);
+    for (const path of HEALTH_CHECKS) {
+      const res = await limited.request({ method: 'GET', url: path, remoteAddress: address });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      // Not counted either: no budget is spent or shown.
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     }
   });
 });

@@ -1,4 +1,5 @@
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
+import { DateTimeScalar } from './scalars.js';
 import type { Resolvers } from '../../generated/graphql.js';
 import { tenantResolvers } from '../modules/tenants/index.js';
 import { catalogResolvers } from '../modules/catalog/index.js';
@@ -11,7 +12,7 @@ import { accessResolvers } from '../modules/access/index.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
-  { DateTime: DateTimeResolver, JSON: JSONResolver } as Resolvers,
+  { DateTime: DateTimeScalar, JSON: JSONResolver } as Resolvers,
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,

@@ -12,6 +12,7 @@ import { sofaErrorHandler } from '../rest/problem-handler.js';
 import { sofaRoutes } from '../rest/routes.js';
 import { sofaIgnore } from '../rest/ignore.js';
 import { armorPlugin } from './armor.js';
+import { inputRulesPlugin, withoutHints } from './input-rules.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -51,7 +52,7 @@ function maskError(deps: AppDeps) {
     // show. The outer message names the variable ('Variable "$status" got invalid value …'); the
     // cause is shown instead only when it alone carries extensions (e.g. an auth error's status).
     if (isGraphQLError(error) && (!original || isGraphQLError(original) || !error.path)) {
-      return isGraphQLError(original) && !hasExtensions(error) && hasExtensions(original) ? original : error;
+      return withoutHints(isGraphQLError(original) && !hasExtensions(error) && hasExtensions(original) ? original : error);
     }
     deps.log.error({ err: original }, 'unexpected error in a resolver');
     return new GraphQLError('Unexpected error.', {
@@ -66,6 +67,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     batching: false,
+    // yoga's own CORS echoes any Origin with credentials; CORS is fastify's (src/http/cors.ts).
+    cors: false,
     graphiql: false,
     landingPage: false,
     logging: false,
@@ -73,6 +76,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null),
     plugins: [
       armorPlugin(),
+      inputRulesPlugin(),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).
       useCompiledExecution(),
       useGenericAuth<Principal, GraphQLContext>({

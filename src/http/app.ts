@@ -21,6 +21,8 @@ import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { registerGracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { registerQueryGuard } from './query-guard.js';
+import { registerCors } from './cors.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -78,11 +80,14 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
   registerJsonBodyParser(fastify);
+  registerQueryGuard(fastify);
   registerGracefulClose(fastify);
 
-  // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
+  // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.
   registerRequestContext(fastify);
+  // CORS headers before anything can refuse the request, so a listed origin can read the refusal.
+  await registerCors(fastify, deps.env.corsOrigins);
   await loadLoadShedding(fastify, options.loadShedding);
   registerPrincipalResolution(fastify, deps);
   limiter.rateLimit = await loadRateLimit(fastify, deps);

@@ -41,7 +41,7 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
         return reply
           .status(error.status)
           .type('application/json; charset=utf-8')
-          .send({ errors: [{ message: error.message, extensions: { code: error.kind, reason: error.code } }] });
+          .send({ errors: [{ message: error.message, extensions: { code: error.kind, reason: error.code, ...(error.fieldErrors.length ? { fields: error.fieldErrors } : {}) } }] });
       }
       return reply.status(error.status).type(PROBLEM).send(problemOf(error));
     }

@@ -10,6 +10,8 @@ const PROBLEM = 'application/problem+json; charset=utf-8';
  * GET /healthz: liveness — the process answers; never shed under load, so an orchestrator does not
  * restart a busy process. GET /readyz: readiness — the database answers and no migration is
  * pending; it answers 503 under load and while shutting down, taking the process out of rotation.
+ * Neither is ever rate limited (nor counted): behind a proxy without TRUST_PROXY every client
+ * shares one address, and a probe answered 429 would get a healthy process restarted.
  */
 export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
   let closing = false;
@@ -21,6 +23,7 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
     config: {
       auth: 'none',
       shed: false,
+      rateLimited: false,
       openapi: {
         operationId: 'getHealth',
         summary: 'Liveness: the process is up',
@@ -34,6 +37,7 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
   app.get('/readyz', {
     config: {
       auth: 'none',
+      rateLimited: false,
       openapi: {
         operationId: 'getReadiness',
         summary: 'Readiness: the database answers and every migration is applied',

@@ -1,16 +1,35 @@
 import type { FastifyInstance } from 'fastify';
+import { invalid } from '../errors.js';
+import { MAX_INPUT_DEPTH, findInputProblem, jsonTooDeep } from '../input-guard.js';
 
 /**
  * JSON request bodies, parsed by fastify's own parser (prototype-poisoning checks included), except
  * that an empty body is no body: many HTTP clients send `Content-Type: application/json` on every
  * request, also on a DELETE or a POST that has nothing to send. Malformed JSON is still a 400.
+ *
+ * Every body is checked here, once for every route (REST, GraphQL, devices, the price preview):
+ * nesting deeper than MAX_INPUT_DEPTH is refused before parsing (a recursive parser would overflow
+ * its stack), and a string or object key PostgreSQL cannot store (NUL, a lone surrogate) is a 400
+ * naming the field.
+ *
+ * JSON is the only body type: fastify's default `text/plain` parser is removed, so a text/plain
+ * body (which a browser sends cross-site without a preflight) is refused with 415 like any other
+ * type.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    return parseJson(req, text, done);
+    if (jsonTooDeep(text)) {
+      return done(invalid([{ field: 'body', message: `is nested deeper than ${MAX_INPUT_DEPTH} levels` }], 'input_too_deep'), undefined);
+    }
+    return parseJson(req, text, (error: Error | null, parsed?: unknown) => {
+      if (error) return done(error, undefined);
+      const problem = findInputProblem(parsed, '');
+      if (problem) return done(invalid([problem], 'invalid_characters'), undefined);
+      return done(null, parsed);
+    });
   });
 }

@@ -67,5 +67,20 @@ export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promis
       return new DomainError('RATE_LIMITED', 'rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${seconds} s`);
     },
   });
-  return { hook: app.rateLimit() as unknown as onRequestAsyncHookHandler, check: app.createRateLimit() };
+  const limit = app.rateLimit() as unknown as onRequestAsyncHookHandler;
+  const hook: onRequestAsyncHookHandler = async function (this: FastifyInstance, req, reply) {
+    if (req.routeOptions.config?.rateLimited === false) return;
+    await limit.call(this, req, reply);
+  };
+  return { hook, check: app.createRateLimit() };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * false: never counted nor refused by the rate limit (the health checks: an orchestrator probing
+     * a healthy process must not see 429 because other clients share its address).
+     */
+    rateLimited?: boolean;
+  }
 }

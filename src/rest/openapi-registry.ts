@@ -126,6 +126,8 @@ export class RouteRegistry {
       const doc = merge(docOfFastifySchema(options.schema as SchemaWithDocs | undefined), config.openapi || undefined);
       for (const method of methods) {
         if (method === 'HEAD' && this.has('GET', options.url)) continue;
+        // CORS preflights (@fastify/cors, when CORS_ORIGINS is set) are not API operations.
+        if (method === 'OPTIONS') continue;
         this.routes.push({ method, url: options.url, auth: config.auth ?? 'none', scope: config.scope, restRoute: config.restRoute, doc, hidden });
       }
     });

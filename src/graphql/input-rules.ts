@@ -1,0 +1,82 @@
+import { GraphQLError, Kind, type ASTNode, type ValidationRule } from 'graphql';
+import type { Plugin } from '@envelop/core';
+import { stringProblem } from '../input-guard.js';
+
+// GraphQL's share of the input guard (src/input-guard.ts): variables arrive in a JSON body or
+// query string that fastify has already checked; these rules cover what the document itself
+// carries — string literals — and refuse subscription operations, which Portier does not serve.
+
+// `spec: false`: yoga answers a validation error 200 under application/json (GraphQL over HTTP)
+// unless told otherwise; refused input is a 400 on every transport.
+const badInput = (message: string, nodes: ASTNode[]) =>
+  new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: false } } });
+
+/** The argument or input field a literal belongs to, for the message. */
+function ownerName(parent: ASTNode | ReadonlyArray<ASTNode> | undefined, ancestors: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>): string {
+  const chain = parent ? [...ancestors, parent] : ancestors;
+  for (let i = chain.length - 1; i >= 0; i -= 1) {
+    const node = chain[i];
+    if (!Array.isArray(node) && 'kind' in node && (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD)) {
+      return node.name.value;
+    }
+  }
+  return 'a string literal';
+}
+
+export const NoUnstorableStringLiterals: ValidationRule = (context) => ({
+  StringValue(node, _key, parent, _path, ancestors) {
+    const problem = stringProblem(node.value);
+    if (problem) context.reportError(badInput(`Argument "${ownerName(parent, ancestors)}" ${problem}`, [node]));
+  },
+});
+
+export const NoSubscriptions: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation === 'subscription') {
+      context.reportError(badInput('subscription operations are not supported: Portier sends events through webhooks', [node]));
+    }
+  },
+});
+
+/** graphql-js's "Did you mean …?" hints name values the caller did not ask about; they are removed. */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/\s*Did you mean [^?]*\?/g, '');
+}
+
+/** The error without "Did you mean …?" hints (enum values, fields, arguments, types). */
+export function withoutHints(error: GraphQLError): GraphQLError {
+  const message = withoutSuggestions(error.message);
+  if (message === error.message) return error;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+}
+
+/**
+ * The rules above, and hint removal from validation errors and from execution errors (variable
+ * coercion); yoga's error masking does not see request errors, which graphql-js creates itself.
+ */
+export function inputRulesPlugin(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSubscriptions);
+      addValidationRule(NoUnstorableStringLiterals);
+      return ({ valid, result, setResult }) => {
+        if (!valid) setResult(result.map((e) => (e instanceof GraphQLError || e.name === 'GraphQLError' ? withoutHints(e as GraphQLError) : e)));
+      };
+    },
+    onExecute() {
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (!('errors' in result) || !result.errors?.length) return;
+          setResult({ ...result, errors: result.errors.map(withoutHints) });
+        },
+      };
+    },
+  };
+}
