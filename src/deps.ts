@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { Database } from './db/database.js';
 import type { Env } from './env.js';
 import type { ServerSecret } from './crypto.js';
+import type { GuessLimits } from './limits/index.js';
 import { AccessLogWriter } from './modules/access/index.js';
 import { createSender, type Sender } from './modules/webhooks/index.js';
-import { ACTIVATION_FAILURE_LIMIT, FailureLimiter, INVALID_TOKEN_LIMIT } from './modules/devices/index.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
 export interface BaseDeps {
@@ -12,6 +12,8 @@ export interface BaseDeps {
   env: Env;
   secret: ServerSecret;
   log: Logger;
+  /** Guessing limiters (SMS codes, activation codes), shared through Redis when REDIS_URL is set. */
+  limits: GuessLimits;
   /** The current time; tests inject their own clock. */
   now: () => Date;
 }
@@ -22,8 +24,6 @@ export interface Collaborators {
   accessLog: AccessLogWriter;
   /** Sends one webhook request (the synchronous test event); the dispatcher gets its own from its options. */
   webhookSender: Sender;
-  /** In-memory failure counters of the device protocol. */
-  limiters: { activationFailures: FailureLimiter; invalidTokens: FailureLimiter };
 }
 
 /** What the composition root hands to every entry point: no module reads globals or keeps singletons. */
@@ -35,18 +35,15 @@ export interface AppDeps extends BaseDeps, Collaborators {}
  * old one (the sender's network policy, the writer's error log) is carried over.
  */
 export function composeDeps(base: BaseDeps): AppDeps {
-  const { database, env, secret, log, now } = base;
+  const { database, env, secret, log, limits, now } = base;
   return {
     database,
     env,
     secret,
     log,
+    limits,
     now,
     accessLog: new AccessLogWriter(database.db, (error, lost) => log.error({ err: error, lost }, 'access log entries could not be written')),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
-    limiters: {
-      activationFailures: new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs),
-      invalidTokens: new FailureLimiter(INVALID_TOKEN_LIMIT.maxFailures, INVALID_TOKEN_LIMIT.windowMs),
-    },
   };
 }

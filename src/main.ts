@@ -1,5 +1,5 @@
 import { readEnv } from './env.js';
-import { startRuntime } from './runtime.js';
+import { closeRuntime, startRuntime } from './runtime.js';
 import { startServer } from './server.js';
 import { seedDemoIfEmpty } from './demo.js';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   try {
     server = await startServer(deps, { port: env.port, host: env.host });
   } catch (error) {
-    await deps.database.close(); // releases the PGLITE_DIR lock
+    await closeRuntime(deps); // releases the PGLITE_DIR lock
     throw error;
   }
   // Seeded only once the port is ours: a start that fails to listen must not create a demo

@@ -1,6 +1,5 @@
 // The devices module's public face: what other modules and the HTTP/GraphQL layers may use.
-export { FailureLimiter } from './failure-limiter.js';
-export { ACTIVATION_FAILURE_LIMIT, DEVICES_BASE, INVALID_TOKEN_LIMIT, registerDeviceRoutes } from './devices.routes.js';
+export { DEVICES_BASE, registerDeviceRoutes } from './devices.routes.js';
 export { createDeviceLoaders } from './devices.loaders.js';
 export { deviceResolvers } from './devices.resolvers.js';
 export { importDevices } from './devices.import.js';
