@@ -4,6 +4,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { loadServerSecret } from './secret.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics/metrics.js';
 
 /** Opens the configured database, applies pending migrations and assembles the dependencies. */
 export async function startRuntime(env: Env, options: { logLevel?: string } = {}): Promise<AppDeps> {
@@ -17,5 +18,6 @@ export async function startRuntime(env: Env, options: { logLevel?: string } = {}
     await database.close();
     throw error;
   }
-  return { database, env, secret, log, now: () => new Date() };
+  const now = () => new Date();
+  return { database, env, secret, log, now, metrics: createMetrics({ database, pool: database.pool, now }) };
 }
