@@ -3,6 +3,7 @@ import type { Database } from './db/database.js';
 import type { Env } from './env.js';
 import type { ServerSecret } from './crypto.js';
 import type { GuessLimits } from './limits/index.js';
+import type { Metrics } from './metrics/metrics.js';
 import { AccessLogWriter } from './modules/access/index.js';
 import { createSender, type Sender } from './modules/webhooks/index.js';
 
@@ -16,6 +17,8 @@ export interface BaseDeps {
   limits: GuessLimits;
   /** The current time; tests inject their own clock. */
   now: () => Date;
+  /** The process's Prometheus registry (built once by the runtime); absent, nothing is measured. */
+  metrics?: Metrics;
 }
 
 /** The long-lived collaborators, built once by composeDeps (never on first use by a module). */
@@ -35,7 +38,7 @@ export interface AppDeps extends BaseDeps, Collaborators {}
  * old one (the sender's network policy, the writer's error log) is carried over.
  */
 export function composeDeps(base: BaseDeps): AppDeps {
-  const { database, env, secret, log, limits, now } = base;
+  const { database, env, secret, log, limits, now, metrics } = base;
   return {
     database,
     env,
@@ -43,6 +46,7 @@ export function composeDeps(base: BaseDeps): AppDeps {
     log,
     limits,
     now,
+    metrics,
     accessLog: new AccessLogWriter(database.db, (error, lost) => log.error({ err: error, lost }, 'access log entries could not be written')),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
   };

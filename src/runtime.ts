@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { loadServerSecret } from './secret.js';
 import { createLogger } from './logger.js';
 import { buildGuessLimits, memoryLimiterStore, openLimiterStore } from './limits/index.js';
+import { createMetrics } from './metrics/metrics.js';
 
 /** Opens the configured database, applies pending migrations and assembles the dependencies. */
 export async function startRuntime(env: Env, options: { logLevel?: string; /** false: limiters in memory (CLI, worker) */ sharedLimits?: boolean } = {}): Promise<AppDeps> {
@@ -25,7 +26,9 @@ export async function startRuntime(env: Env, options: { logLevel?: string; /** f
     await database.close();
     throw error;
   }
-  return composeDeps({ database, env, secret, log, now: () => new Date(), limits: buildGuessLimits(store) });
+  const now = () => new Date();
+  const metrics = createMetrics({ database, pool: database.pool, now });
+  return composeDeps({ database, env, secret, log, now, limits: buildGuessLimits(store), metrics });
 }
 
 /** Closes what startRuntime opened: the limiter store (Redis), then the database (and its lock). */

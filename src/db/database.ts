@@ -24,6 +24,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Incremented once per SQL statement sent; tests read it to prove batching. */
   queries: QueryCounter;
+  /** The connection pool (its counters feed the metrics). */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const pool = preparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
-    return { db, kind: 'postgres', queries, close: () => db.destroy() };
+    return { db, kind: 'postgres', queries, pool, close: () => db.destroy() };
   }
 
   const dir = options.pgliteDir ?? './data';
@@ -66,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'pglite',
       queries,
+      pool,
       async close() {
         await db.destroy();
         await pglite.close();

@@ -23,6 +23,7 @@ import { registerGracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
+import { registerMetrics } from './metrics.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAuthEnforcement(fastify);
 
   registerHealth(fastify, deps);
+  registerMetrics(fastify, deps);
   registerPaymentPage(fastify, deps);
   registerDeviceRoutes(fastify, deps);
   // Access-log entries still buffered are written before the database closes.
