@@ -17,6 +17,8 @@ export interface Env {
   corsOrigins: string[];
   /** METRICS_TOKEN: the bearer token GET /metrics requires; unset, /metrics is off (404). */
   metricsToken: string | undefined;
+  /** How long a graceful stop may take before requests still running are answered 503 (exit 1). */
+  shutdownTimeoutSeconds: number;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -80,5 +82,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: trustProxy(source.TRUST_PROXY),
     corsOrigins: origins(source.CORS_ORIGINS),
     metricsToken: token('METRICS_TOKEN', source.METRICS_TOKEN),
+    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
   };
 }

@@ -19,7 +19,7 @@ import { frameworkErrorHandler } from './framework-errors.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
 import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
-import { registerGracefulClose } from './drain.js';
+import { registerGracefulClose, type GracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
@@ -39,6 +39,8 @@ export interface App {
   routes: RouteRegistry;
   /** The OpenAPI document of those routes (built when the app is ready). */
   openapi(): BuiltDocument;
+  /** The listener's graceful close (answers requests past the shutdown deadline). */
+  drain: GracefulClose;
 }
 
 /**
@@ -82,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerErrorHandling(fastify, deps);
   registerJsonBodyParser(fastify);
   registerQueryGuard(fastify);
-  registerGracefulClose(fastify);
+  const drain = registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.
@@ -122,5 +124,5 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerPricePreviewRoute(fastify, deps);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: docs.built };
+  return { fastify, yoga, routes, openapi: docs.built, drain };
 }
