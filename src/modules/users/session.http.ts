@@ -8,7 +8,7 @@ import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
 import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
-import { recordAudit, userActor } from './audit.service.js';
+import { recordAudit, userActor } from '../audit/audit.service.js';
 import type { SignInThrottle } from './throttle.js';
 
 export const SESSION_COOKIE = 'portier_session';
