@@ -848,7 +848,7 @@ export type Query = {
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
-  /** The tenant's audit log, newest first; `first` is at most 200 (default 50), `after` a cursor from a previous page. */
+  /** The tenant's audit log, newest first; `first` is at most 100 (default 50), `after` a cursor from a previous page. */
   auditLog: AuditLogConnection;
   /** The slots of one object on a local date (YYYY-MM-DD). */
   availability: Availability;
