@@ -9,6 +9,7 @@ import { webhookResolvers } from '../modules/webhooks/index.js';
 import { availabilityResolvers } from '../modules/availability/index.js';
 import { deviceResolvers } from '../modules/devices/index.js';
 import { accessResolvers } from '../modules/access/index.js';
+import { userResolvers } from '../modules/users/users.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -21,4 +22,5 @@ export const resolvers: Resolvers[] = [
   availabilityResolvers,
   deviceResolvers,
   accessResolvers,
+  userResolvers,
 ];

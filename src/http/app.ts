@@ -24,12 +24,17 @@ import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
 import { registerMetrics } from './metrics.js';
+import cookie from '@fastify/cookie';
+import { DashboardSessions, registerSessionRoutes } from '../modules/users/session.http.js';
+import { createSignInThrottle, type SignInThrottle } from '../modules/users/throttle.js';
 
 export { BODY_LIMIT_BYTES };
 
 export interface AppOptions {
   /** Load-shedding thresholds; tests lower them. */
   loadShedding?: LoadSheddingOptions;
+  /** The dashboard's sign-in throttle; default: the documented limits, in Redis when REDIS_URL is set. */
+  signInThrottle?: SignInThrottle;
 }
 
 export interface App {
@@ -92,7 +97,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // CORS headers before anything can refuse the request, so a listed origin can read the refusal.
   await registerCors(fastify, deps.env.corsOrigins);
   await loadLoadShedding(fastify, options.loadShedding);
-  registerPrincipalResolution(fastify, deps);
+  await fastify.register(cookie);
+  const sessions = new DashboardSessions(deps, options.signInThrottle ?? defaultSignInThrottle(deps));
+  fastify.decorate('dashboardSessions', sessions);
+  registerPrincipalResolution(fastify, deps, sessions);
   limiter.rateLimit = await loadRateLimit(fastify, deps);
   fastify.addHook('onRequest', limiter.rateLimit.hook);
   registerAuthEnforcement(fastify);
@@ -108,7 +116,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const yoga = createGraphQLServer(deps, schema);
 
   fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
-  fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
+  fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
   for (const route of REST_ROUTES) {
     fastify.route({
@@ -122,7 +130,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }
 
   registerPricePreviewRoute(fastify, deps);
+  registerSessionRoutes(fastify, sessions);
 
   const docs = registerDocs(fastify, deps, schema, routes);
   return { fastify, yoga, routes, openapi: docs.built, drain };
+}
+
+/** The documented sign-in limits, shared through Redis when REDIS_URL is set. */
+function defaultSignInThrottle(deps: AppDeps): SignInThrottle {
+  // The limiter store's connection (opened and closed by the runtime), shared with the guessing limits.
+  const store = deps.limits.store;
+  return createSignInThrottle(undefined, store.kind === 'redis' ? store.redis : undefined);
 }
