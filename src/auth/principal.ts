@@ -7,6 +7,9 @@ export interface ApiKeyPrincipal {
   /** Effective scopes (admin expanded). */
   scopes: string[];
   rateLimitPerMinute: number | null;
+  /** How the tenant is acted for when it is not through an API key. */
+  via?: { type: 'session'; userId: string; sessionId: string }
+    | { type: 'oauth'; clientId: string; grantId: string; userId: string };
 }
 
 export interface DevicePrincipal {
