@@ -32,6 +32,8 @@ const config: CodegenConfig = {
           DeviceCommand: '../src/db/types.js#DeviceCommandRow',
           DeviceCommandEntry: '../src/db/types.js#DeviceCommandRow',
           AccessLogEntry: '../src/db/types.js#AccessLogRow',
+          OAuthApp: '../src/db/types.js#OAuthAppRow',
+          ConnectedApp: '../src/modules/oauth/grants.repository.js#ConnectedAppRow',
         },
       },
     },

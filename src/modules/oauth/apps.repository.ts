@@ -38,6 +38,7 @@ export async function authorizedTenantCounts(db: Executor, clientIds: readonly s
     .selectFrom('oauth_grants')
     .select(['client_id', (eb) => eb.fn.count<string>('tenant_id').distinct().as('tenants')])
     .where('client_id', 'in', clientIds)
+    .where('expires_at', '>', new Date())
     .groupBy('client_id')
     .execute();
   return new Map(rows.map((r) => [r.client_id, Number(r.tenants)]));

@@ -10,9 +10,12 @@ import { registerInteractionRoutes } from './interaction.routes.js';
 
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
 
-function handOver(provider: Provider) {
+function handOver(provider: Provider, publicUrl: string) {
   const callback = provider.callback();
+  const { host, protocol } = new URL(publicUrl);
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    req.raw.headers['x-forwarded-host'] = host;
+    req.raw.headers['x-forwarded-proto'] = protocol.replace(/:$/, '');
     // Headers fastify's hooks set (request id, rate limit) go out with oidc-provider's answer.
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
@@ -24,7 +27,7 @@ function handOver(provider: Provider) {
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): Provider {
   const provider = createProvider(deps);
-  const toProvider = handOver(provider);
+  const toProvider = handOver(provider, deps.env.publicUrl);
   const config = { auth: 'none' as const, openapi: false as const };
   void app.register(async (scope) => {
     // oidc-provider reads form bodies itself: leave the stream unread for it.

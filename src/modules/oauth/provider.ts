@@ -49,6 +49,7 @@ export function createProvider(deps: AppDeps): Provider {
     claims: {},
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'none'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'EdDSA', token_endpoint_auth_method: 'client_secret_basic' },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -108,7 +109,9 @@ export function createProvider(deps: AppDeps): Provider {
     discovery: { service_documentation: `${deps.env.publicUrl}/docs` },
   };
   const provider = new Provider(deps.env.publicUrl, configuration);
-  provider.proxy = deps.env.trustProxy !== false;
+  // Endpoint URLs in the metadata are built from the request's host and protocol, which
+  // oauth.routes.ts sets to PUBLIC_URL's (as a trusted proxy would): the issuer and every endpoint agree.
+  provider.proxy = true;
   // The client_secret oidc-provider holds is the stored hash; hash what the client presents.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
     return secretMatches(this.clientSecret ?? null, actual);
