@@ -26,7 +26,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('grant_id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'uuid', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
     .addColumn('client_id', 'text', (c) => c.notNull().references('oauth_apps.client_id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull())
+    // The user who allowed it; a removed user's grants end with them.
+    .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('scopes', sql`text[]`, (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('last_used_at', 'timestamptz')

@@ -7,6 +7,7 @@ import { DomainError } from './errors.js';
 import { createApiKey, createTenant } from './modules/tenants/tenants.service.js';
 import { importCatalog } from './import/import.js';
 import { createApp, rotateSecret } from './modules/oauth/apps.service.js';
+import { CLI_ACTOR, createUser, isRole, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
 // exit 0 on success and non-zero with a clear message otherwise.
@@ -16,7 +17,8 @@ const USAGE = `Usage:
   cli apikey create --tenant ID --name NAME --scopes a,b [--rate-limit N]
   cli import --tenant ID FILE
   cli oauth-app create --tenant ID --name NAME --redirect-uri URI [--redirect-uri URI2 …] --scopes a,b [--public]
-  cli oauth-app rotate-secret --tenant ID --client-id ID`;
+  cli oauth-app rotate-secret --tenant ID --client-id ID
+  cli user create --tenant ID --email EMAIL --password PASSWORD [--role admin|staff]`;
 
 class UsageError extends Error {}
 
@@ -81,6 +83,25 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const deps = await withDeps();
     const { app, clientSecret } = await rotateSecret(deps.database.db, tenantId, clientId, deps.now());
     return { clientId: app.client_id, clientSecret };
+  }
+  if (command === 'user' && sub === 'create') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { tenant: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+      strict: true,
+    });
+    const tenantId = required(values, 'tenant');
+    const email = required(values, 'email');
+    const password = required(values, 'password');
+    const role = values.role ?? 'admin';
+    if (!isRole(role)) throw new UsageError('--role must be admin or staff');
+    const deps = await withDeps();
+    const user = await deps.database.db.transaction().execute(async (trx) => {
+      const created = await createUser(trx, { tenantId, email, password, role });
+      await recordAudit(trx, { tenantId, actor: CLI_ACTOR, action: 'user.created', target: { type: 'user', id: created.id }, details: { email: created.email, role }, at: deps.now() });
+      return created;
+    });
+    return { userId: user.id };
   }
   if (command === 'import') {
     const { values, positionals } = parseArgs({ args: argv.slice(1), options: { tenant: { type: 'string' } }, allowPositionals: true, strict: true });

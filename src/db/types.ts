@@ -292,6 +292,44 @@ export interface OAuthStoreTable {
   consumed_at: NullableTimestamp;
 }
 
+export interface UsersTable {
+  id: Generated<string>;
+  tenant_id: string;
+  email: string;
+  role: 'admin' | 'staff';
+  password_hash: string;
+  created_at: CreatedAt;
+  password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface UserSessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  tenant_id: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuditLogTable {
+  /** bigint: arrives as a string. */
+  id: ColumnType<string, never, never>;
+  tenant_id: string;
+  occurred_at: Timestamp;
+  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system';
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Json<Record<string, unknown>>;
+  ip: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -315,6 +353,9 @@ export interface DB {
   oauth_apps: OAuthAppsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_store: OAuthStoreTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -341,3 +382,6 @@ export type AccessLogRow = Selectable<AccessLogTable>;
 export type BookingCredentialRow = Selectable<BookingCredentialsTable>;
 export type OAuthAppRow = Selectable<OAuthAppsTable>;
 export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type UserSessionRow = Selectable<UserSessionsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
