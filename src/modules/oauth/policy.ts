@@ -1,6 +1,19 @@
-import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import { errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import { SCOPES } from '../../auth/scopes.js';
 
 const { Prompt, Check } = interactionPolicy;
+const KNOWN = new Set<string>(SCOPES);
+
+/**
+ * oidc-provider drops scope values it does not know before the request reaches the interaction;
+ * Portier refuses them (invalid_scope at the redirect URI) so a grant is never silently narrowed.
+ */
+function refuseUnknownScopes(ctx: KoaContextWithOIDC): void {
+  if (ctx.oidc.route !== 'authorization') return;
+  const raw = ctx.query.scope;
+  const unknown = (typeof raw === 'string' ? raw : '').split(' ').filter((s) => s !== '' && !KNOWN.has(s));
+  if (unknown.length) throw new errors.InvalidScope('requested scope is not supported', unknown.join(' '));
+}
 
 /**
  * Every authorization request goes through Portier's interaction page once: it signs the user in
@@ -13,9 +26,10 @@ export function portierPolicy(): interactionPolicy.DefaultPolicy {
   policy.add(
     new Prompt(
       { name: 'login', requestable: true },
-      new Check('portier_sign_in', 'The user signs in for this authorization', (ctx: KoaContextWithOIDC) =>
-        ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
-      ),
+      new Check('portier_sign_in', 'The user signs in for this authorization', (ctx: KoaContextWithOIDC) => {
+        refuseUnknownScopes(ctx);
+        return ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+      }),
     ),
   );
   policy.add(

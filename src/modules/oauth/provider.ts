@@ -1,4 +1,4 @@
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppDeps } from '../../deps.js';
 import { SCOPES } from '../../auth/scopes.js';
 import { KyselyAdapter } from './store.js';
@@ -53,7 +53,16 @@ export function createProvider(deps: AppDeps): Provider {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Only the app a token was issued to may revoke it; a public app asking about another's
+        // token gets the same 200 as for an unknown token (nothing to learn by guessing).
+        allowedPolicy: (_ctx, client, token) => {
+          if (token.clientId === client.clientId) return true;
+          if (client.clientAuthMethod === 'none') return false;
+          throw new errors.InvalidRequest('this client may not revoke the presented token');
+        },
+      },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       registration: { enabled: false },
@@ -83,8 +92,9 @@ export function createProvider(deps: AppDeps): Provider {
     rotateRefreshToken: true,
     // Tokens belong to the grant, not to the browser that was used to give it.
     expiresWithSession: () => false,
-    // Revoking an access token ends that token; revoking a refresh token, a reused code or a
-    // reused refresh token ends the whole grant (oidc-provider's default policy, kept).
+    // Revoking a token (either kind), reusing a code or a rotated refresh token ends the whole
+    // grant: every token of it, and the app's place among the tenant's connected apps.
+    revokeGrantPolicy: () => true,
     routes: OAUTH_ROUTES,
     interactions: {
       url: (_ctx, interaction) => `${INTERACTION_BASE}/${interaction.uid}`,
