@@ -98,6 +98,11 @@ export async function runAuthorization(
     const headers: Record<string, string> = { cookie: jar.header() };
     if (next.method === 'POST') Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin });
     last = await http({ ...next, headers });
+    // A busy test machine may shed load (503 with Retry-After); a browser user would retry too.
+    for (let retry = 0; last.status === 503 && retry < 5; retry += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      last = await http({ ...next, headers });
+    }
     jar.take(last);
     next = undefined;
     const to = location(last);
