@@ -10,6 +10,7 @@ import { availabilityResolvers } from '../modules/availability/index.js';
 import { deviceResolvers } from '../modules/devices/index.js';
 import { accessResolvers } from '../modules/access/index.js';
 import { userResolvers } from '../modules/users/users.resolvers.js';
+import { oauthResolvers } from '../modules/oauth/oauth.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -23,4 +24,5 @@ export const resolvers: Resolvers[] = [
   deviceResolvers,
   accessResolvers,
   userResolvers,
+  oauthResolvers,
 ];

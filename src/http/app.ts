@@ -7,6 +7,7 @@ import { REST_ROUTES } from '../rest/routes.js';
 import { restParamCheck } from '../rest/params.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
 import { registerDeviceRoutes } from '../modules/devices/index.js';
+import { registerOAuthRoutes } from '../modules/oauth/oauth.routes.js';
 import { RouteRegistry } from '../rest/openapi-registry.js';
 import type { BuiltDocument } from '../rest/openapi.js';
 import { BINDS_REQUEST_ID } from '../logger.js';
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }
 
   registerPricePreviewRoute(fastify, deps);
+  registerOAuthRoutes(fastify, deps);
   registerSessionRoutes(fastify, sessions);
 
   const docs = registerDocs(fastify, deps, schema, routes);
