@@ -186,6 +186,18 @@ export type CancellationPolicyList = {
   cancellationPolicies: Array<CancellationPolicy>;
 };
 
+/** What cancelling a booking now would refund, by the tenant's default cancellation policy (the dashboard shows it before it cancels). */
+export type CancellationQuote = {
+  __typename?: 'CancellationQuote';
+  bookingId: Scalars['ID']['output'];
+  currency: Scalars['String']['output'];
+  /** The default policy applied; null when the tenant has none (cancellations refund in full). */
+  policyName: Maybe<Scalars['String']['output']>;
+  /** Cents the policy refunds if the booking is cancelled now. */
+  refundAmount: Scalars['Int']['output'];
+  totalPrice: Scalars['Int']['output'];
+};
+
 export type CancellationTier = {
   __typename?: 'CancellationTier';
   hoursBeforeStart: Scalars['Int']['output'];
@@ -767,6 +779,8 @@ export type Query = {
   cancellationPolicies: Array<CancellationPolicy>;
   /** The same as cancellationPolicies, wrapped as {cancellationPolicies} (the REST shape). */
   cancellationPolicyList: CancellationPolicyList;
+  /** The refund a cancellation of this PENDING or CONFIRMED booking would give now; nothing changes. */
+  cancellationQuote: CancellationQuote;
   device: Device;
   /** A device's commands, newest first; `first` is at most 200 (default 50). */
   deviceCommands: Array<DeviceCommandEntry>;
@@ -888,6 +902,12 @@ export type QueryCancellationPoliciesArgs = {
 
 
 export type QueryCancellationPolicyListArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryCancellationQuoteArgs = {
+  bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1225,6 +1245,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CancellationPolicy: ResolverTypeWrapper<CancellationPolicyRow>;
   CancellationPolicyList: ResolverTypeWrapper<Omit<CancellationPolicyList, 'cancellationPolicies'> & { cancellationPolicies: Array<ResolversTypes['CancellationPolicy']> }>;
+  CancellationQuote: ResolverTypeWrapper<CancellationQuote>;
   CancellationTier: ResolverTypeWrapper<CancellationTier>;
   CancellationTierInput: CancellationTierInput;
   CreateApiKeyPayload: ResolverTypeWrapper<Omit<CreateApiKeyPayload, 'apiKeyInfo'> & { apiKeyInfo: ResolversTypes['ApiKey'] }>;
@@ -1291,6 +1312,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CancellationPolicy: CancellationPolicyRow;
   CancellationPolicyList: Omit<CancellationPolicyList, 'cancellationPolicies'> & { cancellationPolicies: Array<ResolversParentTypes['CancellationPolicy']> };
+  CancellationQuote: CancellationQuote;
   CancellationTier: CancellationTier;
   CancellationTierInput: CancellationTierInput;
   CreateApiKeyPayload: Omit<CreateApiKeyPayload, 'apiKeyInfo'> & { apiKeyInfo: ResolversParentTypes['ApiKey'] };
@@ -1452,6 +1474,14 @@ export type CancellationPolicyResolvers<ContextType = GraphQLContext, ParentType
 
 export type CancellationPolicyListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationPolicyList'] = ResolversParentTypes['CancellationPolicyList']> = {
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType>;
+};
+
+export type CancellationQuoteResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationQuote'] = ResolversParentTypes['CancellationQuote']> = {
+  bookingId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  policyName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  refundAmount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type CancellationTierResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationTier'] = ResolversParentTypes['CancellationTier']> = {
@@ -1654,6 +1684,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType, Partial<QueryCancellationPoliciesArgs>>;
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
+  cancellationQuote?: Resolver<ResolversTypes['CancellationQuote'], ParentType, ContextType, RequireFields<QueryCancellationQuoteArgs, 'bookingId'>>;
   device?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
   deviceCommands?: Resolver<Array<ResolversTypes['DeviceCommandEntry']>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDevicesArgs>>;
@@ -1787,6 +1818,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   BookingRules?: BookingRulesResolvers<ContextType>;
   CancellationPolicy?: CancellationPolicyResolvers<ContextType>;
   CancellationPolicyList?: CancellationPolicyListResolvers<ContextType>;
+  CancellationQuote?: CancellationQuoteResolvers<ContextType>;
   CancellationTier?: CancellationTierResolvers<ContextType>;
   CreateApiKeyPayload?: CreateApiKeyPayloadResolvers<ContextType>;
   CreatePricingRulePayload?: CreatePricingRulePayloadResolvers<ContextType>;

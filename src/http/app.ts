@@ -16,6 +16,7 @@ import { registerAuthEnforcement, registerPrincipalResolution } from './auth.js'
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
 import { registerDocs } from './docs.js';
+import { registerDashboard } from './dashboard.js';
 import { loadRateLimit, type RateLimit } from './rate-limit.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }
 
   registerPricingRoutes(fastify, deps);
+  await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
   return { fastify, yoga, routes, openapi: docs.built };
