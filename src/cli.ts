@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { DomainError } from './errors.js';
 import { createApiKey, createTenant } from './modules/tenants/tenants.service.js';
 import { importCatalog } from './import/import.js';
+import { CLI_ACTOR, createUser, isRole, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
 // exit 0 on success and non-zero with a clear message otherwise.
@@ -13,7 +14,8 @@ import { importCatalog } from './import/import.js';
 const USAGE = `Usage:
   cli tenant create --name NAME
   cli apikey create --tenant ID --name NAME --scopes a,b [--rate-limit N]
-  cli import --tenant ID FILE`;
+  cli import --tenant ID FILE
+  cli user create --tenant ID --email EMAIL --password PASSWORD [--role admin|staff]`;
 
 class UsageError extends Error {}
 
@@ -49,6 +51,25 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const deps = await withDeps();
     const { key, apiKey } = await createApiKey(deps.database.db, { tenantId, name, scopes, rateLimitPerMinute });
     return { id: key.id, apiKey };
+  }
+  if (command === 'user' && sub === 'create') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { tenant: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+      strict: true,
+    });
+    const tenantId = required(values, 'tenant');
+    const email = required(values, 'email');
+    const password = required(values, 'password');
+    const role = values.role ?? 'admin';
+    if (!isRole(role)) throw new UsageError('--role must be admin or staff');
+    const deps = await withDeps();
+    const user = await deps.database.db.transaction().execute(async (trx) => {
+      const created = await createUser(trx, { tenantId, email, password, role });
+      await recordAudit(trx, { tenantId, actor: CLI_ACTOR, action: 'user.created', target: { type: 'user', id: created.id }, details: { email: created.email, role }, at: deps.now() });
+      return created;
+    });
+    return { userId: user.id };
   }
   if (command === 'import') {
     const { values, positionals } = parseArgs({ args: argv.slice(1), options: { tenant: { type: 'string' } }, allowPositionals: true, strict: true });

@@ -7,6 +7,11 @@ export interface ApiKeyPrincipal {
   /** Effective scopes (admin expanded). */
   scopes: string[];
   rateLimitPerMinute: number | null;
+  /**
+   * Set when a person acts rather than a key: a dashboard session, or an OAuth app for a user.
+   * `keyId` is then the rate-limit bucket (`user:<userId>`, `oauth:<clientId>:<tenantId>`).
+   */
+  via?: { type: 'session'; userId: string; sessionId: string } | { type: 'oauth'; clientId: string; grantId: string; userId: string };
 }
 
 export interface DevicePrincipal {

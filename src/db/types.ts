@@ -259,6 +259,44 @@ export interface BookingCredentialsTable {
   created_at: CreatedAt;
 }
 
+export interface UsersTable {
+  id: Generated<string>;
+  tenant_id: string;
+  email: string;
+  role: 'admin' | 'staff';
+  password_hash: string;
+  created_at: CreatedAt;
+  password_changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface UserSessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  tenant_id: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuditLogTable {
+  /** bigint: arrives as a string. */
+  id: ColumnType<string, never, never>;
+  tenant_id: string;
+  occurred_at: Timestamp;
+  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system';
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Json<Record<string, unknown>>;
+  ip: string | null;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -279,6 +317,9 @@ export interface DB {
   device_commands: DeviceCommandsTable;
   access_log: AccessLogTable;
   booking_credentials: BookingCredentialsTable;
+  users: UsersTable;
+  user_sessions: UserSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -303,3 +344,6 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
 export type AccessLogRow = Selectable<AccessLogTable>;
 export type BookingCredentialRow = Selectable<BookingCredentialsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type UserSessionRow = Selectable<UserSessionsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -24,12 +24,18 @@ import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { registerGracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
+import cookie from '@fastify/cookie';
+import { DashboardSessions, registerSessionRoutes } from '../modules/users/session.http.js';
+import { createSignInThrottle, type SignInThrottle } from '../modules/users/throttle.js';
+import { connectRedis } from './redis.js';
 
 export { BODY_LIMIT_BYTES };
 
 export interface AppOptions {
   /** Load-shedding thresholds; tests lower them. */
   loadShedding?: LoadSheddingOptions;
+  /** The dashboard's sign-in throttle; default: the documented limits, in Redis when REDIS_URL is set. */
+  signInThrottle?: SignInThrottle;
 }
 
 export interface App {
@@ -87,7 +93,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // principal's budget, or the client address's) → 401/403 for refused credentials.
   registerRequestContext(fastify);
   await loadLoadShedding(fastify, options.loadShedding);
-  registerPrincipalResolution(fastify, deps);
+  await fastify.register(cookie);
+  const sessions = new DashboardSessions(deps, options.signInThrottle ?? (await defaultSignInThrottle(fastify, deps)));
+  fastify.decorate('dashboardSessions', sessions);
+  registerPrincipalResolution(fastify, deps, sessions);
   limiter.rateLimit = await loadRateLimit(fastify, deps);
   fastify.addHook('onRequest', limiter.rateLimit.hook);
   registerAuthEnforcement(fastify);
@@ -102,7 +111,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const yoga = createGraphQLServer(deps, schema);
 
   fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
-  fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
+  fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
   for (const route of REST_ROUTES) {
     fastify.route({
@@ -116,8 +125,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }
 
   registerPricingRoutes(fastify, deps);
+  registerSessionRoutes(fastify, sessions);
   await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
   return { fastify, yoga, routes, openapi: docs.built };
+}
+
+/** The documented sign-in limits, shared through Redis when REDIS_URL is set. */
+async function defaultSignInThrottle(fastify: FastifyInstance, deps: AppDeps): Promise<SignInThrottle> {
+  if (!deps.env.redisUrl) return createSignInThrottle();
+  const redis = await connectRedis(deps.env.redisUrl, deps, 'sign-in throttle', 'falling back to in-process counters until it is back');
+  fastify.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  return createSignInThrottle(undefined, redis);
 }

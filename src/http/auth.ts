@@ -5,6 +5,7 @@ import type { Scope } from '../auth/scopes.js';
 import { unauthenticated, type DomainError } from '../errors.js';
 import { authenticateApiKey } from '../modules/tenants/tenants.service.js';
 import { authenticateDevice } from '../modules/devices/devices.service.js';
+import type { DashboardSessions } from '../modules/users/session.http.js';
 
 /** How a route authenticates; set per route in `config.auth`. */
 export type AuthMode = 'apiKey' | 'device' | 'none';
@@ -19,6 +20,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** The scope an API key needs for this hand-written route (checked here, documented in OpenAPI). */
     scope?: Scope;
+    /** A dashboard session cookie (with its CSRF token) may stand in for the API key (GraphQL POST only). */
+    sessionCookie?: boolean;
   }
 }
 
@@ -35,13 +38,25 @@ export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authentic
  * budget) and handlers. A missing, unknown or revoked credential is only recorded here: the
  * request is still counted against its client address, then `registerAuthEnforcement` answers 401.
  */
-export function registerPrincipalResolution(app: FastifyInstance, deps: AppDeps): void {
+export function registerPrincipalResolution(app: FastifyInstance, deps: AppDeps, sessions?: DashboardSessions): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
   app.addHook('onRequest', async (req) => {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
     const token = bearerToken(req.headers.authorization);
+    // A request with an Authorization header is the integrator's: any cookie is ignored.
+    if (req.headers.authorization === undefined && sessions && req.routeOptions.config?.sessionCookie) {
+      const outcome = await sessions.authenticate(req);
+      if (outcome && 'failure' in outcome) {
+        req.authFailure = outcome.failure;
+        return;
+      }
+      if (outcome) {
+        req.principal = outcome.principal;
+        return;
+      }
+    }
     const authenticate = authenticators[mode];
     if (!token || !authenticate) {
       req.authFailure = unauthenticated(mode === 'device' ? 'A device key is required: send Authorization: Bearer svc_dk_…' : undefined);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import { connectRedis } from './redis.js';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../errors.js';
 
@@ -24,17 +24,6 @@ export function rateLimitOf(req: FastifyRequest, defaultPerMinute: number): numb
   return defaultPerMinute;
 }
 
-async function connectRedis(url: string, deps: AppDeps): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 5_000, commandTimeout: 1_000 });
-  redis.on('error', (error: Error) => deps.log.warn({ err: error }, 'rate-limit store (Redis) unavailable; requests pass unlimited until it is back'));
-  try {
-    await redis.connect();
-  } catch (error) {
-    redis.disconnect();
-    throw new Error(`REDIS_URL is set but Redis cannot be reached: ${(error as Error).message}`);
-  }
-  return redis;
-}
 
 /**
  * Loads @fastify/rate-limit and returns its check as an onRequest hook. It is not installed per
@@ -50,7 +39,7 @@ export interface RateLimit {
 }
 
 export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promise<RateLimit> {
-  const redis = deps.env.redisUrl ? await connectRedis(deps.env.redisUrl, deps) : undefined;
+  const redis = deps.env.redisUrl ? await connectRedis(deps.env.redisUrl, deps, 'rate-limit store', 'requests pass unlimited until it is back') : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
 
   await app.register(rateLimit, {

@@ -1,0 +1,236 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import type { ApiKeyPrincipal } from '../../auth/principal.js';
+import type { TenantRow, UserRow } from '../../db/types.js';
+import { DomainError, Validator, forbidden } from '../../errors.js';
+import { effectiveScopesOfRole } from './roles.js';
+import { isOwnOrigin } from './origin.js';
+import type { LiveSession } from './sessions.repository.js';
+import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
+import { verifyCredentials } from './users.service.js';
+import { recordAudit, userActor } from './audit.service.js';
+import type { SignInThrottle } from './throttle.js';
+
+export const SESSION_COOKIE = 'portier_session';
+export const CSRF_HEADER = 'x-csrf-token';
+export const SESSION_PATH = '/dashboard/api/session';
+
+/** Who is signed in on a request (OAuth's interaction pages use it too). */
+export interface SessionUser {
+  user: Pick<UserRow, 'id' | 'email' | 'role' | 'tenant_id'>;
+  tenant: TenantRow;
+  /** Effective scopes of the user's role (admin expanded). */
+  scopes: string[];
+  sessionId: string;
+}
+
+const invalidCredentials = () => new DomainError('UNAUTHENTICATED', 'invalid_credentials', 'The email or password is wrong');
+const notSignedIn = () => new DomainError('UNAUTHENTICATED', 'not_signed_in', 'Not signed in, or the session has ended: sign in again');
+export const csrfFailed = (why: string) => forbidden(`Refused as a possible cross-site request: ${why}`, 'csrf_failed');
+
+/**
+ * Dashboard sessions over HTTP: the cookie, the CSRF checks and the principal a session acts as.
+ * One instance per app, built at the composition root.
+ */
+export class DashboardSessions {
+  private readonly resumed = new WeakMap<FastifyRequest, Promise<LiveSession | null>>();
+  readonly secureCookie: boolean;
+
+  constructor(
+    readonly deps: AppDeps,
+    readonly throttle: SignInThrottle,
+  ) {
+    this.secureCookie = deps.env.publicUrl.startsWith('https:');
+  }
+
+  private cookieOf(req: FastifyRequest): string | undefined {
+    const value = req.cookies[SESSION_COOKIE];
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  /** The request's live session, looked up once per request. */
+  live(req: FastifyRequest): Promise<LiveSession | null> {
+    let found = this.resumed.get(req);
+    if (!found) {
+      const token = this.cookieOf(req);
+      found = token === undefined ? Promise.resolve(null) : resumeSession(this.deps.database.db, token, this.deps.now()).then((s) => s ?? null);
+      this.resumed.set(req, found);
+    }
+    return found;
+  }
+
+  async userOf(req: FastifyRequest): Promise<SessionUser | null> {
+    const live = await this.live(req);
+    if (!live) return null;
+    const { id, email, role, tenant_id } = live.user;
+    return { user: { id, email, role, tenant_id }, tenant: live.tenant, scopes: effectiveScopesOfRole(role), sessionId: live.session.id };
+  }
+
+  /** Why a state-changing request authenticated by this session is refused, or null. */
+  csrfProblem(req: FastifyRequest, sessionId: string): string | null {
+    const own = { publicUrl: this.deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
+    const secFetchSite = req.headers['sec-fetch-site'];
+    if (!isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own)) {
+      return "the request's Origin is not Portier's own";
+    }
+    if (!csrfTokenMatches(this.deps.secret, sessionId, req.headers[CSRF_HEADER])) return 'the X-CSRF-Token header is missing or wrong';
+    return null;
+  }
+
+  /**
+   * The principal of a cookie on a route that accepts one (GraphQL POST): null without a cookie,
+   * a 401 for an ended session, a 403 csrf_failed without the token or from another origin.
+   */
+  async authenticate(req: FastifyRequest): Promise<{ principal: ApiKeyPrincipal } | { failure: DomainError } | null> {
+    if (this.cookieOf(req) === undefined) return null;
+    const live = await this.live(req);
+    if (!live) return { failure: notSignedIn() };
+    const problem = this.csrfProblem(req, live.session.id);
+    if (problem) return { failure: csrfFailed(problem) };
+    return { principal: principalOf(live) };
+  }
+
+  setCookie(reply: FastifyReply, token: string): void {
+    reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secureCookie });
+  }
+
+  clearCookie(reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secureCookie });
+  }
+}
+
+/** A session acts as an API key of its tenant holding the role's scopes. */
+export function principalOf(live: LiveSession): ApiKeyPrincipal {
+  return {
+    kind: 'apiKey',
+    keyId: `user:${live.user.id}`,
+    tenantId: live.tenant.id,
+    scopes: effectiveScopesOfRole(live.user.role),
+    rateLimitPerMinute: null,
+    via: { type: 'session', userId: live.user.id, sessionId: live.session.id },
+  };
+}
+
+function sessionBody(sessions: DashboardSessions, live: Pick<LiveSession, 'user' | 'tenant'> & { session: { id: string } }) {
+  return {
+    user: { id: live.user.id, email: live.user.email, role: live.user.role },
+    tenant: { id: live.tenant.id, name: live.tenant.name },
+    scopes: effectiveScopesOfRole(live.user.role),
+    csrfToken: csrfTokenOf(sessions.deps.secret, live.session.id),
+  };
+}
+
+function credentialsOf(body: unknown): { email: string; password: string } {
+  const v = new Validator();
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const { email, password } = fields;
+  v.check(typeof email === 'string' && email.trim().length > 0, 'email', typeof email === 'string' || email === undefined ? 'is required' : 'must be a string');
+  v.check(typeof password === 'string' && password.length > 0, 'password', typeof password === 'string' || password === undefined ? 'is required' : 'must be a string');
+  v.throwIfAny();
+  return { email: (email as string).trim(), password: password as string };
+}
+
+const userAgentOf = (req: FastifyRequest) => (typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null);
+
+/** POST/GET/DELETE /dashboard/api/session and POST …/revoke-all. Cookies authenticate these only. */
+export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+  const { deps, throttle } = sessions;
+  const db = deps.database.db;
+  // The dashboard's own API, not the integrators': kept out of the OpenAPI document (docs/dashboard.md).
+  const config = { auth: 'none', openapi: false } as const;
+
+  app.post(SESSION_PATH, { config }, async (req, reply) => {
+    // Sign-in from another site's page (login CSRF) is refused before anything is checked.
+    const secFetchSite = req.headers['sec-fetch-site'];
+    const own = { publicUrl: deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
+    if (!isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own)) {
+      throw csrfFailed("the request's Origin is not Portier's own");
+    }
+    const { email, password } = credentialsOf(req.body);
+    const attempt = { account: email.toLowerCase(), address: req.ip };
+    const wait = await throttle.retryAfter(attempt);
+    if (wait > 0) {
+      throw new DomainError('RATE_LIMITED', 'sign_in_throttled', `Too many failed sign-ins; try again in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+    }
+    const verified = await verifyCredentials(db, email, password);
+    const now = deps.now();
+    if (!verified.ok) {
+      await throttle.failed(attempt);
+      const user = verified.user;
+      if (user) {
+        await recordAudit(db, { tenantId: user.tenant_id, actor: userActor(user), action: 'session.sign_in_failed', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
+      } else {
+        req.log.info({ event: 'sign_in_failed_unknown_email' }, 'sign-in with an email no user has');
+      }
+      throw invalidCredentials();
+    }
+    await throttle.succeeded(attempt);
+    const { user, tenant } = verified.found;
+    const previous = req.cookies[SESSION_COOKIE];
+    const started = await db.transaction().execute(async (trx) => {
+      // The browser's old session (if any) ends: a sign-in never keeps a session id it brought.
+      if (previous) await endSessionByToken(trx, previous, now);
+      const result = await startSession(trx, user, { now, ip: req.ip, userAgent: userAgentOf(req) });
+      await recordAudit(trx, { tenantId: tenant.id, actor: userActor(user), action: 'session.signed_in', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
+      return result;
+    });
+    sessions.setCookie(reply, started.token);
+    reply.header('cache-control', 'no-store');
+    return sessionBody(sessions, { user, tenant, session: started.session });
+  });
+
+  app.get(SESSION_PATH, { config }, async (req, reply) => {
+    const live = await sessions.live(req);
+    if (!live) throw notSignedIn();
+    reply.header('cache-control', 'no-store');
+    return sessionBody(sessions, live);
+  });
+
+  app.delete(SESSION_PATH, { config }, async (req, reply) => {
+    const live = await sessions.live(req);
+    if (live) {
+      const problem = sessions.csrfProblem(req, live.session.id);
+      if (problem) throw csrfFailed(problem);
+      const now = deps.now();
+      await db.transaction().execute(async (trx) => {
+        await endSession(trx, live.session.id, now);
+        await recordAudit(trx, { tenantId: live.tenant.id, actor: userActor(live.user), action: 'session.signed_out', target: { type: 'user', id: live.user.id }, ip: req.ip, at: now });
+      });
+    }
+    sessions.clearCookie(reply);
+    return reply.status(204).send();
+  });
+
+  app.post(`${SESSION_PATH}/revoke-all`, { config }, async (req, reply) => {
+    const live = await sessions.live(req);
+    if (!live) throw notSignedIn();
+    const problem = sessions.csrfProblem(req, live.session.id);
+    if (problem) throw csrfFailed(problem);
+    const now = deps.now();
+    await db.transaction().execute(async (trx) => {
+      const ended = await endUserSessions(trx, live.user.id, now);
+      await recordAudit(trx, {
+        tenantId: live.tenant.id,
+        actor: userActor(live.user),
+        action: 'session.signed_out_everywhere',
+        target: { type: 'user', id: live.user.id },
+        details: { sessions: ended },
+        ip: req.ip,
+        at: now,
+      });
+    });
+    sessions.clearCookie(reply);
+    return reply.status(204).send();
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dashboardSessions: DashboardSessions;
+  }
+}
+
+/** Who is signed in to the dashboard on this request (no CSRF check: callers that change state add one). */
+export function sessionUserOf(req: FastifyRequest): Promise<SessionUser | null> {
+  return req.server.dashboardSessions.userOf(req);
+}
