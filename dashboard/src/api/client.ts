@@ -60,17 +60,31 @@ export async function execute<TResult, TVariables>(
 ): Promise<TResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
-  let response: Response;
-  try {
-    response = await fetch(GRAPHQL_URL, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers,
-      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
-    });
-  } catch {
-    throw new ApiError('Portier could not be reached. Check the connection and try again.', 0);
+  const body = JSON.stringify({ query: document.toString(), variables: variables ?? {} });
+  const response = await fetchRetryingOverload(GRAPHQL_URL, { method: 'POST', credentials: 'same-origin', headers, body });
+  return readResult<TResult>(response);
+}
+
+/** How often a request refused by load shedding (503 overloaded: nothing ran) is sent again. */
+const OVERLOAD_RETRIES = 3;
+
+/** fetch, sent again (after Retry-After) while Portier sheds load: a 503 means nothing ran. */
+export async function fetchRetryingOverload(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch {
+      throw new ApiError('Portier could not be reached. Check the connection and try again.', 0);
+    }
+    // Load shedding answers before any work is done, so even a mutation may be sent again.
+    if (response.status !== 503 || attempt >= OVERLOAD_RETRIES) return response;
+    const seconds = Math.min(10, Math.max(1, Number(response.headers.get('retry-after')) || 2));
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   }
+}
+
+async function readResult<TResult>(response: Response): Promise<TResult> {
   let body: ResponseBody<TResult> | null = null;
   try {
     body = (await response.json()) as ResponseBody<TResult>;

@@ -1,4 +1,4 @@
-import { ApiError } from './client';
+import { ApiError, fetchRetryingOverload } from './client';
 
 export interface Session {
   user: { id: string; email: string; role: string };
@@ -25,14 +25,14 @@ async function problemOf(response: Response): Promise<ApiError> {
 
 /** The signed-in session, or null when there is none. */
 export async function currentSession(): Promise<Session | null> {
-  const response = await fetch(SESSION_URL, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  const response = await fetchRetryingOverload(SESSION_URL, { credentials: 'same-origin', headers: { accept: 'application/json' } });
   if (response.status === 401) return null;
   if (!response.ok) throw await problemOf(response);
   return (await response.json()) as Session;
 }
 
 export async function signIn(email: string, password: string): Promise<Session> {
-  const response = await fetch(SESSION_URL, {
+  const response = await fetchRetryingOverload(SESSION_URL, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -51,7 +51,7 @@ export async function signIn(email: string, password: string): Promise<Session> 
 }
 
 export async function signOut(csrfToken: string, everywhere = false): Promise<void> {
-  const response = await fetch(everywhere ? `${SESSION_URL}/revoke-all` : SESSION_URL, {
+  const response = await fetchRetryingOverload(everywhere ? `${SESSION_URL}/revoke-all` : SESSION_URL, {
     method: everywhere ? 'POST' : 'DELETE',
     credentials: 'same-origin',
     headers: { 'x-csrf-token': csrfToken },
