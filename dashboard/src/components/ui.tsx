@@ -125,10 +125,10 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** A table that scrolls sideways on narrow screens instead of breaking the layout. */
-export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+export function TableWrap({ label, children, stackable = false }: { label: string; children: ReactNode; /** On a phone, one card per row (cells need data-label). */ stackable?: boolean }) {
   return (
     <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-      <table>{children}</table>
+      <table className={stackable ? 'stackable' : undefined}>{children}</table>
     </div>
   );
 }

@@ -89,7 +89,7 @@ export function ApiKeysPage() {
         ) : keys.data?.apiKeys.length === 0 ? (
           <Empty>No API keys yet.</Empty>
         ) : (
-          <TableWrap label="API keys">
+          <TableWrap label="API keys" stackable>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -105,21 +105,21 @@ export function ApiKeysPage() {
             <tbody>
               {keys.data?.apiKeys.map((key) => (
                 <tr key={key.id}>
-                  <td className="strong">{key.name}</td>
-                  <td>
+                  <td className="strong" data-label="Name">{key.name}</td>
+                  <td data-label="Prefix">
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>
+                  <td data-label="Scopes">
                     <ul className="tags">
                       {key.scopes.map((scope) => (
-                        <li key={scope} className="tag">
+                        <li key={scope} className="tag tag-code">
                           {scope}
                         </li>
                       ))}
                     </ul>
                   </td>
-                  <td className="nowrap">{dateTime(key.createdAt)}</td>
-                  <td>{key.revokedAt ? <Badge value="REVOKED" /> : <Badge value="active" />}</td>
+                  <td className="nowrap" data-label="Created">{dateTime(key.createdAt)}</td>
+                  <td data-label="Status">{key.revokedAt ? <Badge value="REVOKED" /> : <Badge value="active" />}</td>
                   <td className="actions">
                     {key.revokedAt ? null : <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question={`Revoke “${key.name}”? It stops working at once.`} busy={revoke.isPending} onConfirm={() => revoke.mutate({ id: key.id })} />}
                   </td>

@@ -124,7 +124,7 @@ export function WebhookPage() {
         ) : query.data?.webhookDeliveries.deliveries.length === 0 ? (
           <Empty>No deliveries yet. Send a test event to check the endpoint.</Empty>
         ) : (
-          <TableWrap label="Deliveries">
+          <TableWrap label="Deliveries" stackable>
             <thead>
               <tr>
                 <th scope="col">Event</th>
@@ -141,22 +141,21 @@ export function WebhookPage() {
               {query.data?.webhookDeliveries.deliveries.map((delivery) => (
                 <Fragment key={delivery.id}>
                   <tr>
-                    <td>
-                      <span className="strong">{delivery.eventType}</span>
-                      <br />
+                    <td data-label="Event">
+                      <span className="strong block">{delivery.eventType}</span>
                       <code className="small muted">{delivery.eventId}</code>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <Badge value={delivery.status} />
                       {delivery.nextAttemptAt ? <p className="small muted">next {dateTime(delivery.nextAttemptAt)}</p> : null}
                     </td>
-                    <td>
+                    <td data-label="Attempts">
                       <button type="button" className="link-button" aria-expanded={open === delivery.id} onClick={() => setOpen(open === delivery.id ? null : delivery.id)}>
                         {delivery.attemptCount} {delivery.attemptCount === 1 ? 'attempt' : 'attempts'}
                       </button>
                     </td>
-                    <td>{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
-                    <td className="nowrap">{dateTime(delivery.createdAt)}</td>
+                    <td data-label="Last response">{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
+                    <td className="nowrap" data-label="Created">{dateTime(delivery.createdAt)}</td>
                     <td className="actions">
                       {canWrite ? (
                         <button type="button" className="button button-secondary button-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate({ webhookId: id, eventId: delivery.eventId })}>

@@ -124,7 +124,7 @@ export function WebhooksPage() {
         ) : webhooks.data?.webhooks.length === 0 ? (
           <Empty>No webhooks yet.</Empty>
         ) : (
-          <TableWrap label="Webhooks">
+          <TableWrap label="Webhooks" stackable>
             <thead>
               <tr>
                 <th scope="col">Endpoint</th>
@@ -139,22 +139,22 @@ export function WebhooksPage() {
             <tbody>
               {webhooks.data?.webhooks.map((webhook) => (
                 <tr key={webhook.id}>
-                  <td className="break">
+                  <td className="break" data-label="Endpoint">
                     <Link to={`/admin/webhooks/${webhook.id}`}>{webhook.url}</Link>
                   </td>
-                  <td>
+                  <td data-label="Events">
                     <ul className="tags">
                       {webhook.events.map((type) => (
-                        <li key={type} className="tag">
+                        <li key={type} className="tag tag-code">
                           {type}
                         </li>
                       ))}
                     </ul>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <Badge value={webhook.active ? 'active' : 'inactive'} />
                   </td>
-                  <td className="nowrap">{dateTime(webhook.createdAt)}</td>
+                  <td className="nowrap" data-label="Created">{dateTime(webhook.createdAt)}</td>
                   <td className="actions">
                     <Link className="button button-secondary button-small" to={`/admin/webhooks/${webhook.id}`}>
                       Delivery log

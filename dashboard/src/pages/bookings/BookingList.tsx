@@ -131,7 +131,7 @@ export function BookingListPage() {
         ) : bookings.data?.bookingPage.bookings.length === 0 ? (
           <Empty>{filtered ? 'No booking matches these filters.' : 'No bookings yet.'}</Empty>
         ) : (
-          <TableWrap label="Bookings">
+          <TableWrap label="Bookings" stackable>
             <thead>
               <tr>
                 <th scope="col">Guest</th>
@@ -146,19 +146,18 @@ export function BookingListPage() {
             <tbody>
               {bookings.data?.bookingPage.bookings.map((booking) => (
                 <tr key={booking.id}>
-                  <td>
+                  <td data-label="Guest">
                     <Link to={`/bookings/${booking.id}`} className="strong">
                       {booking.guestName}
                     </Link>
-                    <br />
-                    <span className="small muted">{booking.guestEmail}</span>
+                    <span className="small muted block">{booking.guestEmail}</span>
                   </td>
-                  <td>{booking.objectName}</td>
-                  <td className="nowrap">{timeRange(booking.startTime, booking.endTime, booking.object.accommodation.timeZone)}</td>
-                  <td>
+                  <td data-label="Object">{booking.objectName}</td>
+                  <td className="nowrap" data-label="Time">{timeRange(booking.startTime, booking.endTime, booking.object.accommodation.timeZone)}</td>
+                  <td data-label="Status">
                     <Badge value={booking.status} />
                   </td>
-                  <td className="numeric">{money(booking.totalPrice, booking.currency)}</td>
+                  <td className="numeric" data-label="Total">{money(booking.totalPrice, booking.currency)}</td>
                 </tr>
               ))}
             </tbody>

@@ -223,7 +223,7 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
       {accommodation.objects.length === 0 ? (
         <Empty>No bookable objects yet.</Empty>
       ) : (
-        <TableWrap label={`Objects of ${accommodation.name}`}>
+        <TableWrap label={`Objects of ${accommodation.name}`} stackable>
           <thead>
             <tr>
               <th scope="col">Object</th>
@@ -238,12 +238,12 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
           <tbody>
             {accommodation.objects.map((object) => (
               <tr key={object.id}>
-                <td>
+                <td data-label="Object">
                   <Link to={`/catalog/objects/${object.id}`} className="strong">
                     {object.name}
                   </Link>
                 </td>
-                <td className="numeric">{money(object.pricePerHour)}</td>
+                <td className="numeric" data-label="Price per hour">{money(object.pricePerHour)}</td>
                 <td className="actions">
                   <Link to={`/catalog/objects/${object.id}`} className="button button-secondary button-small">
                     Hours and rules

@@ -116,7 +116,7 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
       {doors.length === 0 ? (
         <Empty>No doors yet.</Empty>
       ) : (
-        <TableWrap label="Doors">
+        <TableWrap label="Doors" stackable>
           <thead>
             <tr>
               <th scope="col">Door</th>
@@ -131,10 +131,10 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
           <tbody>
             {doors.map((door) => (
               <tr key={door.id}>
-                <td className="strong">{door.name}</td>
-                <td>{door.gpioPin}</td>
-                <td>{door.behavior === 'toggle' ? 'Toggle' : `Unlock ${door.unlockDurationSeconds} s per scan`}</td>
-                <td>
+                <td className="strong nowrap" data-label="Door">{door.name}</td>
+                <td data-label="GPIO pin">{door.gpioPin}</td>
+                <td data-label="Behaviour">{door.behavior === 'toggle' ? 'Toggle' : `Unlock ${door.unlockDurationSeconds} s per scan`}</td>
+                <td data-label="Objects">
                   {door.objectIds.length === 0 ? (
                     <span className="muted">none</span>
                   ) : (

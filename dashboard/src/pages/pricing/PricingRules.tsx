@@ -165,7 +165,7 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
       ) : rules.data?.pricingRules.length === 0 ? (
         <Empty>No pricing rules: every booking costs the object's hourly price.</Empty>
       ) : (
-        <TableWrap label="Pricing rules">
+        <TableWrap label="Pricing rules" stackable>
           <thead>
             <tr>
               <th scope="col">Rule</th>
@@ -182,13 +182,13 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
           <tbody>
             {rules.data?.pricingRules.map((rule) => (
               <tr key={rule.id}>
-                <td className="strong">{rule.name}</td>
-                <td>{describe(rule)}</td>
-                <td className="numeric">
+                <td className="strong" data-label="Rule">{rule.name}</td>
+                <td data-label="When">{describe(rule)}</td>
+                <td className="numeric" data-label="Adjustment">
                   {rule.percent > 0 ? '+' : ''}
                   {rule.percent}%
                 </td>
-                <td>
+                <td data-label="Status">
                   <Badge value={rule.active ? 'active' : 'inactive'} />
                 </td>
                 <td className="actions">
