@@ -46,6 +46,8 @@ const config: CodegenConfig = {
           DeviceCommand: '../src/db/types.js#DeviceCommandRow',
           DeviceCommandEntry: '../src/db/types.js#DeviceCommandRow',
           AccessLogEntry: '../src/db/types.js#AccessLogRow',
+          User: '../src/db/types.js#UserRow',
+          AuditLogEntry: '../src/db/types.js#AuditLogRow',
         },
       },
     },

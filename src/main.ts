@@ -25,7 +25,13 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         '',
-        'Portier created a demo tenant on this new embedded database. Its admin API key (shown once):',
+        'Portier created a demo tenant on this new embedded database. Sign in to its dashboard',
+        '(the password is shown once):',
+        `  dashboard: ${deps.env.publicUrl}/dashboard`,
+        `  email:     ${demo.admin.email}`,
+        `  password:  ${demo.admin.password}`,
+        '',
+        'Its admin API key (shown once):',
         `  tenantId: ${demo.tenantId}`,
         `  apiKey:   ${demo.apiKey}`,
         `  objects:  ${demo.objectIds.join(', ')}`,

@@ -8,6 +8,7 @@ import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.js';
 import { availabilityResolvers } from '../modules/availability/availability.resolvers.js';
 import { deviceResolvers } from '../modules/devices/devices.resolvers.js';
 import { accessResolvers } from '../modules/access/access.resolvers.js';
+import { userResolvers } from '../modules/users/users.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -20,4 +21,5 @@ export const resolvers: Resolvers[] = [
   availabilityResolvers,
   deviceResolvers,
   accessResolvers,
+  userResolvers,
 ];

@@ -8,8 +8,9 @@
 export function isOwnOrigin(headers: { origin?: string; secFetchSite?: string }, own: { publicUrl: string; requestOrigin: string }): boolean {
   const { origin, secFetchSite } = headers;
   if (origin !== undefined) {
-    if (origin === 'null') return false;
-    return origin === originOf(own.publicUrl) || origin === originOf(own.requestOrigin);
+    const given = originOf(origin);
+    if (given === undefined || given === 'null') return false;
+    return given === originOf(own.publicUrl) || given === originOf(own.requestOrigin);
   }
   if (secFetchSite !== undefined) return secFetchSite === 'same-origin';
   return true;
