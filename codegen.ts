@@ -48,6 +48,8 @@ const config: CodegenConfig = {
           AccessLogEntry: '../src/db/types.js#AccessLogRow',
           User: '../src/db/types.js#UserRow',
           AuditLogEntry: '../src/db/types.js#AuditLogRow',
+          OAuthApp: '../src/db/types.js#OAuthAppRow',
+          ConnectedApp: '../src/modules/oauth/grants.repository.js#ConnectedAppRow',
         },
       },
     },

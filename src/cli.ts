@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { DomainError } from './errors.js';
 import { createApiKey, createTenant } from './modules/tenants/tenants.service.js';
 import { importCatalog } from './import/import.js';
+import { createApp, rotateSecret } from './modules/oauth/apps.service.js';
 import { CLI_ACTOR, createUser, isRole, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
@@ -15,6 +16,8 @@ const USAGE = `Usage:
   cli tenant create --name NAME
   cli apikey create --tenant ID --name NAME --scopes a,b [--rate-limit N]
   cli import --tenant ID FILE
+  cli oauth-app create --tenant ID --name NAME --redirect-uri URI [--redirect-uri URI2 …] --scopes a,b [--public]
+  cli oauth-app rotate-secret --tenant ID --client-id ID
   cli user create --tenant ID --email EMAIL --password PASSWORD [--role admin|staff]`;
 
 class UsageError extends Error {}
@@ -56,6 +59,35 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
       return created;
     });
     return { id: key.id, apiKey };
+  }
+  if (command === 'oauth-app' && sub === 'create') {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: {
+        tenant: { type: 'string' },
+        name: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        scopes: { type: 'string' },
+        public: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    const tenantId = required(values, 'tenant');
+    const name = required(values, 'name');
+    const redirectUris = values['redirect-uri'] ?? [];
+    if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for more than one)');
+    const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+    const deps = await withDeps();
+    const { app, clientSecret } = await createApp(deps.database.db, { tenantId, name, redirectUris, scopes, public: values.public === true });
+    return app.public ? { clientId: app.client_id } : { clientId: app.client_id, clientSecret };
+  }
+  if (command === 'oauth-app' && sub === 'rotate-secret') {
+    const { values } = parseArgs({ args: argv.slice(2), options: { tenant: { type: 'string' }, 'client-id': { type: 'string' } }, strict: true });
+    const tenantId = required(values, 'tenant');
+    const clientId = required(values, 'client-id');
+    const deps = await withDeps();
+    const { app, clientSecret } = await rotateSecret(deps.database.db, tenantId, clientId, deps.now());
+    return { clientId: app.client_id, clientSecret };
   }
   if (command === 'user' && sub === 'create') {
     const { values } = parseArgs({

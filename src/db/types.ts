@@ -259,6 +259,39 @@ export interface BookingCredentialsTable {
   created_at: CreatedAt;
 }
 
+export interface OAuthAppsTable {
+  client_id: string;
+  tenant_id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  secret_hash: string | null;
+  secret_rotated_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface OAuthGrantsTable {
+  grant_id: string;
+  tenant_id: string;
+  client_id: string;
+  user_id: string;
+  scopes: string[];
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+  expires_at: Timestamp;
+}
+
+export interface OAuthStoreTable {
+  model: string;
+  id_hash: string;
+  grant_id: string | null;
+  uid_hash: string | null;
+  payload: string;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
 export interface UsersTable {
   id: Generated<string>;
   tenant_id: string;
@@ -317,6 +350,9 @@ export interface DB {
   device_commands: DeviceCommandsTable;
   access_log: AccessLogTable;
   booking_credentials: BookingCredentialsTable;
+  oauth_apps: OAuthAppsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_store: OAuthStoreTable;
   users: UsersTable;
   user_sessions: UserSessionsTable;
   audit_log: AuditLogTable;
@@ -344,6 +380,8 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
 export type AccessLogRow = Selectable<AccessLogTable>;
 export type BookingCredentialRow = Selectable<BookingCredentialsTable>;
+export type OAuthAppRow = Selectable<OAuthAppsTable>;
+export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type UserSessionRow = Selectable<UserSessionsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;

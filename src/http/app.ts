@@ -8,6 +8,7 @@ import { restParamCheck } from '../rest/params.js';
 import { registerPricingRoutes } from '../modules/pricing/pricing.routes.js';
 import { registerPaymentPage } from '../modules/bookings/pay.route.js';
 import { registerDeviceRoutes } from '../modules/devices/devices.routes.js';
+import { registerOAuthRoutes } from '../modules/oauth/oauth.routes.js';
 import { accessLogWriter } from '../modules/access/access-log-writer.js';
 import { RouteRegistry } from '../rest/openapi-registry.js';
 import type { BuiltDocument } from '../rest/openapi.js';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }
 
   registerPricingRoutes(fastify, deps);
+  registerOAuthRoutes(fastify, deps);
   registerSessionRoutes(fastify, sessions);
   await registerDashboard(fastify);
 

@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { bearerToken, requireScope, type Principal } from '../auth/principal.js';
 import type { Scope } from '../auth/scopes.js';
 import { unauthenticated, type DomainError } from '../errors.js';
-import { authenticateApiKey } from '../modules/tenants/tenants.service.js';
+import { API_KEY_PREFIX, authenticateApiKey } from '../modules/tenants/tenants.service.js';
+import { authenticateAccessToken } from '../modules/oauth/tokens.js';
 import { authenticateDevice } from '../modules/devices/devices.service.js';
 import type { DashboardSessions } from '../modules/users/session.http.js';
 
@@ -29,7 +30,8 @@ export type Authenticator = (deps: AppDeps, token: string, req: FastifyRequest) 
 
 /** Credential checks by mode; the devices module registers 'device'. */
 export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authenticator>> = {
-  apiKey: (deps, token) => authenticateApiKey(deps.database.db, token),
+  // `svc_…` is an API key; anything else may be an OAuth access token.
+  apiKey: (deps, token) => (token.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps.database.db, token) : authenticateAccessToken(deps, token)),
   device: (deps, token) => authenticateDevice(deps.database.db, token),
 };
 

@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { AppDeps } from '../../deps.js';
+import { OAUTH_ROUTES, createProvider } from './provider.js';
+import { registerInteractionRoutes } from './interaction.routes.js';
+
+// oidc-provider is a Koa application; fastify hands it the raw request and response of exactly the
+// routes Portier offers (anything else oidc-provider could serve stays unreachable). The rate limit
+// of the client address applies to them like to every route, with the same headers.
+
+export const METADATA_PATH = '/.well-known/oauth-authorization-server';
+
+function handOver(provider: Provider, publicUrl: string) {
+  const callback = provider.callback();
+  const { host, protocol } = new URL(publicUrl);
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    req.raw.headers['x-forwarded-host'] = host;
+    req.raw.headers['x-forwarded-proto'] = protocol.replace(/:$/, '');
+    // Headers fastify's hooks set (request id, rate limit) go out with oidc-provider's answer.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    reply.hijack();
+    await callback(req.raw, reply.raw);
+  };
+}
+
+export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): Provider {
+  const provider = createProvider(deps);
+  const toProvider = handOver(provider, deps.env.publicUrl);
+  const config = { auth: 'none' as const, openapi: false as const };
+  void app.register(async (scope) => {
+    // oidc-provider reads form bodies itself: leave the stream unread for it.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    scope.get(METADATA_PATH, { config }, toProvider);
+    scope.get(OAUTH_ROUTES.authorization, { config }, toProvider);
+    scope.get(`${OAUTH_ROUTES.authorization}/:uid`, { config }, toProvider);
+    scope.get(OAUTH_ROUTES.jwks, { config }, toProvider);
+    for (const path of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]) {
+      scope.post(path, { config }, toProvider);
+      scope.options(path, { config }, toProvider);
+    }
+  });
+  registerInteractionRoutes(app, deps, provider);
+  return provider;
+}
