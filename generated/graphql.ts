@@ -237,6 +237,18 @@ export type CancellationPolicyList = {
   cancellationPolicies: Array<CancellationPolicy>;
 };
 
+/** What cancelling a booking now would refund, by the tenant's default cancellation policy (the dashboard shows it before it cancels). */
+export type CancellationQuote = {
+  __typename?: 'CancellationQuote';
+  bookingId: Scalars['ID']['output'];
+  currency: Scalars['String']['output'];
+  /** The default policy applied; null when the tenant has none (cancellations refund in full). */
+  policyName: Maybe<Scalars['String']['output']>;
+  /** Cents the policy refunds if the booking is cancelled now. */
+  refundAmount: Scalars['Int']['output'];
+  totalPrice: Scalars['Int']['output'];
+};
+
 export type CancellationTier = {
   __typename?: 'CancellationTier';
   hoursBeforeStart: Scalars['Int']['output'];
@@ -941,6 +953,8 @@ export type Query = {
   cancellationPolicies: Array<CancellationPolicy>;
   /** The same as cancellationPolicies, wrapped as {cancellationPolicies} (the REST shape). */
   cancellationPolicyList: CancellationPolicyList;
+  /** The refund a cancellation of this PENDING or CONFIRMED booking would give now; nothing changes. */
+  cancellationQuote: CancellationQuote;
   /** The apps this tenant authorized to act for it. */
   connectedApps: Array<ConnectedApp>;
   device: Device;
@@ -1077,6 +1091,12 @@ export type QueryCancellationPoliciesArgs = {
 
 
 export type QueryCancellationPolicyListArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryCancellationQuoteArgs = {
+  bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1451,6 +1471,7 @@ export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CancellationPolicy: ResolverTypeWrapper<CancellationPolicyRow>;
   CancellationPolicyList: ResolverTypeWrapper<Omit<CancellationPolicyList, 'cancellationPolicies'> & { cancellationPolicies: Array<ResolversTypes['CancellationPolicy']> }>;
+  CancellationQuote: ResolverTypeWrapper<CancellationQuote>;
   CancellationTier: ResolverTypeWrapper<CancellationTier>;
   CancellationTierInput: CancellationTierInput;
   ChangePasswordPayload: ResolverTypeWrapper<Omit<ChangePasswordPayload, 'user'> & { user: ResolversTypes['User'] }>;
@@ -1529,6 +1550,7 @@ export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   CancellationPolicy: CancellationPolicyRow;
   CancellationPolicyList: Omit<CancellationPolicyList, 'cancellationPolicies'> & { cancellationPolicies: Array<ResolversParentTypes['CancellationPolicy']> };
+  CancellationQuote: CancellationQuote;
   CancellationTier: CancellationTier;
   CancellationTierInput: CancellationTierInput;
   ChangePasswordPayload: Omit<ChangePasswordPayload, 'user'> & { user: ResolversParentTypes['User'] };
@@ -1728,6 +1750,14 @@ export type CancellationPolicyResolvers<ContextType = GraphQLContext, ParentType
 
 export type CancellationPolicyListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationPolicyList'] = ResolversParentTypes['CancellationPolicyList']> = {
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType>;
+};
+
+export type CancellationQuoteResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationQuote'] = ResolversParentTypes['CancellationQuote']> = {
+  bookingId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  policyName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  refundAmount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type CancellationTierResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationTier'] = ResolversParentTypes['CancellationTier']> = {
@@ -1969,6 +1999,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType, Partial<QueryCancellationPoliciesArgs>>;
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
+  cancellationQuote?: Resolver<ResolversTypes['CancellationQuote'], ParentType, ContextType, RequireFields<QueryCancellationQuoteArgs, 'bookingId'>>;
   connectedApps?: Resolver<Array<ResolversTypes['ConnectedApp']>, ParentType, ContextType>;
   device?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
   deviceCommands?: Resolver<Array<ResolversTypes['DeviceCommandEntry']>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
@@ -2124,6 +2155,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   BookingRules?: BookingRulesResolvers<ContextType>;
   CancellationPolicy?: CancellationPolicyResolvers<ContextType>;
   CancellationPolicyList?: CancellationPolicyListResolvers<ContextType>;
+  CancellationQuote?: CancellationQuoteResolvers<ContextType>;
   CancellationTier?: CancellationTierResolvers<ContextType>;
   ChangePasswordPayload?: ChangePasswordPayloadResolvers<ContextType>;
   ConnectedApp?: ConnectedAppResolvers<ContextType>;

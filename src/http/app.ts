@@ -15,6 +15,7 @@ import { registerAuthEnforcement, registerPrincipalResolution } from './auth.js'
 import { registerErrorHandling } from './errors.js';
 import { registerHealth } from './health.js';
 import { registerDocs } from './docs.js';
+import { registerDashboard } from './dashboard.js';
 import { loadRateLimit, type RateLimit } from './rate-limit.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerPricePreviewRoute(fastify, deps);
   registerOAuthRoutes(fastify, deps);
   registerSessionRoutes(fastify, sessions);
+  await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
   return { fastify, yoga, routes, openapi: docs.built, drain };

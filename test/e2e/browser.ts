@@ -16,6 +16,21 @@ const QUIET_FLAGS = [
   '--disable-gpu',
 ];
 
+/**
+ * @sparticuz/chromium's own flags are made for AWS Lambda; these would make the tests lie:
+ * `--single-process` lets browser contexts share cookies (a second user's context was signed in as
+ * the first), and the web-security switches turn off the same-origin policy and mixed-content
+ * blocking that the dashboard's CSRF and CSP checks rely on.
+ */
+const LAMBDA_ONLY_FLAGS = new Set([
+  '--single-process',
+  '--no-zygote',
+  '--disable-web-security',
+  '--allow-running-insecure-content',
+  '--disable-site-isolation-trials',
+  '--disable-features=AudioServiceOutOfProcess,IsolateOrigins,site-per-process',
+]);
+
 export async function launchBrowser(): Promise<Browser> {
   if (existsSync(SYSTEM_CHROMIUM)) {
     return playwright.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: ['--no-sandbox', ...QUIET_FLAGS] });
@@ -24,6 +39,6 @@ export async function launchBrowser(): Promise<Browser> {
   return playwright.launch({
     executablePath: await packaged.executablePath(),
     headless: true,
-    args: [...packaged.args, ...QUIET_FLAGS],
+    args: [...packaged.args.filter((flag) => !LAMBDA_ONLY_FLAGS.has(flag)), ...QUIET_FLAGS],
   });
 }

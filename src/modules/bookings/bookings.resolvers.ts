@@ -32,6 +32,7 @@ export const bookingResolvers: Resolvers = {
       return page;
     },
     booking: (_, a, ctx) => bookings.getBooking(ctx.db, tenantOf(ctx.principal), a.id),
+    cancellationQuote: (_, a, ctx) => bookings.quoteCancellation(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.bookingId),
     bookingDetails: async (_, a, ctx) => ({ booking: await bookings.getBooking(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId) }),
   },
   Mutation: {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { DomainError, Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
-import { quoteBooking, refundForCancellation } from '../pricing/index.js';
+import { cancellationQuote, quoteBooking, refundForCancellation } from '../pricing/index.js';
 import { recordEvent } from '../webhooks/index.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
@@ -150,6 +150,16 @@ export async function getBooking(db: Executor, tenantId: string, id: string): Pr
   const booking = isUuid(id) ? await repo.findBooking(db, tenantId, id) : undefined;
   if (!booking) throw notFound('Booking', id);
   return booking;
+}
+
+/** What cancelling the booking now would refund; only a booking that may still be cancelled has one. */
+export async function quoteCancellation(db: Executor, deps: AppDeps, tenantId: string, bookingId: string) {
+  const booking = await getBooking(db, tenantId, bookingId);
+  if (!canTransition(booking.status, 'CANCELLED')) {
+    throw conflict('invalid_transition', `A ${booking.status} booking cannot be cancelled`);
+  }
+  const quote = await cancellationQuote(db, tenantId, booking, deps.now());
+  return { bookingId: booking.id, totalPrice: booking.total_price, currency: booking.currency, ...quote };
 }
 
 /** Moves a booking along the allowed transitions; returns the refund when it cancels. */

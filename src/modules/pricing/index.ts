@@ -2,6 +2,6 @@
 export { importCancellationPolicies, importPricingRules } from './pricing.import.js';
 export { pricingResolvers } from './pricing.resolvers.js';
 export { quoteBooking, type Quote } from './quote.js';
-export { refundForCancellation } from './refund.js';
+export { cancellationQuote, refundForCancellation } from './refund.js';
 export * from './cancellation-policies.service.js';
 export * from './pricing-rules.service.js';

@@ -1,0 +1,108 @@
+import type { TypedDocumentString } from '../gql/graphql';
+
+/** Where the dashboard's GraphQL calls go: the same endpoint integrators use. */
+export const GRAPHQL_URL = '/api/v1/graphql';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A refused or failed GraphQL call, with the API's own message, code and per-field errors. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly fieldErrors: FieldError[];
+
+  constructor(message: string, status: number, code?: string, fieldErrors: FieldError[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+
+  /** The message the API gave for one argument, e.g. `fieldError('url')`. */
+  fieldError(field: string): string | undefined {
+    return this.fieldErrors.find((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))?.message;
+  }
+}
+
+interface GraphQLErrorShape {
+  message: string;
+  extensions?: { code?: string; reason?: string; fields?: FieldError[]; http?: { status?: number } };
+}
+
+/** A GraphQL result, or problem details (401/403/429 refused before GraphQL ran). */
+interface ResponseBody<T> {
+  data?: T | null;
+  errors?: GraphQLErrorShape[] | FieldError[];
+  detail?: string;
+  code?: string;
+}
+
+let csrfToken: string | null = null;
+let onUnauthenticated: () => void = () => undefined;
+
+/** Set by the session: every state-changing call sends it as X-CSRF-Token. */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when the API answers 401 (the session expired): the app returns to sign-in. */
+export function setUnauthenticatedHandler(handler: () => void): void {
+  onUnauthenticated = handler;
+}
+
+export async function execute<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
+): Promise<TResult> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
+  if (csrfToken) headers['x-csrf-token'] = csrfToken;
+  const body = JSON.stringify({ query: document.toString(), variables: variables ?? {} });
+  const response = await fetchRetryingOverload(GRAPHQL_URL, { method: 'POST', credentials: 'same-origin', headers, body });
+  return readResult<TResult>(response);
+}
+
+/** How often a request refused by load shedding (503 overloaded: nothing ran) is sent again. */
+const OVERLOAD_RETRIES = 3;
+
+/** fetch, sent again (after Retry-After) while Portier sheds load: a 503 means nothing ran. */
+export async function fetchRetryingOverload(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch {
+      throw new ApiError('Portier could not be reached. Check the connection and try again.', 0);
+    }
+    // Load shedding answers before any work is done, so even a mutation may be sent again.
+    if (response.status !== 503 || attempt >= OVERLOAD_RETRIES) return response;
+    const seconds = Math.min(10, Math.max(1, Number(response.headers.get('retry-after')) || 2));
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
+
+async function readResult<TResult>(response: Response): Promise<TResult> {
+  let body: ResponseBody<TResult> | null = null;
+  try {
+    body = (await response.json()) as ResponseBody<TResult>;
+  } catch {
+    body = null;
+  }
+  if (response.status === 401) onUnauthenticated();
+  if (body && typeof body.detail === 'string') {
+    throw new ApiError(body.detail, response.status, body.code, (body.errors ?? []) as FieldError[]);
+  }
+  const errors = (body?.errors ?? []) as GraphQLErrorShape[];
+  const first = errors[0];
+  if (first) {
+    const fields = errors.flatMap((e) => e.extensions?.fields ?? []);
+    throw new ApiError(first.message, first.extensions?.http?.status ?? response.status, first.extensions?.reason ?? first.extensions?.code, fields);
+  }
+  if (!response.ok || !body?.data) {
+    throw new ApiError(`The request failed (HTTP ${response.status}).`, response.status);
+  }
+  return body.data;
+}

@@ -1,0 +1,97 @@
+import { useEffect, useId, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { useSession, useSessionApi } from '../session';
+import { ErrorNotice } from './ui';
+
+interface NavItem {
+  to: string;
+  label: string;
+  /** The scope the page needs; the link is shown only when the session's scopes allow it. */
+  scope?: string;
+  end?: boolean;
+}
+
+const VENUE: NavItem[] = [
+  { to: '/', label: 'Overview', end: true },
+  { to: '/bookings', label: 'Bookings', scope: 'bookings:read' },
+  { to: '/catalog', label: 'Catalog', scope: 'catalog:read' },
+  { to: '/pricing', label: 'Pricing', scope: 'pricing:read' },
+];
+
+const ADMIN: NavItem[] = [
+  { to: '/admin/api-keys', label: 'API Keys', scope: 'admin' },
+  { to: '/admin/devices', label: 'Devices', scope: 'devices:read' },
+  { to: '/admin/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
+  { to: '/admin/team', label: 'Team', scope: 'admin' },
+  { to: '/admin/oauth-apps', label: 'OAuth Apps', scope: 'admin' },
+  { to: '/admin/connected-apps', label: 'Connected apps', scope: 'admin' },
+];
+
+export function Layout() {
+  const session = useSession();
+  const { signOut } = useSessionApi();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signOutError, setSignOutError] = useState<unknown>(null);
+  const location = useLocation();
+  const navId = useId();
+
+  // A chosen page closes the menu on a phone.
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  const visible = (items: NavItem[]) => items.filter((item) => !item.scope || session.can(item.scope));
+  const admin = visible(ADMIN);
+
+  const link = (item: NavItem) => (
+    <li key={item.to}>
+      <NavLink to={item.to} end={item.end} className={({ isActive }) => `nav-link${isActive ? ' nav-link-active' : ''}`}>
+        {item.label}
+      </NavLink>
+    </li>
+  );
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            P
+          </span>
+          <span className="brand-name">Portier</span>
+          <span className="brand-tenant">{session.tenant.name}</span>
+        </div>
+        <div className="topbar-user">
+          <span className="user-email">
+            {session.user.email}
+            <span className="user-role">{session.user.role}</span>
+          </span>
+          <button type="button" className="button button-secondary button-small" onClick={() => signOut().catch(setSignOutError)}>
+            Sign out
+          </button>
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls={navId} onClick={() => setMenuOpen((open) => !open)}>
+            <span className="menu-icon" aria-hidden="true" />
+            Menu
+          </button>
+        </div>
+      </header>
+      <div className="frame">
+        <nav id={navId} className={`sidebar${menuOpen ? ' sidebar-open' : ''}`} aria-label="Main">
+          <p className="nav-heading">Venue</p>
+          <ul>{visible(VENUE).map(link)}</ul>
+          {admin.length > 0 ? (
+            <>
+              <p className="nav-heading">Admin</p>
+              <ul>{admin.map(link)}</ul>
+            </>
+          ) : null}
+        </nav>
+        <main id="main" className="content" tabIndex={-1}>
+          <ErrorNotice error={signOutError} title="Sign-out failed" />
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

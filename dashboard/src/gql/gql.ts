@@ -1,0 +1,350 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query DashboardOverviewAccommodations {\n    accommodations {\n      id\n      name\n      timeZone\n    }\n  }\n": typeof types.DashboardOverviewAccommodationsDocument,
+    "\n  query DashboardOverviewToday($from: String!, $to: String!) {\n    bookingPage(from: $from, to: $to, pageSize: 100) {\n      bookings {\n        id\n        guestName\n        objectName\n        startTime\n        endTime\n        status\n        object {\n          id\n          accommodationId\n        }\n      }\n      pagination {\n        total\n      }\n    }\n  }\n": typeof types.DashboardOverviewTodayDocument,
+    "\n  query DashboardOverviewDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n    }\n  }\n": typeof types.DashboardOverviewDevicesDocument,
+    "\n  query DashboardOverviewAccess {\n    accessLog(first: 100) {\n      id\n      deviceId\n      doorId\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": typeof types.DashboardOverviewAccessDocument,
+    "\n  query DashboardOverviewWebhooks {\n    webhooks {\n      id\n      url\n      active\n    }\n  }\n": typeof types.DashboardOverviewWebhooksDocument,
+    "\n  query DashboardOverviewFailedDeliveries($webhookId: ID!) {\n    webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {\n      deliveries {\n        id\n        eventType\n        lastStatusCode\n        lastError\n        lastAttemptAt\n      }\n    }\n  }\n": typeof types.DashboardOverviewFailedDeliveriesDocument,
+    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": typeof types.DashboardApiKeysDocument,
+    "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardCreateApiKeyDocument,
+    "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.DashboardRevokeApiKeyDocument,
+    "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n": typeof types.DashboardDevicesDocument,
+    "\n  mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {\n    registerDevice(name: $name, doorIds: $doorIds) {\n      activationCode\n      device {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardRegisterDeviceDocument,
+    "\n  mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {\n    setDeviceDoors(id: $id, doorIds: $doorIds) {\n      id\n    }\n  }\n": typeof types.DashboardSetDeviceDoorsDocument,
+    "\n  mutation DashboardRevokeDevice($id: ID!) {\n    revokeDevice(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.DashboardRevokeDeviceDocument,
+    "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n": typeof types.DashboardQueueUnlockDocument,
+    "\n  query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n    webhookDeliveries(webhookId: $id, status: $status, first: 50) {\n      deliveries {\n        id\n        eventId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        lastAttemptAt\n        nextAttemptAt\n        createdAt\n        attempts {\n          attemptedAt\n          statusCode\n          durationMs\n          error\n        }\n      }\n    }\n  }\n": typeof types.DashboardWebhookDocument,
+    "\n  mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {\n    redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {\n      delivery {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DashboardRedeliverDocument,
+    "\n  query DashboardWebhooks {\n    webhooks {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n  }\n": typeof types.DashboardWebhooksDocument,
+    "\n  mutation DashboardCreateWebhook($url: String!, $events: [String!]!, $secret: String!) {\n    createWebhook(url: $url, events: $events, secret: $secret) {\n      webhook {\n        id\n      }\n    }\n  }\n": typeof types.DashboardCreateWebhookDocument,
+    "\n  mutation DashboardDeleteWebhook($webhookId: ID!) {\n    deleteWebhook(webhookId: $webhookId) {\n      deleted\n    }\n  }\n": typeof types.DashboardDeleteWebhookDocument,
+    "\n  mutation DashboardTestWebhook($webhookId: ID!) {\n    testWebhook(webhookId: $webhookId) {\n      eventId\n      success\n      statusCode\n      durationMs\n      error\n    }\n  }\n": typeof types.DashboardTestWebhookDocument,
+    "\n  query DashboardBooking($id: ID!) {\n    booking(id: $id) {\n      id\n      guestName\n      guestEmail\n      guestPhone\n      startTime\n      endTime\n      status\n      totalPrice\n      currency\n      refundAmount\n      createdAt\n      paymentUrl\n      object {\n        id\n        name\n        pricePerHour\n        accommodation {\n          id\n          name\n          timeZone\n        }\n      }\n    }\n  }\n": typeof types.DashboardBookingDocument,
+    "\n  query DashboardBookingCredentials($bookingId: ID!) {\n    bookingCredentials(bookingId: $bookingId) {\n      validFrom\n      validUntil\n      qrCode {\n        svg\n      }\n      sms {\n        code\n        message\n      }\n    }\n  }\n": typeof types.DashboardBookingCredentialsDocument,
+    "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": typeof types.DashboardBookingAccessDocument,
+    "\n  query DashboardCancellationQuote($bookingId: ID!) {\n    cancellationQuote(bookingId: $bookingId) {\n      refundAmount\n      totalPrice\n      currency\n      policyName\n    }\n  }\n": typeof types.DashboardCancellationQuoteDocument,
+    "\n  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {\n    updateBookingStatus(bookingId: $bookingId, status: $status) {\n      refundAmount\n      booking {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DashboardUpdateBookingStatusDocument,
+    "\n  query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {\n    bookingPage(page: $page, pageSize: $pageSize, status: $status, objectId: $objectId, from: $from, to: $to, guestEmail: $guestEmail) {\n      bookings {\n        id\n        guestName\n        guestEmail\n        objectName\n        startTime\n        endTime\n        status\n        totalPrice\n        currency\n        object {\n          id\n          accommodation {\n            id\n            timeZone\n          }\n        }\n      }\n      pagination {\n        page\n        pageSize\n        total\n      }\n    }\n  }\n": typeof types.DashboardBookingsDocument,
+    "\n  query DashboardObjectOptions {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardObjectOptionsDocument,
+    "\n  query DashboardCatalog {\n    accommodations {\n      id\n      name\n      address\n      timeZone\n      objects {\n        id\n        name\n        pricePerHour\n      }\n    }\n    doors {\n      id\n      name\n      gpioPin\n      behavior\n      unlockDurationSeconds\n      objectIds\n    }\n  }\n": typeof types.DashboardCatalogDocument,
+    "\n  mutation DashboardCreateAccommodation($name: String!, $address: String!, $timeZone: String!) {\n    createAccommodation(name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n": typeof types.DashboardCreateAccommodationDocument,
+    "\n  mutation DashboardUpdateAccommodation($id: ID!, $name: String, $address: String, $timeZone: String) {\n    updateAccommodation(id: $id, name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n": typeof types.DashboardUpdateAccommodationDocument,
+    "\n  mutation DashboardDeleteAccommodation($id: ID!) {\n    deleteAccommodation(id: $id)\n  }\n": typeof types.DashboardDeleteAccommodationDocument,
+    "\n  mutation DashboardCreateObject($accommodationId: ID!, $name: String!, $pricePerHour: Int!) {\n    createObject(accommodationId: $accommodationId, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n": typeof types.DashboardCreateObjectDocument,
+    "\n  mutation DashboardDeleteObject($id: ID!) {\n    deleteObject(id: $id)\n  }\n": typeof types.DashboardDeleteObjectDocument,
+    "\n  mutation DashboardCreateDoor($name: String!, $gpioPin: Int!, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    createDoor(name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n": typeof types.DashboardCreateDoorDocument,
+    "\n  mutation DashboardUpdateDoor($id: ID!, $name: String, $gpioPin: Int, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    updateDoor(id: $id, name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n": typeof types.DashboardUpdateDoorDocument,
+    "\n  mutation DashboardDeleteDoor($id: ID!) {\n    deleteDoor(id: $id)\n  }\n": typeof types.DashboardDeleteDoorDocument,
+    "\n  query DashboardObject($id: ID!) {\n    bookableObject(id: $id) {\n      id\n      name\n      pricePerHour\n      accommodation {\n        id\n        name\n        timeZone\n      }\n      openingHours {\n        schedule {\n          monday {\n            open\n            close\n          }\n          tuesday {\n            open\n            close\n          }\n          wednesday {\n            open\n            close\n          }\n          thursday {\n            open\n            close\n          }\n          friday {\n            open\n            close\n          }\n          saturday {\n            open\n            close\n          }\n          sunday {\n            open\n            close\n          }\n        }\n        specialDates {\n          date\n          closed\n          reason\n          open\n          close\n        }\n      }\n      bookingRules {\n        minDurationMinutes\n        maxDurationMinutes\n        slotIncrementMinutes\n        minAdvanceMinutes\n        maxAdvanceDays\n        bufferMinutes\n      }\n    }\n  }\n": typeof types.DashboardObjectDocument,
+    "\n  mutation DashboardUpdateObject($id: ID!, $name: String, $pricePerHour: Int) {\n    updateObject(id: $id, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n": typeof types.DashboardUpdateObjectDocument,
+    "\n  mutation DashboardSetOpeningHours($objectId: ID!, $schedule: WeeklyScheduleInput!) {\n    setOpeningHours(objectId: $objectId, schedule: $schedule) {\n      specialDates {\n        date\n      }\n    }\n  }\n": typeof types.DashboardSetOpeningHoursDocument,
+    "\n  mutation DashboardSetSpecialDate($objectId: ID!, $date: String!, $closed: Boolean!, $reason: String, $open: String, $close: String) {\n    setSpecialDate(objectId: $objectId, date: $date, closed: $closed, reason: $reason, open: $open, close: $close) {\n      specialDates {\n        date\n      }\n    }\n  }\n": typeof types.DashboardSetSpecialDateDocument,
+    "\n  mutation DashboardRemoveSpecialDate($objectId: ID!, $date: String!) {\n    removeSpecialDate(objectId: $objectId, date: $date) {\n      specialDates {\n        date\n      }\n    }\n  }\n": typeof types.DashboardRemoveSpecialDateDocument,
+    "\n  mutation DashboardSetBookingRules($objectId: ID!, $rules: BookingRulesInput!) {\n    setBookingRules(objectId: $objectId, rules: $rules) {\n      minDurationMinutes\n    }\n  }\n": typeof types.DashboardSetBookingRulesDocument,
+    "\n  mutation DashboardDeleteObjectFromPage($id: ID!) {\n    deleteObject(id: $id)\n  }\n": typeof types.DashboardDeleteObjectFromPageDocument,
+    "\n  query DashboardCancellationPolicies {\n    cancellationPolicies {\n      id\n      name\n      isDefault\n      tiers {\n        hoursBeforeStart\n        refundPercent\n      }\n    }\n  }\n": typeof types.DashboardCancellationPoliciesDocument,
+    "\n  mutation DashboardCreateCancellationPolicy($name: String!, $isDefault: Boolean, $tiers: [CancellationTierInput!]!) {\n    createCancellationPolicy(name: $name, isDefault: $isDefault, tiers: $tiers) {\n      id\n    }\n  }\n": typeof types.DashboardCreateCancellationPolicyDocument,
+    "\n  mutation DashboardSetDefaultPolicy($id: ID!) {\n    setDefaultCancellationPolicy(id: $id) {\n      id\n    }\n  }\n": typeof types.DashboardSetDefaultPolicyDocument,
+    "\n  mutation DashboardDeleteCancellationPolicy($id: ID!) {\n    deleteCancellationPolicy(id: $id)\n  }\n": typeof types.DashboardDeleteCancellationPolicyDocument,
+    "\n  query DashboardPreviewObjects {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n        timeZone\n      }\n    }\n  }\n": typeof types.DashboardPreviewObjectsDocument,
+    "\n  query DashboardPriceQuote($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!) {\n    priceQuote(objectId: $objectId, startTime: $startTime, endTime: $endTime) {\n      basePrice\n      adjustments {\n        rule\n        amount\n      }\n      totalPrice\n      currency\n      breakdown\n    }\n  }\n": typeof types.DashboardPriceQuoteDocument,
+    "\n  query DashboardPricingRules {\n    pricingRules {\n      id\n      name\n      type\n      active\n      objectIds\n      percent\n      startTime\n      endTime\n      weekdays\n      minDurationMinutes\n      minDaysInAdvance\n    }\n  }\n": typeof types.DashboardPricingRulesDocument,
+    "\n  mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    createPricingRule(name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      pricingRule {\n        id\n      }\n    }\n  }\n": typeof types.DashboardCreatePricingRuleDocument,
+    "\n  mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    updatePricingRule(id: $id, name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      id\n      active\n    }\n  }\n": typeof types.DashboardUpdatePricingRuleDocument,
+    "\n  mutation DashboardDeactivatePricingRule($id: ID!) {\n    deactivatePricingRule(id: $id) {\n      id\n      active\n    }\n  }\n": typeof types.DashboardDeactivatePricingRuleDocument,
+    "\n  mutation DashboardDeletePricingRule($id: ID!) {\n    deletePricingRule(id: $id)\n  }\n": typeof types.DashboardDeletePricingRuleDocument,
+};
+const documents: Documents = {
+    "\n  query DashboardOverviewAccommodations {\n    accommodations {\n      id\n      name\n      timeZone\n    }\n  }\n": types.DashboardOverviewAccommodationsDocument,
+    "\n  query DashboardOverviewToday($from: String!, $to: String!) {\n    bookingPage(from: $from, to: $to, pageSize: 100) {\n      bookings {\n        id\n        guestName\n        objectName\n        startTime\n        endTime\n        status\n        object {\n          id\n          accommodationId\n        }\n      }\n      pagination {\n        total\n      }\n    }\n  }\n": types.DashboardOverviewTodayDocument,
+    "\n  query DashboardOverviewDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n    }\n  }\n": types.DashboardOverviewDevicesDocument,
+    "\n  query DashboardOverviewAccess {\n    accessLog(first: 100) {\n      id\n      deviceId\n      doorId\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": types.DashboardOverviewAccessDocument,
+    "\n  query DashboardOverviewWebhooks {\n    webhooks {\n      id\n      url\n      active\n    }\n  }\n": types.DashboardOverviewWebhooksDocument,
+    "\n  query DashboardOverviewFailedDeliveries($webhookId: ID!) {\n    webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {\n      deliveries {\n        id\n        eventType\n        lastStatusCode\n        lastError\n        lastAttemptAt\n      }\n    }\n  }\n": types.DashboardOverviewFailedDeliveriesDocument,
+    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": types.DashboardApiKeysDocument,
+    "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardCreateApiKeyDocument,
+    "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.DashboardRevokeApiKeyDocument,
+    "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n": types.DashboardDevicesDocument,
+    "\n  mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {\n    registerDevice(name: $name, doorIds: $doorIds) {\n      activationCode\n      device {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardRegisterDeviceDocument,
+    "\n  mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {\n    setDeviceDoors(id: $id, doorIds: $doorIds) {\n      id\n    }\n  }\n": types.DashboardSetDeviceDoorsDocument,
+    "\n  mutation DashboardRevokeDevice($id: ID!) {\n    revokeDevice(id: $id) {\n      id\n      status\n    }\n  }\n": types.DashboardRevokeDeviceDocument,
+    "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n": types.DashboardQueueUnlockDocument,
+    "\n  query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n    webhookDeliveries(webhookId: $id, status: $status, first: 50) {\n      deliveries {\n        id\n        eventId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        lastAttemptAt\n        nextAttemptAt\n        createdAt\n        attempts {\n          attemptedAt\n          statusCode\n          durationMs\n          error\n        }\n      }\n    }\n  }\n": types.DashboardWebhookDocument,
+    "\n  mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {\n    redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {\n      delivery {\n        id\n        status\n      }\n    }\n  }\n": types.DashboardRedeliverDocument,
+    "\n  query DashboardWebhooks {\n    webhooks {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n  }\n": types.DashboardWebhooksDocument,
+    "\n  mutation DashboardCreateWebhook($url: String!, $events: [String!]!, $secret: String!) {\n    createWebhook(url: $url, events: $events, secret: $secret) {\n      webhook {\n        id\n      }\n    }\n  }\n": types.DashboardCreateWebhookDocument,
+    "\n  mutation DashboardDeleteWebhook($webhookId: ID!) {\n    deleteWebhook(webhookId: $webhookId) {\n      deleted\n    }\n  }\n": types.DashboardDeleteWebhookDocument,
+    "\n  mutation DashboardTestWebhook($webhookId: ID!) {\n    testWebhook(webhookId: $webhookId) {\n      eventId\n      success\n      statusCode\n      durationMs\n      error\n    }\n  }\n": types.DashboardTestWebhookDocument,
+    "\n  query DashboardBooking($id: ID!) {\n    booking(id: $id) {\n      id\n      guestName\n      guestEmail\n      guestPhone\n      startTime\n      endTime\n      status\n      totalPrice\n      currency\n      refundAmount\n      createdAt\n      paymentUrl\n      object {\n        id\n        name\n        pricePerHour\n        accommodation {\n          id\n          name\n          timeZone\n        }\n      }\n    }\n  }\n": types.DashboardBookingDocument,
+    "\n  query DashboardBookingCredentials($bookingId: ID!) {\n    bookingCredentials(bookingId: $bookingId) {\n      validFrom\n      validUntil\n      qrCode {\n        svg\n      }\n      sms {\n        code\n        message\n      }\n    }\n  }\n": types.DashboardBookingCredentialsDocument,
+    "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": types.DashboardBookingAccessDocument,
+    "\n  query DashboardCancellationQuote($bookingId: ID!) {\n    cancellationQuote(bookingId: $bookingId) {\n      refundAmount\n      totalPrice\n      currency\n      policyName\n    }\n  }\n": types.DashboardCancellationQuoteDocument,
+    "\n  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {\n    updateBookingStatus(bookingId: $bookingId, status: $status) {\n      refundAmount\n      booking {\n        id\n        status\n      }\n    }\n  }\n": types.DashboardUpdateBookingStatusDocument,
+    "\n  query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {\n    bookingPage(page: $page, pageSize: $pageSize, status: $status, objectId: $objectId, from: $from, to: $to, guestEmail: $guestEmail) {\n      bookings {\n        id\n        guestName\n        guestEmail\n        objectName\n        startTime\n        endTime\n        status\n        totalPrice\n        currency\n        object {\n          id\n          accommodation {\n            id\n            timeZone\n          }\n        }\n      }\n      pagination {\n        page\n        pageSize\n        total\n      }\n    }\n  }\n": types.DashboardBookingsDocument,
+    "\n  query DashboardObjectOptions {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardObjectOptionsDocument,
+    "\n  query DashboardCatalog {\n    accommodations {\n      id\n      name\n      address\n      timeZone\n      objects {\n        id\n        name\n        pricePerHour\n      }\n    }\n    doors {\n      id\n      name\n      gpioPin\n      behavior\n      unlockDurationSeconds\n      objectIds\n    }\n  }\n": types.DashboardCatalogDocument,
+    "\n  mutation DashboardCreateAccommodation($name: String!, $address: String!, $timeZone: String!) {\n    createAccommodation(name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n": types.DashboardCreateAccommodationDocument,
+    "\n  mutation DashboardUpdateAccommodation($id: ID!, $name: String, $address: String, $timeZone: String) {\n    updateAccommodation(id: $id, name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n": types.DashboardUpdateAccommodationDocument,
+    "\n  mutation DashboardDeleteAccommodation($id: ID!) {\n    deleteAccommodation(id: $id)\n  }\n": types.DashboardDeleteAccommodationDocument,
+    "\n  mutation DashboardCreateObject($accommodationId: ID!, $name: String!, $pricePerHour: Int!) {\n    createObject(accommodationId: $accommodationId, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n": types.DashboardCreateObjectDocument,
+    "\n  mutation DashboardDeleteObject($id: ID!) {\n    deleteObject(id: $id)\n  }\n": types.DashboardDeleteObjectDocument,
+    "\n  mutation DashboardCreateDoor($name: String!, $gpioPin: Int!, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    createDoor(name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n": types.DashboardCreateDoorDocument,
+    "\n  mutation DashboardUpdateDoor($id: ID!, $name: String, $gpioPin: Int, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    updateDoor(id: $id, name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n": types.DashboardUpdateDoorDocument,
+    "\n  mutation DashboardDeleteDoor($id: ID!) {\n    deleteDoor(id: $id)\n  }\n": types.DashboardDeleteDoorDocument,
+    "\n  query DashboardObject($id: ID!) {\n    bookableObject(id: $id) {\n      id\n      name\n      pricePerHour\n      accommodation {\n        id\n        name\n        timeZone\n      }\n      openingHours {\n        schedule {\n          monday {\n            open\n            close\n          }\n          tuesday {\n            open\n            close\n          }\n          wednesday {\n            open\n            close\n          }\n          thursday {\n            open\n            close\n          }\n          friday {\n            open\n            close\n          }\n          saturday {\n            open\n            close\n          }\n          sunday {\n            open\n            close\n          }\n        }\n        specialDates {\n          date\n          closed\n          reason\n          open\n          close\n        }\n      }\n      bookingRules {\n        minDurationMinutes\n        maxDurationMinutes\n        slotIncrementMinutes\n        minAdvanceMinutes\n        maxAdvanceDays\n        bufferMinutes\n      }\n    }\n  }\n": types.DashboardObjectDocument,
+    "\n  mutation DashboardUpdateObject($id: ID!, $name: String, $pricePerHour: Int) {\n    updateObject(id: $id, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n": types.DashboardUpdateObjectDocument,
+    "\n  mutation DashboardSetOpeningHours($objectId: ID!, $schedule: WeeklyScheduleInput!) {\n    setOpeningHours(objectId: $objectId, schedule: $schedule) {\n      specialDates {\n        date\n      }\n    }\n  }\n": types.DashboardSetOpeningHoursDocument,
+    "\n  mutation DashboardSetSpecialDate($objectId: ID!, $date: String!, $closed: Boolean!, $reason: String, $open: String, $close: String) {\n    setSpecialDate(objectId: $objectId, date: $date, closed: $closed, reason: $reason, open: $open, close: $close) {\n      specialDates {\n        date\n      }\n    }\n  }\n": types.DashboardSetSpecialDateDocument,
+    "\n  mutation DashboardRemoveSpecialDate($objectId: ID!, $date: String!) {\n    removeSpecialDate(objectId: $objectId, date: $date) {\n      specialDates {\n        date\n      }\n    }\n  }\n": types.DashboardRemoveSpecialDateDocument,
+    "\n  mutation DashboardSetBookingRules($objectId: ID!, $rules: BookingRulesInput!) {\n    setBookingRules(objectId: $objectId, rules: $rules) {\n      minDurationMinutes\n    }\n  }\n": types.DashboardSetBookingRulesDocument,
+    "\n  mutation DashboardDeleteObjectFromPage($id: ID!) {\n    deleteObject(id: $id)\n  }\n": types.DashboardDeleteObjectFromPageDocument,
+    "\n  query DashboardCancellationPolicies {\n    cancellationPolicies {\n      id\n      name\n      isDefault\n      tiers {\n        hoursBeforeStart\n        refundPercent\n      }\n    }\n  }\n": types.DashboardCancellationPoliciesDocument,
+    "\n  mutation DashboardCreateCancellationPolicy($name: String!, $isDefault: Boolean, $tiers: [CancellationTierInput!]!) {\n    createCancellationPolicy(name: $name, isDefault: $isDefault, tiers: $tiers) {\n      id\n    }\n  }\n": types.DashboardCreateCancellationPolicyDocument,
+    "\n  mutation DashboardSetDefaultPolicy($id: ID!) {\n    setDefaultCancellationPolicy(id: $id) {\n      id\n    }\n  }\n": types.DashboardSetDefaultPolicyDocument,
+    "\n  mutation DashboardDeleteCancellationPolicy($id: ID!) {\n    deleteCancellationPolicy(id: $id)\n  }\n": types.DashboardDeleteCancellationPolicyDocument,
+    "\n  query DashboardPreviewObjects {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n        timeZone\n      }\n    }\n  }\n": types.DashboardPreviewObjectsDocument,
+    "\n  query DashboardPriceQuote($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!) {\n    priceQuote(objectId: $objectId, startTime: $startTime, endTime: $endTime) {\n      basePrice\n      adjustments {\n        rule\n        amount\n      }\n      totalPrice\n      currency\n      breakdown\n    }\n  }\n": types.DashboardPriceQuoteDocument,
+    "\n  query DashboardPricingRules {\n    pricingRules {\n      id\n      name\n      type\n      active\n      objectIds\n      percent\n      startTime\n      endTime\n      weekdays\n      minDurationMinutes\n      minDaysInAdvance\n    }\n  }\n": types.DashboardPricingRulesDocument,
+    "\n  mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    createPricingRule(name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      pricingRule {\n        id\n      }\n    }\n  }\n": types.DashboardCreatePricingRuleDocument,
+    "\n  mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    updatePricingRule(id: $id, name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      id\n      active\n    }\n  }\n": types.DashboardUpdatePricingRuleDocument,
+    "\n  mutation DashboardDeactivatePricingRule($id: ID!) {\n    deactivatePricingRule(id: $id) {\n      id\n      active\n    }\n  }\n": types.DashboardDeactivatePricingRuleDocument,
+    "\n  mutation DashboardDeletePricingRule($id: ID!) {\n    deletePricingRule(id: $id)\n  }\n": types.DashboardDeletePricingRuleDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewAccommodations {\n    accommodations {\n      id\n      name\n      timeZone\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewAccommodationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewToday($from: String!, $to: String!) {\n    bookingPage(from: $from, to: $to, pageSize: 100) {\n      bookings {\n        id\n        guestName\n        objectName\n        startTime\n        endTime\n        status\n        object {\n          id\n          accommodationId\n        }\n      }\n      pagination {\n        total\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewTodayDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewDevicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewAccess {\n    accessLog(first: 100) {\n      id\n      deviceId\n      doorId\n      allowed\n      reason\n      checkedAt\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewWebhooks {\n    webhooks {\n      id\n      url\n      active\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewWebhooksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOverviewFailedDeliveries($webhookId: ID!) {\n    webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {\n      deliveries {\n        id\n        eventType\n        lastStatusCode\n        lastError\n        lastAttemptAt\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardOverviewFailedDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').DashboardApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardCreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').DashboardRevokeApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').DashboardDevicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {\n    registerDevice(name: $name, doorIds: $doorIds) {\n      activationCode\n      device {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardRegisterDeviceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {\n    setDeviceDoors(id: $id, doorIds: $doorIds) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardSetDeviceDoorsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRevokeDevice($id: ID!) {\n    revokeDevice(id: $id) {\n      id\n      status\n    }\n  }\n"): typeof import('./graphql').DashboardRevokeDeviceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardQueueUnlockDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n    webhookDeliveries(webhookId: $id, status: $status, first: 50) {\n      deliveries {\n        id\n        eventId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        lastAttemptAt\n        nextAttemptAt\n        createdAt\n        attempts {\n          attemptedAt\n          statusCode\n          durationMs\n          error\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {\n    redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {\n      delivery {\n        id\n        status\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardRedeliverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardWebhooks {\n    webhooks {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n  }\n"): typeof import('./graphql').DashboardWebhooksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateWebhook($url: String!, $events: [String!]!, $secret: String!) {\n    createWebhook(url: $url, events: $events, secret: $secret) {\n      webhook {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardCreateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteWebhook($webhookId: ID!) {\n    deleteWebhook(webhookId: $webhookId) {\n      deleted\n    }\n  }\n"): typeof import('./graphql').DashboardDeleteWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardTestWebhook($webhookId: ID!) {\n    testWebhook(webhookId: $webhookId) {\n      eventId\n      success\n      statusCode\n      durationMs\n      error\n    }\n  }\n"): typeof import('./graphql').DashboardTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardBooking($id: ID!) {\n    booking(id: $id) {\n      id\n      guestName\n      guestEmail\n      guestPhone\n      startTime\n      endTime\n      status\n      totalPrice\n      currency\n      refundAmount\n      createdAt\n      paymentUrl\n      object {\n        id\n        name\n        pricePerHour\n        accommodation {\n          id\n          name\n          timeZone\n        }\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardBookingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardBookingCredentials($bookingId: ID!) {\n    bookingCredentials(bookingId: $bookingId) {\n      validFrom\n      validUntil\n      qrCode {\n        svg\n      }\n      sms {\n        code\n        message\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardBookingCredentialsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n"): typeof import('./graphql').DashboardBookingAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardCancellationQuote($bookingId: ID!) {\n    cancellationQuote(bookingId: $bookingId) {\n      refundAmount\n      totalPrice\n      currency\n      policyName\n    }\n  }\n"): typeof import('./graphql').DashboardCancellationQuoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {\n    updateBookingStatus(bookingId: $bookingId, status: $status) {\n      refundAmount\n      booking {\n        id\n        status\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardUpdateBookingStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {\n    bookingPage(page: $page, pageSize: $pageSize, status: $status, objectId: $objectId, from: $from, to: $to, guestEmail: $guestEmail) {\n      bookings {\n        id\n        guestName\n        guestEmail\n        objectName\n        startTime\n        endTime\n        status\n        totalPrice\n        currency\n        object {\n          id\n          accommodation {\n            id\n            timeZone\n          }\n        }\n      }\n      pagination {\n        page\n        pageSize\n        total\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardBookingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardObjectOptions {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardObjectOptionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardCatalog {\n    accommodations {\n      id\n      name\n      address\n      timeZone\n      objects {\n        id\n        name\n        pricePerHour\n      }\n    }\n    doors {\n      id\n      name\n      gpioPin\n      behavior\n      unlockDurationSeconds\n      objectIds\n    }\n  }\n"): typeof import('./graphql').DashboardCatalogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateAccommodation($name: String!, $address: String!, $timeZone: String!) {\n    createAccommodation(name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardCreateAccommodationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdateAccommodation($id: ID!, $name: String, $address: String, $timeZone: String) {\n    updateAccommodation(id: $id, name: $name, address: $address, timeZone: $timeZone) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardUpdateAccommodationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteAccommodation($id: ID!) {\n    deleteAccommodation(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeleteAccommodationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateObject($accommodationId: ID!, $name: String!, $pricePerHour: Int!) {\n    createObject(accommodationId: $accommodationId, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardCreateObjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteObject($id: ID!) {\n    deleteObject(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeleteObjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateDoor($name: String!, $gpioPin: Int!, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    createDoor(name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardCreateDoorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdateDoor($id: ID!, $name: String, $gpioPin: Int, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {\n    updateDoor(id: $id, name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardUpdateDoorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteDoor($id: ID!) {\n    deleteDoor(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeleteDoorDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardObject($id: ID!) {\n    bookableObject(id: $id) {\n      id\n      name\n      pricePerHour\n      accommodation {\n        id\n        name\n        timeZone\n      }\n      openingHours {\n        schedule {\n          monday {\n            open\n            close\n          }\n          tuesday {\n            open\n            close\n          }\n          wednesday {\n            open\n            close\n          }\n          thursday {\n            open\n            close\n          }\n          friday {\n            open\n            close\n          }\n          saturday {\n            open\n            close\n          }\n          sunday {\n            open\n            close\n          }\n        }\n        specialDates {\n          date\n          closed\n          reason\n          open\n          close\n        }\n      }\n      bookingRules {\n        minDurationMinutes\n        maxDurationMinutes\n        slotIncrementMinutes\n        minAdvanceMinutes\n        maxAdvanceDays\n        bufferMinutes\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardObjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdateObject($id: ID!, $name: String, $pricePerHour: Int) {\n    updateObject(id: $id, name: $name, pricePerHour: $pricePerHour) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardUpdateObjectDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSetOpeningHours($objectId: ID!, $schedule: WeeklyScheduleInput!) {\n    setOpeningHours(objectId: $objectId, schedule: $schedule) {\n      specialDates {\n        date\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardSetOpeningHoursDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSetSpecialDate($objectId: ID!, $date: String!, $closed: Boolean!, $reason: String, $open: String, $close: String) {\n    setSpecialDate(objectId: $objectId, date: $date, closed: $closed, reason: $reason, open: $open, close: $close) {\n      specialDates {\n        date\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardSetSpecialDateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRemoveSpecialDate($objectId: ID!, $date: String!) {\n    removeSpecialDate(objectId: $objectId, date: $date) {\n      specialDates {\n        date\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardRemoveSpecialDateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSetBookingRules($objectId: ID!, $rules: BookingRulesInput!) {\n    setBookingRules(objectId: $objectId, rules: $rules) {\n      minDurationMinutes\n    }\n  }\n"): typeof import('./graphql').DashboardSetBookingRulesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteObjectFromPage($id: ID!) {\n    deleteObject(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeleteObjectFromPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardCancellationPolicies {\n    cancellationPolicies {\n      id\n      name\n      isDefault\n      tiers {\n        hoursBeforeStart\n        refundPercent\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardCancellationPoliciesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateCancellationPolicy($name: String!, $isDefault: Boolean, $tiers: [CancellationTierInput!]!) {\n    createCancellationPolicy(name: $name, isDefault: $isDefault, tiers: $tiers) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardCreateCancellationPolicyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardSetDefaultPolicy($id: ID!) {\n    setDefaultCancellationPolicy(id: $id) {\n      id\n    }\n  }\n"): typeof import('./graphql').DashboardSetDefaultPolicyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteCancellationPolicy($id: ID!) {\n    deleteCancellationPolicy(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeleteCancellationPolicyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardPreviewObjects {\n    bookableObjects {\n      id\n      name\n      accommodation {\n        id\n        name\n        timeZone\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardPreviewObjectsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardPriceQuote($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!) {\n    priceQuote(objectId: $objectId, startTime: $startTime, endTime: $endTime) {\n      basePrice\n      adjustments {\n        rule\n        amount\n      }\n      totalPrice\n      currency\n      breakdown\n    }\n  }\n"): typeof import('./graphql').DashboardPriceQuoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardPricingRules {\n    pricingRules {\n      id\n      name\n      type\n      active\n      objectIds\n      percent\n      startTime\n      endTime\n      weekdays\n      minDurationMinutes\n      minDaysInAdvance\n    }\n  }\n"): typeof import('./graphql').DashboardPricingRulesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    createPricingRule(name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      pricingRule {\n        id\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardCreatePricingRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {\n    updatePricingRule(id: $id, name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {\n      id\n      active\n    }\n  }\n"): typeof import('./graphql').DashboardUpdatePricingRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeactivatePricingRule($id: ID!) {\n    deactivatePricingRule(id: $id) {\n      id\n      active\n    }\n  }\n"): typeof import('./graphql').DashboardDeactivatePricingRuleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeletePricingRule($id: ID!) {\n    deletePricingRule(id: $id)\n  }\n"): typeof import('./graphql').DashboardDeletePricingRuleDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,1221 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
+export type BookingRulesInput = {
+  bufferMinutes?: number | null | undefined;
+  maxAdvanceDays?: number | null | undefined;
+  maxDurationMinutes?: number | null | undefined;
+  minAdvanceMinutes?: number | null | undefined;
+  minDurationMinutes?: number | null | undefined;
+  slotIncrementMinutes?: number | null | undefined;
+};
+
+export type BookingStatus =
+  | 'CANCELLED'
+  | 'COMPLETED'
+  | 'CONFIRMED'
+  | 'PENDING';
+
+export type CancellationTierInput = {
+  /** Whole hours from 0 to 8760. */
+  hoursBeforeStart: number;
+  /** Whole percent from 0 to 100. */
+  refundPercent: number;
+};
+
+export type DayHoursInput = {
+  close: string;
+  open: string;
+};
+
+export type DeviceStatus =
+  /** The activation code expired unused (7 days after registration); register the device again. */
+  | 'ACTIVATION_EXPIRED'
+  | 'ACTIVE'
+  /** Registered; waiting for the controller to activate with its code. */
+  | 'PENDING_ACTIVATION'
+  /** Revoked: its key no longer works. */
+  | 'REVOKED';
+
+export type WebhookDeliveryStatus =
+  /** Retries exhausted, the subscription was deactivated, or a test event failed. */
+  | 'FAILED'
+  /** Waiting for its next attempt (nextAttemptAt). */
+  | 'PENDING'
+  /** A 2xx arrived. */
+  | 'SUCCEEDED';
+
+export type WeeklyScheduleInput = {
+  friday?: DayHoursInput | null | undefined;
+  monday?: DayHoursInput | null | undefined;
+  saturday?: DayHoursInput | null | undefined;
+  sunday?: DayHoursInput | null | undefined;
+  thursday?: DayHoursInput | null | undefined;
+  tuesday?: DayHoursInput | null | undefined;
+  wednesday?: DayHoursInput | null | undefined;
+};
+
+export type DashboardOverviewAccommodationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardOverviewAccommodationsQuery = { accommodations: Array<{ id: string, name: string, timeZone: string }> };
+
+export type DashboardOverviewTodayQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type DashboardOverviewTodayQuery = { bookingPage: { bookings: Array<{ id: string, guestName: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, object: { id: string, accommodationId: string } }>, pagination: { total: number } } };
+
+export type DashboardOverviewDevicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardOverviewDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null }> };
+
+export type DashboardOverviewAccessQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardOverviewAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, allowed: boolean, reason: string | null, checkedAt: string }> };
+
+export type DashboardOverviewWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardOverviewWebhooksQuery = { webhooks: Array<{ id: string, url: string, active: boolean }> };
+
+export type DashboardOverviewFailedDeliveriesQueryVariables = Exact<{
+  webhookId: string | number;
+}>;
+
+
+export type DashboardOverviewFailedDeliveriesQuery = { webhookDeliveries: { deliveries: Array<{ id: string, eventType: string, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null }> } };
+
+export type DashboardApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, scopes: Array<string>, rateLimitPerMinute: number | null, createdAt: string, revokedAt: string | null }> };
+
+export type DashboardCreateApiKeyMutationVariables = Exact<{
+  name: string;
+  scopes: Array<string> | string;
+  rateLimitPerMinute?: number | null | undefined;
+}>;
+
+
+export type DashboardCreateApiKeyMutation = { createApiKey: { apiKey: string, apiKeyInfo: { id: string, name: string } } };
+
+export type DashboardRevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardRevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
+
+export type DashboardDevicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, keyPrefix: string | null, activationExpiresAt: string, createdAt: string, telemetry: { cpuPercent: number, memoryPercent: number, wifiSignalDbm: number, doorStates: Array<{ doorId: string, state: string }> } | null, doors: Array<{ id: string, name: string, gpioPin: number }> }>, doors: Array<{ id: string, name: string }> };
+
+export type DashboardRegisterDeviceMutationVariables = Exact<{
+  name: string;
+  doorIds: Array<string | number> | string | number;
+}>;
+
+
+export type DashboardRegisterDeviceMutation = { registerDevice: { activationCode: string, device: { id: string, name: string } } };
+
+export type DashboardSetDeviceDoorsMutationVariables = Exact<{
+  id: string | number;
+  doorIds: Array<string | number> | string | number;
+}>;
+
+
+export type DashboardSetDeviceDoorsMutation = { setDeviceDoors: { id: string } };
+
+export type DashboardRevokeDeviceMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardRevokeDeviceMutation = { revokeDevice: { id: string, status: DeviceStatus } };
+
+export type DashboardQueueUnlockMutationVariables = Exact<{
+  deviceId: string | number;
+  doorId: string | number;
+}>;
+
+
+export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: string, expires_at: string } } };
+
+export type DashboardWebhookQueryVariables = Exact<{
+  id: string | number;
+  status?: WebhookDeliveryStatus | null | undefined;
+}>;
+
+
+export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string }, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
+
+export type DashboardRedeliverMutationVariables = Exact<{
+  webhookId: string | number;
+  eventId: string | number;
+}>;
+
+
+export type DashboardRedeliverMutation = { redeliverWebhookEvent: { delivery: { id: string, status: WebhookDeliveryStatus } } };
+
+export type DashboardWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardWebhooksQuery = { webhooks: Array<{ id: string, url: string, events: Array<string>, active: boolean, createdAt: string }> };
+
+export type DashboardCreateWebhookMutationVariables = Exact<{
+  url: string;
+  events: Array<string> | string;
+  secret: string;
+}>;
+
+
+export type DashboardCreateWebhookMutation = { createWebhook: { webhook: { id: string } } };
+
+export type DashboardDeleteWebhookMutationVariables = Exact<{
+  webhookId: string | number;
+}>;
+
+
+export type DashboardDeleteWebhookMutation = { deleteWebhook: { deleted: boolean } };
+
+export type DashboardTestWebhookMutationVariables = Exact<{
+  webhookId: string | number;
+}>;
+
+
+export type DashboardTestWebhookMutation = { testWebhook: { eventId: string, success: boolean, statusCode: number | null, durationMs: number, error: string | null } };
+
+export type DashboardBookingQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } };
+
+export type DashboardBookingCredentialsQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardBookingCredentialsQuery = { bookingCredentials: { validFrom: string, validUntil: string, qrCode: { svg: string }, sms: { code: string, message: string } } };
+
+export type DashboardBookingAccessQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: string | null, allowed: boolean, reason: string | null, checkedAt: string }> };
+
+export type DashboardCancellationQuoteQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardCancellationQuoteQuery = { cancellationQuote: { refundAmount: number, totalPrice: number, currency: string, policyName: string | null } };
+
+export type DashboardUpdateBookingStatusMutationVariables = Exact<{
+  bookingId: string | number;
+  status: BookingStatus;
+}>;
+
+
+export type DashboardUpdateBookingStatusMutation = { updateBookingStatus: { refundAmount: number | null, booking: { id: string, status: BookingStatus } } };
+
+export type DashboardBookingsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  pageSize?: number | null | undefined;
+  status?: BookingStatus | null | undefined;
+  objectId?: string | number | null | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  guestEmail?: string | null | undefined;
+}>;
+
+
+export type DashboardBookingsQuery = { bookingPage: { bookings: Array<{ id: string, guestName: string, guestEmail: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, object: { id: string, accommodation: { id: string, timeZone: string } } }>, pagination: { page: number, pageSize: number, total: number } } };
+
+export type DashboardObjectOptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardObjectOptionsQuery = { bookableObjects: Array<{ id: string, name: string, accommodation: { id: string, name: string } }> };
+
+export type DashboardCatalogQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardCatalogQuery = { accommodations: Array<{ id: string, name: string, address: string, timeZone: string, objects: Array<{ id: string, name: string, pricePerHour: number }> }>, doors: Array<{ id: string, name: string, gpioPin: number, behavior: string, unlockDurationSeconds: number, objectIds: Array<string> }> };
+
+export type DashboardCreateAccommodationMutationVariables = Exact<{
+  name: string;
+  address: string;
+  timeZone: string;
+}>;
+
+
+export type DashboardCreateAccommodationMutation = { createAccommodation: { id: string } };
+
+export type DashboardUpdateAccommodationMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  address?: string | null | undefined;
+  timeZone?: string | null | undefined;
+}>;
+
+
+export type DashboardUpdateAccommodationMutation = { updateAccommodation: { id: string } };
+
+export type DashboardDeleteAccommodationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeleteAccommodationMutation = { deleteAccommodation: boolean };
+
+export type DashboardCreateObjectMutationVariables = Exact<{
+  accommodationId: string | number;
+  name: string;
+  pricePerHour: number;
+}>;
+
+
+export type DashboardCreateObjectMutation = { createObject: { id: string } };
+
+export type DashboardDeleteObjectMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeleteObjectMutation = { deleteObject: boolean };
+
+export type DashboardCreateDoorMutationVariables = Exact<{
+  name: string;
+  gpioPin: number;
+  behavior?: string | null | undefined;
+  unlockDurationSeconds?: number | null | undefined;
+  objectIds?: Array<string | number> | string | number | null | undefined;
+}>;
+
+
+export type DashboardCreateDoorMutation = { createDoor: { id: string } };
+
+export type DashboardUpdateDoorMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  gpioPin?: number | null | undefined;
+  behavior?: string | null | undefined;
+  unlockDurationSeconds?: number | null | undefined;
+  objectIds?: Array<string | number> | string | number | null | undefined;
+}>;
+
+
+export type DashboardUpdateDoorMutation = { updateDoor: { id: string } };
+
+export type DashboardDeleteDoorMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeleteDoorMutation = { deleteDoor: boolean };
+
+export type DashboardObjectQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardObjectQuery = { bookableObject: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string }, openingHours: { schedule: { monday: { open: string, close: string } | null, tuesday: { open: string, close: string } | null, wednesday: { open: string, close: string } | null, thursday: { open: string, close: string } | null, friday: { open: string, close: string } | null, saturday: { open: string, close: string } | null, sunday: { open: string, close: string } | null }, specialDates: Array<{ date: string, closed: boolean, reason: string, open: string | null, close: string | null }> }, bookingRules: { minDurationMinutes: number, maxDurationMinutes: number, slotIncrementMinutes: number, minAdvanceMinutes: number, maxAdvanceDays: number, bufferMinutes: number } } };
+
+export type DashboardUpdateObjectMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  pricePerHour?: number | null | undefined;
+}>;
+
+
+export type DashboardUpdateObjectMutation = { updateObject: { id: string } };
+
+export type DashboardSetOpeningHoursMutationVariables = Exact<{
+  objectId: string | number;
+  schedule: WeeklyScheduleInput;
+}>;
+
+
+export type DashboardSetOpeningHoursMutation = { setOpeningHours: { specialDates: Array<{ date: string }> } };
+
+export type DashboardSetSpecialDateMutationVariables = Exact<{
+  objectId: string | number;
+  date: string;
+  closed: boolean;
+  reason?: string | null | undefined;
+  open?: string | null | undefined;
+  close?: string | null | undefined;
+}>;
+
+
+export type DashboardSetSpecialDateMutation = { setSpecialDate: { specialDates: Array<{ date: string }> } };
+
+export type DashboardRemoveSpecialDateMutationVariables = Exact<{
+  objectId: string | number;
+  date: string;
+}>;
+
+
+export type DashboardRemoveSpecialDateMutation = { removeSpecialDate: { specialDates: Array<{ date: string }> } };
+
+export type DashboardSetBookingRulesMutationVariables = Exact<{
+  objectId: string | number;
+  rules: BookingRulesInput;
+}>;
+
+
+export type DashboardSetBookingRulesMutation = { setBookingRules: { minDurationMinutes: number } };
+
+export type DashboardDeleteObjectFromPageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeleteObjectFromPageMutation = { deleteObject: boolean };
+
+export type DashboardCancellationPoliciesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardCancellationPoliciesQuery = { cancellationPolicies: Array<{ id: string, name: string, isDefault: boolean, tiers: Array<{ hoursBeforeStart: number, refundPercent: number }> }> };
+
+export type DashboardCreateCancellationPolicyMutationVariables = Exact<{
+  name: string;
+  isDefault?: boolean | null | undefined;
+  tiers: Array<CancellationTierInput> | CancellationTierInput;
+}>;
+
+
+export type DashboardCreateCancellationPolicyMutation = { createCancellationPolicy: { id: string } };
+
+export type DashboardSetDefaultPolicyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardSetDefaultPolicyMutation = { setDefaultCancellationPolicy: { id: string } };
+
+export type DashboardDeleteCancellationPolicyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeleteCancellationPolicyMutation = { deleteCancellationPolicy: boolean };
+
+export type DashboardPreviewObjectsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardPreviewObjectsQuery = { bookableObjects: Array<{ id: string, name: string, accommodation: { id: string, name: string, timeZone: string } }> };
+
+export type DashboardPriceQuoteQueryVariables = Exact<{
+  objectId: string | number;
+  startTime: string;
+  endTime: string;
+}>;
+
+
+export type DashboardPriceQuoteQuery = { priceQuote: { basePrice: number, totalPrice: number, currency: string, breakdown: string, adjustments: Array<{ rule: string, amount: number }> } };
+
+export type DashboardPricingRulesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: string, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<string> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
+
+export type DashboardCreatePricingRuleMutationVariables = Exact<{
+  name: string;
+  type: string;
+  percent: number;
+  active?: boolean | null | undefined;
+  startTime?: string | null | undefined;
+  endTime?: string | null | undefined;
+  weekdays?: Array<string> | string | null | undefined;
+  minDurationMinutes?: number | null | undefined;
+  minDaysInAdvance?: number | null | undefined;
+}>;
+
+
+export type DashboardCreatePricingRuleMutation = { createPricingRule: { pricingRule: { id: string } } };
+
+export type DashboardUpdatePricingRuleMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  type?: string | null | undefined;
+  percent?: number | null | undefined;
+  active?: boolean | null | undefined;
+  startTime?: string | null | undefined;
+  endTime?: string | null | undefined;
+  weekdays?: Array<string> | string | null | undefined;
+  minDurationMinutes?: number | null | undefined;
+  minDaysInAdvance?: number | null | undefined;
+}>;
+
+
+export type DashboardUpdatePricingRuleMutation = { updatePricingRule: { id: string, active: boolean } };
+
+export type DashboardDeactivatePricingRuleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeactivatePricingRuleMutation = { deactivatePricingRule: { id: string, active: boolean } };
+
+export type DashboardDeletePricingRuleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeletePricingRuleMutation = { deletePricingRule: boolean };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const DashboardOverviewAccommodationsDocument = new TypedDocumentString(`
+    query DashboardOverviewAccommodations {
+  accommodations {
+    id
+    name
+    timeZone
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewAccommodationsQuery, DashboardOverviewAccommodationsQueryVariables>;
+export const DashboardOverviewTodayDocument = new TypedDocumentString(`
+    query DashboardOverviewToday($from: String!, $to: String!) {
+  bookingPage(from: $from, to: $to, pageSize: 100) {
+    bookings {
+      id
+      guestName
+      objectName
+      startTime
+      endTime
+      status
+      object {
+        id
+        accommodationId
+      }
+    }
+    pagination {
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewTodayQuery, DashboardOverviewTodayQueryVariables>;
+export const DashboardOverviewDevicesDocument = new TypedDocumentString(`
+    query DashboardOverviewDevices {
+  devices {
+    id
+    name
+    status
+    online
+    lastHeartbeatAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewDevicesQuery, DashboardOverviewDevicesQueryVariables>;
+export const DashboardOverviewAccessDocument = new TypedDocumentString(`
+    query DashboardOverviewAccess {
+  accessLog(first: 100) {
+    id
+    deviceId
+    doorId
+    allowed
+    reason
+    checkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewAccessQuery, DashboardOverviewAccessQueryVariables>;
+export const DashboardOverviewWebhooksDocument = new TypedDocumentString(`
+    query DashboardOverviewWebhooks {
+  webhooks {
+    id
+    url
+    active
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewWebhooksQuery, DashboardOverviewWebhooksQueryVariables>;
+export const DashboardOverviewFailedDeliveriesDocument = new TypedDocumentString(`
+    query DashboardOverviewFailedDeliveries($webhookId: ID!) {
+  webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {
+    deliveries {
+      id
+      eventType
+      lastStatusCode
+      lastError
+      lastAttemptAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOverviewFailedDeliveriesQuery, DashboardOverviewFailedDeliveriesQueryVariables>;
+export const DashboardApiKeysDocument = new TypedDocumentString(`
+    query DashboardApiKeys {
+  apiKeys {
+    id
+    name
+    prefix
+    scopes
+    rateLimitPerMinute
+    createdAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardApiKeysQuery, DashboardApiKeysQueryVariables>;
+export const DashboardCreateApiKeyDocument = new TypedDocumentString(`
+    mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {
+  createApiKey(
+    name: $name
+    scopes: $scopes
+    rateLimitPerMinute: $rateLimitPerMinute
+  ) {
+    apiKey
+    apiKeyInfo {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateApiKeyMutation, DashboardCreateApiKeyMutationVariables>;
+export const DashboardRevokeApiKeyDocument = new TypedDocumentString(`
+    mutation DashboardRevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    id
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRevokeApiKeyMutation, DashboardRevokeApiKeyMutationVariables>;
+export const DashboardDevicesDocument = new TypedDocumentString(`
+    query DashboardDevices {
+  devices {
+    id
+    name
+    status
+    online
+    lastHeartbeatAt
+    serial
+    firmwareVersion
+    keyPrefix
+    activationExpiresAt
+    createdAt
+    telemetry {
+      cpuPercent
+      memoryPercent
+      wifiSignalDbm
+      doorStates {
+        doorId
+        state
+      }
+    }
+    doors {
+      id
+      name
+      gpioPin
+    }
+  }
+  doors {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDevicesQuery, DashboardDevicesQueryVariables>;
+export const DashboardRegisterDeviceDocument = new TypedDocumentString(`
+    mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {
+  registerDevice(name: $name, doorIds: $doorIds) {
+    activationCode
+    device {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRegisterDeviceMutation, DashboardRegisterDeviceMutationVariables>;
+export const DashboardSetDeviceDoorsDocument = new TypedDocumentString(`
+    mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {
+  setDeviceDoors(id: $id, doorIds: $doorIds) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetDeviceDoorsMutation, DashboardSetDeviceDoorsMutationVariables>;
+export const DashboardRevokeDeviceDocument = new TypedDocumentString(`
+    mutation DashboardRevokeDevice($id: ID!) {
+  revokeDevice(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRevokeDeviceMutation, DashboardRevokeDeviceMutationVariables>;
+export const DashboardQueueUnlockDocument = new TypedDocumentString(`
+    mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {
+  createDeviceCommand(deviceId: $deviceId, type: "unlock", doorId: $doorId) {
+    command {
+      id
+      status
+      expires_at
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardQueueUnlockMutation, DashboardQueueUnlockMutationVariables>;
+export const DashboardWebhookDocument = new TypedDocumentString(`
+    query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {
+  webhook(id: $id) {
+    id
+    url
+    events
+    active
+    createdAt
+  }
+  webhookDeliveries(webhookId: $id, status: $status, first: 50) {
+    deliveries {
+      id
+      eventId
+      eventType
+      status
+      attemptCount
+      lastStatusCode
+      lastError
+      lastAttemptAt
+      nextAttemptAt
+      createdAt
+      attempts {
+        attemptedAt
+        statusCode
+        durationMs
+        error
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardWebhookQuery, DashboardWebhookQueryVariables>;
+export const DashboardRedeliverDocument = new TypedDocumentString(`
+    mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {
+  redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {
+    delivery {
+      id
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRedeliverMutation, DashboardRedeliverMutationVariables>;
+export const DashboardWebhooksDocument = new TypedDocumentString(`
+    query DashboardWebhooks {
+  webhooks {
+    id
+    url
+    events
+    active
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardWebhooksQuery, DashboardWebhooksQueryVariables>;
+export const DashboardCreateWebhookDocument = new TypedDocumentString(`
+    mutation DashboardCreateWebhook($url: String!, $events: [String!]!, $secret: String!) {
+  createWebhook(url: $url, events: $events, secret: $secret) {
+    webhook {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateWebhookMutation, DashboardCreateWebhookMutationVariables>;
+export const DashboardDeleteWebhookDocument = new TypedDocumentString(`
+    mutation DashboardDeleteWebhook($webhookId: ID!) {
+  deleteWebhook(webhookId: $webhookId) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteWebhookMutation, DashboardDeleteWebhookMutationVariables>;
+export const DashboardTestWebhookDocument = new TypedDocumentString(`
+    mutation DashboardTestWebhook($webhookId: ID!) {
+  testWebhook(webhookId: $webhookId) {
+    eventId
+    success
+    statusCode
+    durationMs
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardTestWebhookMutation, DashboardTestWebhookMutationVariables>;
+export const DashboardBookingDocument = new TypedDocumentString(`
+    query DashboardBooking($id: ID!) {
+  booking(id: $id) {
+    id
+    guestName
+    guestEmail
+    guestPhone
+    startTime
+    endTime
+    status
+    totalPrice
+    currency
+    refundAmount
+    createdAt
+    paymentUrl
+    object {
+      id
+      name
+      pricePerHour
+      accommodation {
+        id
+        name
+        timeZone
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingQuery, DashboardBookingQueryVariables>;
+export const DashboardBookingCredentialsDocument = new TypedDocumentString(`
+    query DashboardBookingCredentials($bookingId: ID!) {
+  bookingCredentials(bookingId: $bookingId) {
+    validFrom
+    validUntil
+    qrCode {
+      svg
+    }
+    sms {
+      code
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingCredentialsQuery, DashboardBookingCredentialsQueryVariables>;
+export const DashboardBookingAccessDocument = new TypedDocumentString(`
+    query DashboardBookingAccess($bookingId: ID!) {
+  accessLog(bookingId: $bookingId, first: 50) {
+    id
+    deviceId
+    doorId
+    credentialType
+    allowed
+    reason
+    checkedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingAccessQuery, DashboardBookingAccessQueryVariables>;
+export const DashboardCancellationQuoteDocument = new TypedDocumentString(`
+    query DashboardCancellationQuote($bookingId: ID!) {
+  cancellationQuote(bookingId: $bookingId) {
+    refundAmount
+    totalPrice
+    currency
+    policyName
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCancellationQuoteQuery, DashboardCancellationQuoteQueryVariables>;
+export const DashboardUpdateBookingStatusDocument = new TypedDocumentString(`
+    mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {
+  updateBookingStatus(bookingId: $bookingId, status: $status) {
+    refundAmount
+    booking {
+      id
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateBookingStatusMutation, DashboardUpdateBookingStatusMutationVariables>;
+export const DashboardBookingsDocument = new TypedDocumentString(`
+    query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {
+  bookingPage(
+    page: $page
+    pageSize: $pageSize
+    status: $status
+    objectId: $objectId
+    from: $from
+    to: $to
+    guestEmail: $guestEmail
+  ) {
+    bookings {
+      id
+      guestName
+      guestEmail
+      objectName
+      startTime
+      endTime
+      status
+      totalPrice
+      currency
+      object {
+        id
+        accommodation {
+          id
+          timeZone
+        }
+      }
+    }
+    pagination {
+      page
+      pageSize
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingsQuery, DashboardBookingsQueryVariables>;
+export const DashboardObjectOptionsDocument = new TypedDocumentString(`
+    query DashboardObjectOptions {
+  bookableObjects {
+    id
+    name
+    accommodation {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardObjectOptionsQuery, DashboardObjectOptionsQueryVariables>;
+export const DashboardCatalogDocument = new TypedDocumentString(`
+    query DashboardCatalog {
+  accommodations {
+    id
+    name
+    address
+    timeZone
+    objects {
+      id
+      name
+      pricePerHour
+    }
+  }
+  doors {
+    id
+    name
+    gpioPin
+    behavior
+    unlockDurationSeconds
+    objectIds
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCatalogQuery, DashboardCatalogQueryVariables>;
+export const DashboardCreateAccommodationDocument = new TypedDocumentString(`
+    mutation DashboardCreateAccommodation($name: String!, $address: String!, $timeZone: String!) {
+  createAccommodation(name: $name, address: $address, timeZone: $timeZone) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateAccommodationMutation, DashboardCreateAccommodationMutationVariables>;
+export const DashboardUpdateAccommodationDocument = new TypedDocumentString(`
+    mutation DashboardUpdateAccommodation($id: ID!, $name: String, $address: String, $timeZone: String) {
+  updateAccommodation(
+    id: $id
+    name: $name
+    address: $address
+    timeZone: $timeZone
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateAccommodationMutation, DashboardUpdateAccommodationMutationVariables>;
+export const DashboardDeleteAccommodationDocument = new TypedDocumentString(`
+    mutation DashboardDeleteAccommodation($id: ID!) {
+  deleteAccommodation(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteAccommodationMutation, DashboardDeleteAccommodationMutationVariables>;
+export const DashboardCreateObjectDocument = new TypedDocumentString(`
+    mutation DashboardCreateObject($accommodationId: ID!, $name: String!, $pricePerHour: Int!) {
+  createObject(
+    accommodationId: $accommodationId
+    name: $name
+    pricePerHour: $pricePerHour
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateObjectMutation, DashboardCreateObjectMutationVariables>;
+export const DashboardDeleteObjectDocument = new TypedDocumentString(`
+    mutation DashboardDeleteObject($id: ID!) {
+  deleteObject(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteObjectMutation, DashboardDeleteObjectMutationVariables>;
+export const DashboardCreateDoorDocument = new TypedDocumentString(`
+    mutation DashboardCreateDoor($name: String!, $gpioPin: Int!, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {
+  createDoor(
+    name: $name
+    gpioPin: $gpioPin
+    behavior: $behavior
+    unlockDurationSeconds: $unlockDurationSeconds
+    objectIds: $objectIds
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateDoorMutation, DashboardCreateDoorMutationVariables>;
+export const DashboardUpdateDoorDocument = new TypedDocumentString(`
+    mutation DashboardUpdateDoor($id: ID!, $name: String, $gpioPin: Int, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {
+  updateDoor(
+    id: $id
+    name: $name
+    gpioPin: $gpioPin
+    behavior: $behavior
+    unlockDurationSeconds: $unlockDurationSeconds
+    objectIds: $objectIds
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateDoorMutation, DashboardUpdateDoorMutationVariables>;
+export const DashboardDeleteDoorDocument = new TypedDocumentString(`
+    mutation DashboardDeleteDoor($id: ID!) {
+  deleteDoor(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteDoorMutation, DashboardDeleteDoorMutationVariables>;
+export const DashboardObjectDocument = new TypedDocumentString(`
+    query DashboardObject($id: ID!) {
+  bookableObject(id: $id) {
+    id
+    name
+    pricePerHour
+    accommodation {
+      id
+      name
+      timeZone
+    }
+    openingHours {
+      schedule {
+        monday {
+          open
+          close
+        }
+        tuesday {
+          open
+          close
+        }
+        wednesday {
+          open
+          close
+        }
+        thursday {
+          open
+          close
+        }
+        friday {
+          open
+          close
+        }
+        saturday {
+          open
+          close
+        }
+        sunday {
+          open
+          close
+        }
+      }
+      specialDates {
+        date
+        closed
+        reason
+        open
+        close
+      }
+    }
+    bookingRules {
+      minDurationMinutes
+      maxDurationMinutes
+      slotIncrementMinutes
+      minAdvanceMinutes
+      maxAdvanceDays
+      bufferMinutes
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardObjectQuery, DashboardObjectQueryVariables>;
+export const DashboardUpdateObjectDocument = new TypedDocumentString(`
+    mutation DashboardUpdateObject($id: ID!, $name: String, $pricePerHour: Int) {
+  updateObject(id: $id, name: $name, pricePerHour: $pricePerHour) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateObjectMutation, DashboardUpdateObjectMutationVariables>;
+export const DashboardSetOpeningHoursDocument = new TypedDocumentString(`
+    mutation DashboardSetOpeningHours($objectId: ID!, $schedule: WeeklyScheduleInput!) {
+  setOpeningHours(objectId: $objectId, schedule: $schedule) {
+    specialDates {
+      date
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetOpeningHoursMutation, DashboardSetOpeningHoursMutationVariables>;
+export const DashboardSetSpecialDateDocument = new TypedDocumentString(`
+    mutation DashboardSetSpecialDate($objectId: ID!, $date: String!, $closed: Boolean!, $reason: String, $open: String, $close: String) {
+  setSpecialDate(
+    objectId: $objectId
+    date: $date
+    closed: $closed
+    reason: $reason
+    open: $open
+    close: $close
+  ) {
+    specialDates {
+      date
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetSpecialDateMutation, DashboardSetSpecialDateMutationVariables>;
+export const DashboardRemoveSpecialDateDocument = new TypedDocumentString(`
+    mutation DashboardRemoveSpecialDate($objectId: ID!, $date: String!) {
+  removeSpecialDate(objectId: $objectId, date: $date) {
+    specialDates {
+      date
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRemoveSpecialDateMutation, DashboardRemoveSpecialDateMutationVariables>;
+export const DashboardSetBookingRulesDocument = new TypedDocumentString(`
+    mutation DashboardSetBookingRules($objectId: ID!, $rules: BookingRulesInput!) {
+  setBookingRules(objectId: $objectId, rules: $rules) {
+    minDurationMinutes
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetBookingRulesMutation, DashboardSetBookingRulesMutationVariables>;
+export const DashboardDeleteObjectFromPageDocument = new TypedDocumentString(`
+    mutation DashboardDeleteObjectFromPage($id: ID!) {
+  deleteObject(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteObjectFromPageMutation, DashboardDeleteObjectFromPageMutationVariables>;
+export const DashboardCancellationPoliciesDocument = new TypedDocumentString(`
+    query DashboardCancellationPolicies {
+  cancellationPolicies {
+    id
+    name
+    isDefault
+    tiers {
+      hoursBeforeStart
+      refundPercent
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCancellationPoliciesQuery, DashboardCancellationPoliciesQueryVariables>;
+export const DashboardCreateCancellationPolicyDocument = new TypedDocumentString(`
+    mutation DashboardCreateCancellationPolicy($name: String!, $isDefault: Boolean, $tiers: [CancellationTierInput!]!) {
+  createCancellationPolicy(name: $name, isDefault: $isDefault, tiers: $tiers) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateCancellationPolicyMutation, DashboardCreateCancellationPolicyMutationVariables>;
+export const DashboardSetDefaultPolicyDocument = new TypedDocumentString(`
+    mutation DashboardSetDefaultPolicy($id: ID!) {
+  setDefaultCancellationPolicy(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetDefaultPolicyMutation, DashboardSetDefaultPolicyMutationVariables>;
+export const DashboardDeleteCancellationPolicyDocument = new TypedDocumentString(`
+    mutation DashboardDeleteCancellationPolicy($id: ID!) {
+  deleteCancellationPolicy(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteCancellationPolicyMutation, DashboardDeleteCancellationPolicyMutationVariables>;
+export const DashboardPreviewObjectsDocument = new TypedDocumentString(`
+    query DashboardPreviewObjects {
+  bookableObjects {
+    id
+    name
+    accommodation {
+      id
+      name
+      timeZone
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPreviewObjectsQuery, DashboardPreviewObjectsQueryVariables>;
+export const DashboardPriceQuoteDocument = new TypedDocumentString(`
+    query DashboardPriceQuote($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!) {
+  priceQuote(objectId: $objectId, startTime: $startTime, endTime: $endTime) {
+    basePrice
+    adjustments {
+      rule
+      amount
+    }
+    totalPrice
+    currency
+    breakdown
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPriceQuoteQuery, DashboardPriceQuoteQueryVariables>;
+export const DashboardPricingRulesDocument = new TypedDocumentString(`
+    query DashboardPricingRules {
+  pricingRules {
+    id
+    name
+    type
+    active
+    objectIds
+    percent
+    startTime
+    endTime
+    weekdays
+    minDurationMinutes
+    minDaysInAdvance
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPricingRulesQuery, DashboardPricingRulesQueryVariables>;
+export const DashboardCreatePricingRuleDocument = new TypedDocumentString(`
+    mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
+  createPricingRule(
+    name: $name
+    type: $type
+    percent: $percent
+    active: $active
+    startTime: $startTime
+    endTime: $endTime
+    weekdays: $weekdays
+    minDurationMinutes: $minDurationMinutes
+    minDaysInAdvance: $minDaysInAdvance
+  ) {
+    pricingRule {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreatePricingRuleMutation, DashboardCreatePricingRuleMutationVariables>;
+export const DashboardUpdatePricingRuleDocument = new TypedDocumentString(`
+    mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
+  updatePricingRule(
+    id: $id
+    name: $name
+    type: $type
+    percent: $percent
+    active: $active
+    startTime: $startTime
+    endTime: $endTime
+    weekdays: $weekdays
+    minDurationMinutes: $minDurationMinutes
+    minDaysInAdvance: $minDaysInAdvance
+  ) {
+    id
+    active
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdatePricingRuleMutation, DashboardUpdatePricingRuleMutationVariables>;
+export const DashboardDeactivatePricingRuleDocument = new TypedDocumentString(`
+    mutation DashboardDeactivatePricingRule($id: ID!) {
+  deactivatePricingRule(id: $id) {
+    id
+    active
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDeactivatePricingRuleMutation, DashboardDeactivatePricingRuleMutationVariables>;
+export const DashboardDeletePricingRuleDocument = new TypedDocumentString(`
+    mutation DashboardDeletePricingRule($id: ID!) {
+  deletePricingRule(id: $id)
+}
+    `) as unknown as TypedDocumentString<DashboardDeletePricingRuleMutation, DashboardDeletePricingRuleMutationVariables>;

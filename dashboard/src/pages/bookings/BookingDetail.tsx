@@ -1,0 +1,306 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { graphql } from '../../gql';
+import type { BookingStatus } from '../../gql/graphql';
+import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
+import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, TableWrap } from '../../components/ui';
+import { dateTime, money, timeRange } from '../../format';
+import { useSession } from '../../session';
+
+const BookingQuery = graphql(`
+  query DashboardBooking($id: ID!) {
+    booking(id: $id) {
+      id
+      guestName
+      guestEmail
+      guestPhone
+      startTime
+      endTime
+      status
+      totalPrice
+      currency
+      refundAmount
+      createdAt
+      paymentUrl
+      object {
+        id
+        name
+        pricePerHour
+        accommodation {
+          id
+          name
+          timeZone
+        }
+      }
+    }
+  }
+`);
+
+const CredentialsQuery = graphql(`
+  query DashboardBookingCredentials($bookingId: ID!) {
+    bookingCredentials(bookingId: $bookingId) {
+      validFrom
+      validUntil
+      qrCode {
+        svg
+      }
+      sms {
+        code
+        message
+      }
+    }
+  }
+`);
+
+const AccessQuery = graphql(`
+  query DashboardBookingAccess($bookingId: ID!) {
+    accessLog(bookingId: $bookingId, first: 50) {
+      id
+      deviceId
+      doorId
+      credentialType
+      allowed
+      reason
+      checkedAt
+    }
+  }
+`);
+
+const RefundQuery = graphql(`
+  query DashboardCancellationQuote($bookingId: ID!) {
+    cancellationQuote(bookingId: $bookingId) {
+      refundAmount
+      totalPrice
+      currency
+      policyName
+    }
+  }
+`);
+
+const UpdateStatus = graphql(`
+  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {
+    updateBookingStatus(bookingId: $bookingId, status: $status) {
+      refundAmount
+      booking {
+        id
+        status
+      }
+    }
+  }
+`);
+
+const NEXT: Record<BookingStatus, BookingStatus[]> = {
+  PENDING: ['CONFIRMED', 'CANCELLED'],
+  CONFIRMED: ['COMPLETED', 'CANCELLED'],
+  CANCELLED: [],
+  COMPLETED: [],
+};
+
+export function BookingDetailPage() {
+  const { id = '' } = useParams();
+  const session = useSession();
+  const booking = useGraphQL(['bookings', id], BookingQuery, { id });
+  const credentials = useGraphQL(['bookings', id, 'credentials'], CredentialsQuery, { bookingId: id });
+  const access = useGraphQL(['bookings', id, 'access'], AccessQuery, { bookingId: id }, { enabled: session.can('devices:read') });
+  const update = useGraphQLMutation(UpdateStatus, [['bookings']]);
+  const [cancelling, setCancelling] = useState(false);
+  const refund = useGraphQL(['bookings', id, 'refund'], RefundQuery, { bookingId: id }, { enabled: cancelling });
+
+  if (booking.isPending) return <Loading />;
+  const data = booking.data?.booking;
+  if (!data) return <ErrorNotice error={booking.error} title="This booking could not be loaded" />;
+
+  const zone = data.object.accommodation.timeZone;
+  const hours = (Date.parse(data.endTime) - Date.parse(data.startTime)) / 3_600_000;
+  const base = Math.round(data.object.pricePerHour * hours);
+  const canWrite = session.can('bookings:write');
+  const allowed = canWrite ? NEXT[data.status] : [];
+  const setStatus = (status: BookingStatus) => update.mutate({ bookingId: id, status }, { onSuccess: () => setCancelling(false) });
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/bookings">Bookings</Link> / {data.guestName}
+      </p>
+      <PageHeader
+        title={data.guestName}
+        description={
+          <>
+            {data.object.name} · {data.object.accommodation.name} · {timeRange(data.startTime, data.endTime, zone)} <Badge value={data.status} />
+          </>
+        }
+        actions={
+          allowed.length > 0 && !cancelling ? (
+            <>
+              {allowed.includes('CONFIRMED') ? (
+                <button type="button" className="button button-primary" disabled={update.isPending} onClick={() => setStatus('CONFIRMED')}>
+                  Confirm booking
+                </button>
+              ) : null}
+              {allowed.includes('COMPLETED') ? (
+                <button type="button" className="button button-primary" disabled={update.isPending} onClick={() => setStatus('COMPLETED')}>
+                  Complete booking
+                </button>
+              ) : null}
+              {allowed.includes('CANCELLED') ? (
+                <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)}>
+                  Cancel booking
+                </button>
+              ) : null}
+            </>
+          ) : undefined
+        }
+      />
+      <ErrorNotice error={update.error} />
+      {update.data?.updateBookingStatus.refundAmount != null ? (
+        <div className="notice notice-success" role="status">
+          Booking cancelled; {money(update.data.updateBookingStatus.refundAmount, data.currency)} refunded.
+        </div>
+      ) : null}
+      {cancelling ? (
+        <section className="card card-warning" aria-labelledby="cancel-heading">
+          <div className="card-body stack">
+            <h2 id="cancel-heading">Cancel this booking?</h2>
+            {refund.isPending ? (
+              <Loading label="Working out the refund…" />
+            ) : refund.data ? (
+              <p className="refund" role="status">
+                The guest gets <strong>{money(refund.data.cancellationQuote.refundAmount, refund.data.cancellationQuote.currency)}</strong> back of {money(refund.data.cancellationQuote.totalPrice, refund.data.cancellationQuote.currency)}
+                {refund.data.cancellationQuote.policyName ? ` (policy “${refund.data.cancellationQuote.policyName}”)` : ' (no default cancellation policy: a full refund)'}.
+              </p>
+            ) : (
+              <ErrorNotice error={refund.error} title="The refund could not be worked out" />
+            )}
+            <div className="button-row">
+              <button type="button" className="button button-danger" disabled={update.isPending || refund.isPending} onClick={() => setStatus('CANCELLED')}>
+                Yes, cancel
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => setCancelling(false)}>
+                Keep booking
+              </button>
+            </div>
+          </div>
+        </section>
+      ) : null}
+      <div className="grid-2">
+        <Section title="Guest">
+          <dl className="facts">
+            <div>
+              <dt>Name</dt>
+              <dd>{data.guestName}</dd>
+            </div>
+            <div>
+              <dt>Email</dt>
+              <dd>{data.guestEmail}</dd>
+            </div>
+            <div>
+              <dt>Phone</dt>
+              <dd>{data.guestPhone ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Booked</dt>
+              <dd>{dateTime(data.createdAt, zone)}</dd>
+            </div>
+            <div>
+              <dt>Payment page</dt>
+              <dd className="break">
+                <a href={data.paymentUrl}>{data.paymentUrl}</a>
+              </dd>
+            </div>
+          </dl>
+        </Section>
+        <Section title="Price">
+          <table className="breakdown">
+            <caption className="visually-hidden">Price breakdown</caption>
+            <tbody>
+              <tr>
+                <th scope="row">
+                  {hours.toLocaleString('en-GB', { maximumFractionDigits: 2 })} h × {money(data.object.pricePerHour, data.currency)}
+                </th>
+                <td className="numeric">{money(base, data.currency)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Pricing rules</th>
+                <td className="numeric">{money(data.totalPrice - base, data.currency)}</td>
+              </tr>
+              <tr className="total">
+                <th scope="row">Total</th>
+                <td className="numeric">{money(data.totalPrice, data.currency)}</td>
+              </tr>
+              {data.refundAmount != null ? (
+                <tr>
+                  <th scope="row">Refunded</th>
+                  <td className="numeric">{money(data.refundAmount, data.currency)}</td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+          <p className="field-hint">The base uses the object's current hourly price; the total was fixed when the booking was made.</p>
+        </Section>
+      </div>
+      <Section title="Credentials" description="Valid from the start to the end of the booking, while it is confirmed.">
+        {credentials.isPending ? (
+          <Loading />
+        ) : credentials.data ? (
+          <div className="credentials">
+            <img className="qr" alt={`QR code for ${data.guestName}'s booking`} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(credentials.data.bookingCredentials.qrCode.svg)}`} width={160} height={160} />
+            <dl className="facts">
+              <div>
+                <dt>SMS code</dt>
+                <dd>
+                  <code className="sms-code">{credentials.data.bookingCredentials.sms.code}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>SMS text</dt>
+                <dd>{credentials.data.bookingCredentials.sms.message}</dd>
+              </div>
+              <div>
+                <dt>Valid</dt>
+                <dd>{timeRange(credentials.data.bookingCredentials.validFrom, credentials.data.bookingCredentials.validUntil, zone)}</dd>
+              </div>
+            </dl>
+          </div>
+        ) : (
+          <ErrorNotice error={credentials.error} />
+        )}
+      </Section>
+      {session.can('devices:read') ? (
+        <Section title="Access log" description="Door checks made with this booking's credentials.">
+          <ErrorNotice error={access.error} />
+          {access.isPending ? (
+            <Loading />
+          ) : access.data?.accessLog.length === 0 ? (
+            <Empty>No door checks with this booking yet.</Empty>
+          ) : (
+            <TableWrap label="Access log">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Door</th>
+                  <th scope="col">Credential</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {access.data?.accessLog.map((entry) => (
+                  <tr key={entry.id}>
+                    <td className="nowrap">{dateTime(entry.checkedAt, zone)}</td>
+                    <td>
+                      <code>{entry.doorId}</code>
+                    </td>
+                    <td>{entry.credentialType ?? '—'}</td>
+                    <td>
+                      <Badge value={entry.allowed ? 'allowed' : 'denied'} />
+                      {entry.reason ? <span className="small muted"> {entry.reason.replace(/_/g, ' ')}</span> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </TableWrap>
+          )}
+        </Section>
+      ) : null}
+    </>
+  );
+}
