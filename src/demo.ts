@@ -2,9 +2,7 @@ import type { AppDeps } from './deps.js';
 import { createTenant } from './modules/tenants/index.js';
 import { createAccommodation, createObject } from './modules/catalog/index.js';
 
-const everyDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
-);
+const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]));
 
 /**
  * A first start on an empty embedded database creates a demo tenant with one accommodation and

@@ -42,7 +42,9 @@ export function composeDeps(base: BaseDeps): AppDeps {
     secret,
     log,
     now,
-    accessLog: new AccessLogWriter(database.db, (error, lost) => log.error({ err: error, lost }, 'access log entries could not be written')),
+    accessLog: new AccessLogWriter(database.db, (error, lost) => {
+      log.error({ err: error, lost }, 'access log entries could not be written');
+    }),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
     limiters: {
       activationFailures: new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs),

@@ -11,7 +11,7 @@ import { accessResolvers } from '../modules/access/index.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
-  { DateTime: DateTimeResolver, JSON: JSONResolver } as Resolvers,
+  { DateTime: DateTimeResolver, JSON: JSONResolver },
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,

@@ -115,5 +115,5 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerPricePreviewRoute(fastify, deps);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: docs.built };
+  return { fastify, yoga, routes, openapi: () => docs.built() };
 }

@@ -31,7 +31,7 @@ async function connectRedis(url: string, deps: AppDeps): Promise<Redis> {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`REDIS_URL is set but Redis cannot be reached: ${(error as Error).message}`);
+    throw new Error(`REDIS_URL is set but Redis cannot be reached: ${(error as Error).message}`, { cause: error });
   }
   return redis;
 }
@@ -51,7 +51,12 @@ export interface RateLimit {
 
 export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promise<RateLimit> {
   const redis = deps.env.redisUrl ? await connectRedis(deps.env.redisUrl, deps) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  if (redis)
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => {
+        redis.disconnect();
+      });
+    });
 
   await app.register(rateLimit, {
     global: false,
@@ -67,5 +72,5 @@ export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promis
       return new DomainError('RATE_LIMITED', 'rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${seconds} s`);
     },
   });
-  return { hook: app.rateLimit() as unknown as onRequestAsyncHookHandler, check: app.createRateLimit() };
+  return { hook: app.rateLimit(), check: app.createRateLimit() };
 }

@@ -1,4 +1,4 @@
-import { isNonNullType, Kind, OperationTypeNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { isNonNullType, Kind, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { buildOperationNodeForField, getDirectiveExtensions } from '@graphql-tools/utils';
 import { createSofa } from 'sofa-api';
 import type { RestRoute } from './routes.js';
@@ -59,7 +59,10 @@ export const pathParamsOf = (url: string) => [...url.matchAll(/:([A-Za-z0-9_]+)/
 
 /** The resource a path is about, used as its tag: /tenants/:id/objects/… → objects. */
 function tagOf(url: string): string {
-  const segments = url.replace(/^\/api(\/v\d+)?/, '').split('/').filter((s) => s && !s.startsWith(':'));
+  const segments = url
+    .replace(/^\/api(\/v\d+)?/, '')
+    .split('/')
+    .filter((s) => s && !s.startsWith(':'));
   return (segments[0] === 'tenants' ? segments[1] : segments[0]) ?? 'api';
 }
 
@@ -83,7 +86,7 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
     models,
     ignore: sofaIgnore,
     circularReferenceDepth: 1,
-  }) as OperationDefinitionNode;
+  });
   const rootSelection = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
   const selection = rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined;
 
@@ -109,9 +112,10 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
 
   const hasBody = Object.keys(bodyProperties).length > 0;
   const status = route.status ?? 200;
-  const success = status === 204
-    ? { description: 'Done.', headers: RESPONSE_HEADERS }
-    : { description: 'Success.', headers: RESPONSE_HEADERS, content: { 'application/json': { schema: converter.output(field.type, selection) } } };
+  const success =
+    status === 204
+      ? { description: 'Done.', headers: RESPONSE_HEADERS }
+      : { description: 'Success.', headers: RESPONSE_HEADERS, content: { 'application/json': { schema: converter.output(field.type, selection) } } };
   return {
     operationId: fieldName,
     summary: route.summary,
@@ -123,7 +127,11 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
       ? {
           requestBody: {
             required: bodyRequired.length > 0,
-            content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false },
+              },
+            },
           },
         }
       : {}),
@@ -154,7 +162,12 @@ function parametersOfSchema(schema: JsonSchema | undefined, where: 'path' | 'que
 }
 
 function operationIdOf(method: string, url: string): string {
-  const words = url.split('/').filter(Boolean).map((s) => s.replace(/^:/, 'by-')).join('-').split(/[^A-Za-z0-9]+/);
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/^:/, 'by-'))
+    .join('-')
+    .split(/[^A-Za-z0-9]+/);
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
@@ -174,8 +187,7 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
     };
   }
   const authenticated = route.auth !== 'none';
-  const security =
-    route.auth === 'apiKey' ? [{ apiKey: route.scope ? [route.scope] : [] }] : route.auth === 'device' ? [{ deviceKey: [] }] : [];
+  const security = route.auth === 'apiKey' ? [{ apiKey: route.scope ? [route.scope] : [] }] : route.auth === 'device' ? [{ deviceKey: [] }] : [];
   const hasBody = !!doc.body;
   const common = errorResponses({
     authenticated,

@@ -51,11 +51,13 @@ function tooManyAttempts(code: string, message: string, seconds: number): Domain
 /** The device protocol under /api/devices (the controllers at the venue call these). */
 export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void {
   const db = deps.database.db;
-  const { activationFailures, invalidTokens } = deps.limiters;
+  const { activationFailures } = deps.limiters;
   const device = { auth: 'device' as const };
   const tags = ['devices'];
 
-  app.post<{ Body: ActivateBody }>(`${DEVICES_BASE}/activate`, {
+  app.post<{ Body: ActivateBody }>(
+    `${DEVICES_BASE}/activate`,
+    {
       config: { auth: 'none' },
       schema: {
         operationId: 'activateDevice',
@@ -63,19 +65,24 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
         description: 'Unknown code 400 activation_code_invalid; used, expired or revoked 409; after 5 unknown codes from one address in 15 minutes, 429.',
         tags,
         body: ActivateBody,
-        response: { 200: ActivationResult, 409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).') },
+        response: {
+          200: ActivationResult,
+          409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).'),
+        },
       },
-    }, async (req) => {
-    const now = deps.now();
-    const wait = activationFailures.retryAfterSeconds(req.ip, now);
-    if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
-    try {
-      return await activateDevice(db, deps, req.body);
-    } catch (error) {
-      if (isUnknownActivationCode(error)) activationFailures.recordFailure(req.ip, now);
-      throw error;
-    }
-  });
+    },
+    async (req) => {
+      const now = deps.now();
+      const wait = activationFailures.retryAfterSeconds(req.ip, now);
+      if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
+      try {
+        return await activateDevice(db, deps, req.body);
+      } catch (error) {
+        if (isUnknownActivationCode(error)) activationFailures.recordFailure(req.ip, now);
+        throw error;
+      }
+    },
+  );
 
   app.post<{ Params: { deviceId: string }; Body: HeartbeatBody }>(
     `${DEVICES_BASE}/:deviceId/heartbeat`,
@@ -138,7 +145,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     {
       config: device,
       onRequest: ownDeviceOnly,
-      schema: { operationId: 'deviceConfig', summary: 'The device’s configuration: doors, GPIO pins, behaviours', tags, params: DeviceParams, response: { 200: DeviceConfigResult } },
+      schema: {
+        operationId: 'deviceConfig',
+        summary: 'The device’s configuration: doors, GPIO pins, behaviours',
+        tags,
+        params: DeviceParams,
+        response: { 200: DeviceConfigResult },
+      },
     },
     async (req) => deviceConfig(db, deviceOf(req)),
   );
