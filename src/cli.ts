@@ -45,7 +45,10 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     });
     const tenantId = required(values, 'tenant');
     const name = required(values, 'name');
-    const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = required(values, 'scopes')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     let rateLimitPerMinute: number | undefined;
     if (values['rate-limit'] !== undefined) {
       rateLimitPerMinute = Number(values['rate-limit']);
@@ -149,4 +152,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

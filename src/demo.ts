@@ -8,9 +8,7 @@ import { randomToken } from './crypto.js';
 /** The demo tenant's admin user (the password is generated at the first start). */
 export const DEMO_ADMIN_EMAIL = 'admin@demo.portier.example';
 
-const everyDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
-);
+const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]));
 
 export interface Demo {
   tenantId: string;

@@ -47,7 +47,9 @@ export function composeDeps(base: BaseDeps): AppDeps {
     limits,
     now,
     metrics,
-    accessLog: new AccessLogWriter(database.db, (error, lost) => log.error({ err: error, lost }, 'access log entries could not be written')),
+    accessLog: new AccessLogWriter(database.db, (error, lost) => {
+      log.error({ err: error, lost }, 'access log entries could not be written');
+    }),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
   };
 }

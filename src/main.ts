@@ -64,7 +64,7 @@ async function main(): Promise<void> {
         deps.log.info('stopped');
         process.exit(0);
       },
-      (error) => {
+      (error: unknown) => {
         deps.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`Portier failed to start: ${error.message}\n`);
+main().catch((error: unknown) => {
+  process.stderr.write(`Portier failed to start: ${(error as Error).message}\n`);
   process.exit(1);
 });

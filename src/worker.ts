@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`Portier worker failed to start: ${error.message}\n`);
+main().catch((error: unknown) => {
+  process.stderr.write(`Portier worker failed to start: ${(error as Error).message}\n`);
   process.exit(1);
 });

@@ -28,8 +28,7 @@ const entry = (d: { tenantId: string; deviceId: string; doorId: string }, reason
   checked_at: new Date(),
 });
 
-const rowsOf = (tenantId: string) =>
-  h.deps.database.db.selectFrom('access_log').select('reason').where('tenant_id', '=', tenantId).orderBy('checked_at').orderBy('id').execute();
+const rowsOf = (tenantId: string) => h.deps.database.db.selectFrom('access_log').select('reason').where('tenant_id', '=', tenantId).orderBy('checked_at').orderBy('id').execute();
 
 describe('the access-log writer', () => {
   it('writes appended entries in order once flushed, not before', async () => {

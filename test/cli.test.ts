@@ -114,8 +114,22 @@ async function call(method: 'GET' | 'POST', url: string, apiKey: string, body?: 
 async function countsOf(tenantId: string) {
   const db = target.database.db;
   const count = async (table: 'accommodations' | 'objects' | 'doors' | 'special_dates' | 'door_objects') =>
-    Number((await db.selectFrom(table).select(sql<string>`count(*)`.as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow()).n);
-  return { accommodations: await count('accommodations'), objects: await count('objects'), doors: await count('doors'), specialDates: await count('special_dates'), doorObjects: await count('door_objects') };
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select(sql<string>`count(*)`.as('n'))
+          .where('tenant_id', '=', tenantId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    accommodations: await count('accommodations'),
+    objects: await count('objects'),
+    doors: await count('doors'),
+    specialDates: await count('special_dates'),
+    doorObjects: await count('door_objects'),
+  };
 }
 
 describe('cli tenant create and apikey create', () => {
@@ -158,7 +172,9 @@ describe('cli tenant create and apikey create', () => {
     const hashes = await db.selectFrom('api_keys').select('key_hash').where('tenant_id', '=', json(run.tenant).tenantId).execute();
     expect(hashes.map((r) => r.key_hash).sort()).toEqual(plain.map(sha256).sort());
 
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db);
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+      db,
+    );
     expect(tables.rows.map((t) => t.table_name)).toContain('api_keys');
     for (const { table_name } of tables.rows) {
       const rows = await sql`select * from ${sql.table(table_name)}`.execute(db);

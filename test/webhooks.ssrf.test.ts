@@ -153,15 +153,19 @@ describe('receivers on private networks are refused at delivery', () => {
   it('refuses a name that resolved publicly at creation but resolves to loopback at delivery (DNS rebinding)', async () => {
     const { tenantId } = await tenant();
     const url = `http://rebind.test:${receiver.port}/hook`;
-    const webhook = await createWebhook(h.deps.database.db, strict, tenantId, { url, events: ['booking.created'], secret: WEBHOOK_SECRET }, fakeDns({ 'rebind.test': '93.184.216.34' }));
+    const webhook = await createWebhook(
+      h.deps.database.db,
+      strict,
+      tenantId,
+      { url, events: ['booking.created'], secret: WEBHOOK_SECRET },
+      fakeDns({ 'rebind.test': '93.184.216.34' }),
+    );
     await recordEvent(h.deps.database.db, tenantId, 'booking.created', { booking: { id: 'b-2' } });
     const before = receiver.requests.length;
     const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(strict, { resolver: fakeDns({ 'rebind.test': '127.0.0.1' }) }));
     await dispatcher.runOnce();
     expect(receiver.requests.length).toBe(before);
-    expect((await deliveryLog(tenantId, webhook.id))[0].error).toBe(
-      'refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses',
-    );
+    expect((await deliveryLog(tenantId, webhook.id))[0].error).toBe('refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses');
   });
 
   it('refuses the synchronous test event the same way', async () => {

@@ -11,7 +11,7 @@ import { preparedStatements } from './prepared.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would otherwise build a Date at local midnight,
 // which shifts the day under any TZ west of UTC.
-pg.types.setTypeParser(1082, (value: string) => value);
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -62,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pglite = await PGlite.create(dataDir.startsWith('memory://') ? undefined : `${dataDir}/pgdata`, {
       extensions: { btree_gist },
     });
-    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+    const pool = new pg.Pool(Object.assign(createPgConfig(pglite), { max: 1 }));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
     return {
       db,

@@ -1,6 +1,6 @@
 import { makeExecute, type Plugin } from '@envelop/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 
 type Entry = Pick<CompiledQuery, 'query'> | { query: () => ExecutionResult };
 
@@ -17,12 +17,12 @@ export function useCompiledExecution(): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string, Entry>>();
   return {
     onExecute({ args, setExecuteFn }) {
-      const document = args.document;
+      const document: DocumentNode = args.document as DocumentNode;
       setExecuteFn(
-        makeExecute((execArgs) => {
+        makeExecute((execArgs: ExecutionArgs) => {
           const operation = execArgs.operationName ?? '';
           let byOperation = compiled.get(document);
-          if (!byOperation) compiled.set(document, (byOperation = new Map()));
+          if (!byOperation) compiled.set(document, (byOperation = new Map<string, Entry>()));
           let entry = byOperation.get(operation);
           if (!entry) {
             const result = compileQuery(execArgs.schema, document, execArgs.operationName ?? undefined);

@@ -137,7 +137,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: docs.built, drain };
+  return { fastify, yoga, routes, openapi: () => docs.built(), drain };
 }
 
 /** The documented sign-in limits, shared through Redis when REDIS_URL is set. */

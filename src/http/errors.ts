@@ -45,22 +45,34 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
       }
       return reply.status(error.status).type(PROBLEM).send(problemOf(error));
     }
-    const fe = error as FastifyError;
+    const fe = error;
     if (fe.validation) {
       const fields = fieldErrorsOfValidation(fe);
       const detail = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
-      return reply.status(400).type(PROBLEM).send(problem(400, 'validation_failed', detail, fields));
+      return reply
+        .status(400)
+        .type(PROBLEM)
+        .send(problem(400, 'validation_failed', detail, fields));
     }
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = (fe.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
-      return reply.status(status).type(PROBLEM).send(problem(status, code, fe.message));
+      return reply
+        .status(status)
+        .type(PROBLEM)
+        .send(problem(status, code, fe.message));
     }
     req.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).type(PROBLEM).send(problem(500, 'internal_error', 'Unexpected error.'));
+    return reply
+      .status(500)
+      .type(PROBLEM)
+      .send(problem(500, 'internal_error', 'Unexpected error.'));
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).type(PROBLEM).send(problem(404, 'route_not_found', `No route ${req.method} ${req.url.split('?')[0]}`));
+    reply
+      .status(404)
+      .type(PROBLEM)
+      .send(problem(404, 'route_not_found', `No route ${req.method} ${req.url.split('?')[0]}`));
   });
 }

@@ -47,22 +47,36 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
             description: 'Ready.',
             schema: { type: 'object', properties: { status: { const: 'ready' }, database: { enum: ['pglite', 'postgres'] } }, required: ['status', 'database'] },
           },
-          503: { description: 'Not ready (database_unreachable, migrations_pending, shutting_down) or overloaded.', contentType: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } },
+          503: {
+            description: 'Not ready (database_unreachable, migrations_pending, shutting_down) or overloaded.',
+            contentType: 'application/problem+json',
+            schema: { $ref: '#/components/schemas/Problem' },
+          },
         },
       },
     },
     handler: async (_req, reply) => {
-      if (closing) return reply.status(503).type(PROBLEM).send(problem(503, 'shutting_down', 'The server is shutting down'));
+      if (closing)
+        return reply
+          .status(503)
+          .type(PROBLEM)
+          .send(problem(503, 'shutting_down', 'The server is shutting down'));
       try {
         await sql`select 1`.execute(deps.database.db);
         const pending = await pendingMigrations(deps.database.db);
         if (pending.length) {
-          return reply.status(503).type(PROBLEM).send(problem(503, 'migrations_pending', `Pending migrations: ${pending.join(', ')}`));
+          return await reply
+            .status(503)
+            .type(PROBLEM)
+            .send(problem(503, 'migrations_pending', `Pending migrations: ${pending.join(', ')}`));
         }
         return { status: 'ready', database: deps.database.kind };
       } catch (error) {
         deps.log.warn({ err: error }, 'readiness check failed');
-        return reply.status(503).type(PROBLEM).send(problem(503, 'database_unreachable', 'The database is not reachable'));
+        return reply
+          .status(503)
+          .type(PROBLEM)
+          .send(problem(503, 'database_unreachable', 'The database is not reachable'));
       }
     },
   });

@@ -159,7 +159,7 @@ function withDescription(schema: JsonSchema, description: string | null | undefi
 export function nullable(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === 'string' && !schema.$ref) {
     const result: JsonSchema = { ...schema, type: [schema.type, 'null'] };
-    if (Array.isArray(schema.enum)) result.enum = [...schema.enum, null];
+    if (Array.isArray(schema.enum)) result.enum = [...(schema.enum as unknown[]), null];
     return result;
   }
   if (Object.keys(schema).length === 0 || (Object.keys(schema).length === 1 && 'description' in schema)) return schema;

@@ -1,4 +1,4 @@
-import { isNonNullType, Kind, OperationTypeNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { isNonNullType, Kind, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { buildOperationNodeForField, getDirectiveExtensions } from '@graphql-tools/utils';
 import { createSofa } from 'sofa-api';
 import type { RestRoute } from './routes.js';
@@ -60,7 +60,10 @@ export const pathParamsOf = (url: string) => [...url.matchAll(/:([A-Za-z0-9_]+)/
 
 /** The resource a path is about, used as its tag: /tenants/:id/objects/… → objects. */
 function tagOf(url: string): string {
-  const segments = url.replace(/^\/api(\/v\d+)?/, '').split('/').filter((s) => s && !s.startsWith(':'));
+  const segments = url
+    .replace(/^\/api(\/v\d+)?/, '')
+    .split('/')
+    .filter((s) => s && !s.startsWith(':'));
   return (segments[0] === 'tenants' ? segments[1] : segments[0]) ?? 'api';
 }
 
@@ -84,7 +87,7 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
     models,
     ignore: sofaIgnore,
     circularReferenceDepth: 1,
-  }) as OperationDefinitionNode;
+  });
   const rootSelection = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
   const selection = rootSelection?.kind === Kind.FIELD ? rootSelection.selectionSet : undefined;
 
@@ -110,9 +113,10 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
 
   const hasBody = Object.keys(bodyProperties).length > 0;
   const status = route.status ?? 200;
-  const success = status === 204
-    ? { description: 'Done.', headers: RESPONSE_HEADERS }
-    : { description: 'Success.', headers: RESPONSE_HEADERS, content: { 'application/json': { schema: converter.output(field.type, selection) } } };
+  const success =
+    status === 204
+      ? { description: 'Done.', headers: RESPONSE_HEADERS }
+      : { description: 'Success.', headers: RESPONSE_HEADERS, content: { 'application/json': { schema: converter.output(field.type, selection) } } };
   return {
     operationId: fieldName,
     summary: route.summary,
@@ -124,7 +128,11 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
       ? {
           requestBody: {
             required: bodyRequired.length > 0,
-            content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false },
+              },
+            },
           },
         }
       : {}),
@@ -155,7 +163,12 @@ function parametersOfSchema(schema: JsonSchema | undefined, where: 'path' | 'que
 }
 
 function operationIdOf(method: string, url: string): string {
-  const words = url.split('/').filter(Boolean).map((s) => s.replace(/^:/, 'by-')).join('-').split(/[^A-Za-z0-9]+/);
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/^:/, 'by-'))
+    .join('-')
+    .split(/[^A-Za-z0-9]+/);
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
@@ -175,8 +188,7 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
     };
   }
   const authenticated = route.auth !== 'none';
-  const security =
-    route.auth === 'apiKey' ? [{ apiKey: route.scope ? [route.scope] : [] }] : route.auth === 'device' ? [{ deviceKey: [] }] : [];
+  const security = route.auth === 'apiKey' ? [{ apiKey: route.scope ? [route.scope] : [] }] : route.auth === 'device' ? [{ deviceKey: [] }] : [];
   const hasBody = !!doc.body;
   const common = errorResponses({
     authenticated,

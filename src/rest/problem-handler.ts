@@ -21,6 +21,7 @@ function fieldMessage(message: string): string {
  */
 export function sofaErrorHandler(_deps: AppDeps) {
   // The return type is fets' Response, which the platform Response satisfies at run time.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fets' Response type is not exported in a usable form
   return (errors: ReadonlyArray<unknown>): any => {
     const graphqlErrors = errors as GraphQLError[];
     let chosen: GraphQLError | undefined;
@@ -48,7 +49,7 @@ export function sofaErrorHandler(_deps: AppDeps) {
         detail = named.map((f) => `${f.field}: ${f.message}`).join('; ');
       }
     }
-    const code = ext.reason ?? (status === 500 ? 'internal_error' : status === 400 ? 'validation_failed' : String(ext.code ?? 'error').toLowerCase());
+    const code = ext.reason ?? (status === 500 ? 'internal_error' : status === 400 ? 'validation_failed' : (ext.code ?? 'error').toLowerCase());
     const body = problem(status || 500, code, status === 500 ? 'Unexpected error.' : detail, fields);
     return new Response(JSON.stringify(body), {
       status: status || 500,

@@ -18,7 +18,7 @@ describe('access decision', () => {
     ['outside the window at an unmapped door', { ...ok, doorServesObject: false }, validUntil, 'outside_booking_window'],
     ['a door that does not serve the object', { ...ok, doorServesObject: false }, inside, 'door_not_mapped_to_object'],
   ] as const)('%s is denied with %s', (_name, match, now, reason) => {
-    expect(decideAccess(match as CredentialMatch | undefined, now)).toEqual({ allowed: false, reason });
+    expect(decideAccess(match, now)).toEqual({ allowed: false, reason });
   });
 
   it.each([

@@ -57,10 +57,7 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
   const starts = [...zoneOf.values()].map((zone) => DateTime.fromISO(date, { zone }).startOf('day'));
   const from = new Date(Math.min(...starts.map((d) => d.toMillis())));
   const to = new Date(Math.max(...starts.map((d) => d.plus({ days: 2 }).toMillis())));
-  const [specialDates, bookings] = await Promise.all([
-    repo.specialDatesOn(db, tenantId, objectIds, [date]),
-    repo.blockingBookings(db, tenantId, objectIds, from, to),
-  ]);
+  const [specialDates, bookings] = await Promise.all([repo.specialDatesOn(db, tenantId, objectIds, [date]), repo.blockingBookings(db, tenantId, objectIds, from, to)]);
 
   return {
     date,

@@ -7,14 +7,7 @@ import { earliestStart, latestStart, localDateOf, localTimeLabel, openingOn, ope
 // and the price preview. Wall-clock values are read in the accommodation's zone (Luxon), so the
 // result does not depend on the machine's TZ.
 
-export type BookingRuleCode =
-  | 'invalid_time_range'
-  | 'duration_out_of_range'
-  | 'closed_date'
-  | 'outside_opening_hours'
-  | 'start_not_aligned'
-  | 'too_short_notice'
-  | 'too_far_ahead';
+export type BookingRuleCode = 'invalid_time_range' | 'duration_out_of_range' | 'closed_date' | 'outside_opening_hours' | 'start_not_aligned' | 'too_short_notice' | 'too_far_ahead';
 
 /** A field error that also names the rule it breaks. */
 export interface BookingRuleError extends FieldError {
@@ -38,14 +31,7 @@ function localStamp(instant: Date, zone: string): string {
  * before opening, after closing), alignment to the slot grid, minimum notice, maximum advance.
  * A booking lies within the hours of the local date it starts on.
  */
-export function validateBookingWindow(
-  object: BookingWindowObject,
-  timeZone: string,
-  specialDates: readonly SpecialDay[],
-  start: Date,
-  end: Date,
-  now: Date,
-): BookingRuleError[] {
+export function validateBookingWindow(object: BookingWindowObject, timeZone: string, specialDates: readonly SpecialDay[], start: Date, end: Date, now: Date): BookingRuleError[] {
   if (!(start.getTime() < end.getTime())) {
     return [{ field: 'endTime', code: 'invalid_time_range', message: 'must be later than startTime' }];
   }
@@ -92,7 +78,8 @@ export function validateBookingWindow(
     errors.push({
       field: 'startTime',
       code: 'too_short_notice',
-      message: object.min_advance_minutes === 0 ? 'must not be in the past' : `must be at least ${object.min_advance_minutes} minutes from now (not before ${earliest.toISOString()})`,
+      message:
+        object.min_advance_minutes === 0 ? 'must not be in the past' : `must be at least ${object.min_advance_minutes} minutes from now (not before ${earliest.toISOString()})`,
     });
   }
   const latest = latestStart(now, timeZone, object.max_advance_days);

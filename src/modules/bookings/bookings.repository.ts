@@ -65,6 +65,7 @@ export interface BookingListPage {
 }
 
 type JsonRow = Record<string, unknown> & { created_at: string };
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the row type the JSON aggregate holds
 const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.created_at) }) as T;
 
 /**
@@ -82,7 +83,11 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
         // where a window count would read every matching row in full.
         .select(
           withTotal
-            ? (eb) => eb.selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching')).select(sql<number>`count(*)::int`.as('n')).as('total_count')
+            ? (eb) =>
+                eb
+                  .selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching'))
+                  .select(sql<number>`count(*)::int`.as('n'))
+                  .as('total_count')
             : sql<number>`0`.as('total_count'),
         )
         .orderBy('b.start_time')
@@ -91,7 +96,11 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
         .offset(offset),
     )
     .with('page_objects', (q) =>
-      q.selectFrom('objects as o').selectAll('o').where('o.tenant_id', '=', tenantId).where('o.id', 'in', (sub) => sub.selectFrom('page').select('page.object_id')),
+      q
+        .selectFrom('objects as o')
+        .selectAll('o')
+        .where('o.tenant_id', '=', tenantId)
+        .where('o.id', 'in', (sub) => sub.selectFrom('page').select('page.object_id')),
     )
     .with('page_accommodations', (q) =>
       q
@@ -104,17 +113,23 @@ export async function listBookings(db: Executor, tenantId: string, f: BookingFil
     .select([...BOOKING_VIEW_COLUMNS.map((c) => `b.${c}` as const), 'b.total_count'])
     .select([
       sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
-      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as('accommodations_json'),
+      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as(
+        'accommodations_json',
+      ),
     ])
     .orderBy('b.start_time')
     .orderBy('b.id')
     .execute();
   const first = rows[0];
-  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking as BookingView);
+  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking);
   let total = first?.total_count ?? 0;
   if (withTotal && rows.length === 0 && offset > 0) {
     // A page past the end: the window count is unavailable, count separately.
-    total = (await filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+    total = (
+      await filtered(db, tenantId, f)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   }
   return {
     rows: bookings,

@@ -25,9 +25,12 @@ const PreviewBody = Type.Object(
 const PreviewResult = Type.Object(
   {
     basePrice: Type.Integer({ description: 'Cents: price per hour × duration.' }),
-    adjustments: Type.Array(Type.Object({ rule: Type.String({ description: 'The pricing rule’s name.' }), amount: Type.Integer({ description: 'Cents; negative for a discount.' }) }), {
-      description: 'One entry per applied pricing rule.',
-    }),
+    adjustments: Type.Array(
+      Type.Object({ rule: Type.String({ description: 'The pricing rule’s name.' }), amount: Type.Integer({ description: 'Cents; negative for a discount.' }) }),
+      {
+        description: 'One entry per applied pricing rule.',
+      },
+    ),
     totalPrice: Type.Integer({ description: 'Cents: basePrice plus the adjustments, at least 0.' }),
     currency: Type.Literal('EUR'),
     breakdown: Type.String({ description: 'Human-readable, e.g. "2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00".' }),
@@ -46,7 +49,8 @@ export function registerPricePreviewRoute(app: FastifyInstance, deps: AppDeps): 
     schema: {
       operationId: 'previewPrice',
       summary: 'Preview the price of a booking without creating it',
-      description: 'Applies every active pricing rule and the booking rules of creation (opening hours, durations, advance limits: 400 with the same codes as creating the booking).',
+      description:
+        'Applies every active pricing rule and the booking rules of creation (opening hours, durations, advance limits: 400 with the same codes as creating the booking).',
       tags: ['pricing'],
       body: PreviewBody,
       response: {

@@ -51,9 +51,12 @@ describe('normalizeSchedule', () => {
     [undefined, {}],
     [null, {}],
     [{ monday: null, tuesday: undefined }, {}],
-    [{ sunday: { open: '09:00', close: '12:00' }, monday: { open: '08:00', close: '22:00' } }, { monday: { open: '08:00', close: '22:00' }, sunday: { open: '09:00', close: '12:00' } }],
+    [
+      { sunday: { open: '09:00', close: '12:00' }, monday: { open: '08:00', close: '22:00' } },
+      { monday: { open: '08:00', close: '22:00' }, sunday: { open: '09:00', close: '12:00' } },
+    ],
   ])('%j becomes %j', (value, expected) => {
-    const normalized = normalizeSchedule(value as never);
+    const normalized = normalizeSchedule(value);
     expect(normalized).toEqual(expected);
     // weekdays in calendar order, whatever order the input had
     expect(Object.keys(normalized)).toEqual(Object.keys(expected));
@@ -67,13 +70,26 @@ describe('normalizeSchedule', () => {
 describe('mergeBookingRules', () => {
   it('keeps the base when nothing is given', () => {
     expect(mergeBookingRules(DEFAULT_BOOKING_RULES, undefined)).toEqual({ rules: DEFAULT_BOOKING_RULES, errors: [] });
-    expect(DEFAULT_BOOKING_RULES).toEqual({ minDurationMinutes: 60, maxDurationMinutes: 240, slotIncrementMinutes: 60, minAdvanceMinutes: 0, maxAdvanceDays: 365, bufferMinutes: 0 });
+    expect(DEFAULT_BOOKING_RULES).toEqual({
+      minDurationMinutes: 60,
+      maxDurationMinutes: 240,
+      slotIncrementMinutes: 60,
+      minAdvanceMinutes: 0,
+      maxAdvanceDays: 365,
+      bufferMinutes: 0,
+    });
   });
 
   it.each([
     [{ bufferMinutes: 15 }, { bufferMinutes: 15 }],
-    [{ minDurationMinutes: 30, maxDurationMinutes: 30 }, { minDurationMinutes: 30, maxDurationMinutes: 30 }],
-    [{ slotIncrementMinutes: 30, minAdvanceMinutes: 120, maxAdvanceDays: 0 }, { slotIncrementMinutes: 30, minAdvanceMinutes: 120, maxAdvanceDays: 0 }],
+    [
+      { minDurationMinutes: 30, maxDurationMinutes: 30 },
+      { minDurationMinutes: 30, maxDurationMinutes: 30 },
+    ],
+    [
+      { slotIncrementMinutes: 30, minAdvanceMinutes: 120, maxAdvanceDays: 0 },
+      { slotIncrementMinutes: 30, minAdvanceMinutes: 120, maxAdvanceDays: 0 },
+    ],
     [{ bufferMinutes: null }, {}],
   ])('merges %j', (input, changed) => {
     const { rules, errors } = mergeBookingRules(DEFAULT_BOOKING_RULES, input);

@@ -63,7 +63,13 @@ export const listAccommodations = repo.listAccommodations;
 export async function deleteAccommodation(db: Executor, tenantId: string, id: string): Promise<boolean> {
   await getAccommodation(db, tenantId, id);
   const objects = await repo.listObjects(db, tenantId, id);
-  if ((await repo.countBookingsOfObjects(db, tenantId, objects.map((o) => o.id))) > 0) {
+  if (
+    (await repo.countBookingsOfObjects(
+      db,
+      tenantId,
+      objects.map((o) => o.id),
+    )) > 0
+  ) {
     throw conflict('has_bookings', `Accommodation ${id} has objects with bookings; cancel or keep them instead of deleting`);
   }
   return repo.deleteAccommodation(db, tenantId, id);
@@ -80,7 +86,11 @@ export interface ObjectInput {
 const MAX_PRICE_PER_HOUR = 100_000_000;
 
 function checkPrice(v: Validator, price: unknown): void {
-  v.check(typeof price === 'number' && Number.isInteger(price) && price >= 0 && price <= MAX_PRICE_PER_HOUR, 'pricePerHour', `must be a whole number of cents from 0 to ${MAX_PRICE_PER_HOUR}`);
+  v.check(
+    typeof price === 'number' && Number.isInteger(price) && price >= 0 && price <= MAX_PRICE_PER_HOUR,
+    'pricePerHour',
+    `must be a whole number of cents from 0 to ${MAX_PRICE_PER_HOUR}`,
+  );
 }
 
 export async function createObject(db: Executor, tenantId: string, input: ObjectInput): Promise<ObjectRow> {
@@ -248,7 +258,11 @@ async function checkDoor(db: Executor, tenantId: string, input: DoorInput, parti
     v.check((DOOR_BEHAVIORS as readonly string[]).includes(input.behavior), 'behavior', `must be one of ${DOOR_BEHAVIORS.join(', ')}`);
   }
   if (input.unlockDurationSeconds != null) {
-    v.check(Number.isInteger(input.unlockDurationSeconds) && input.unlockDurationSeconds >= 1 && input.unlockDurationSeconds <= 3600, 'unlockDurationSeconds', 'must be a whole number of seconds from 1 to 3600');
+    v.check(
+      Number.isInteger(input.unlockDurationSeconds) && input.unlockDurationSeconds >= 1 && input.unlockDurationSeconds <= 3600,
+      'unlockDurationSeconds',
+      'must be a whole number of seconds from 1 to 3600',
+    );
   }
   if (input.objectIds != null) {
     if (v.check(Array.isArray(input.objectIds), 'objectIds', 'must be a list of object ids')) {

@@ -21,7 +21,11 @@ export async function createCommand(trx: Executor, deps: AppDeps, tenantId: stri
   v.check((COMMAND_TYPES as readonly unknown[]).includes(input.type), 'type', `must be one of ${COMMAND_TYPES.join(', ')}`);
   v.check(isUuid(input.doorId), 'doorId', 'must be the id of a door the device drives');
   if (input.durationSeconds != null) {
-    v.check(Number.isInteger(input.durationSeconds) && (input.durationSeconds as number) >= 1 && (input.durationSeconds as number) <= 3600, 'durationSeconds', 'must be a whole number of seconds from 1 to 3600');
+    v.check(
+      Number.isInteger(input.durationSeconds) && (input.durationSeconds as number) >= 1 && (input.durationSeconds as number) <= 3600,
+      'durationSeconds',
+      'must be a whole number of seconds from 1 to 3600',
+    );
   }
   v.throwIfAny();
   const device = await getDevice(trx, tenantId, input.deviceId);
@@ -35,7 +39,7 @@ export async function createCommand(trx: Executor, deps: AppDeps, tenantId: stri
     device_id: device.id,
     door_id: door.id,
     type: 'unlock',
-    payload: { gpio_pin: door.gpio_pin, duration_seconds: (input.durationSeconds as number | null | undefined) ?? door.unlock_duration_seconds },
+    payload: { gpio_pin: door.gpio_pin, duration_seconds: input.durationSeconds ?? door.unlock_duration_seconds },
     status: 'pending',
     expires_at: new Date(now.getTime() + COMMAND_TTL_SECONDS * 1000),
     created_at: now,

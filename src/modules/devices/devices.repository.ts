@@ -1,7 +1,7 @@
 import { compiledOnce } from '../../db/compiled-once.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { DeviceRow, DeviceTelemetryData, DoorRow } from '../../db/types.js';
+import type { DeviceRow, DoorRow } from '../../db/types.js';
 
 export async function insertDevice(
   db: Executor,
@@ -32,7 +32,10 @@ export async function revokeDevice(db: Executor, tenantId: string, id: string, n
 export async function replaceDeviceDoors(db: Executor, tenantId: string, deviceId: string, doorIds: string[]): Promise<void> {
   await db.deleteFrom('device_doors').where('tenant_id', '=', tenantId).where('device_id', '=', deviceId).execute();
   if (doorIds.length) {
-    await db.insertInto('device_doors').values(doorIds.map((door_id) => ({ tenant_id: tenantId, device_id: deviceId, door_id }))).execute();
+    await db
+      .insertInto('device_doors')
+      .values(doorIds.map((door_id) => ({ tenant_id: tenantId, device_id: deviceId, door_id })))
+      .execute();
   }
 }
 
@@ -107,7 +110,9 @@ export async function configDoors(db: Executor, tenantId: string, deviceId: stri
     .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
     .selectAll('d')
     .select(
-      sql<string[]>`coalesce((SELECT array_agg(o.object_id::text ORDER BY o.object_id) FROM door_objects o WHERE o.tenant_id = d.tenant_id AND o.door_id = d.id), '{}')`.as('object_ids'),
+      sql<string[]>`coalesce((SELECT array_agg(o.object_id::text ORDER BY o.object_id) FROM door_objects o WHERE o.tenant_id = d.tenant_id AND o.door_id = d.id), '{}')`.as(
+        'object_ids',
+      ),
     )
     .where('dd.tenant_id', '=', tenantId)
     .where('dd.device_id', '=', deviceId)

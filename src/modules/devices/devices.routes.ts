@@ -50,7 +50,9 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
   const device = { auth: 'device' as const };
   const tags = ['devices'];
 
-  app.post<{ Body: ActivateBody }>(`${DEVICES_BASE}/activate`, {
+  app.post<{ Body: ActivateBody }>(
+    `${DEVICES_BASE}/activate`,
+    {
       config: { auth: 'none' },
       schema: {
         operationId: 'activateDevice',
@@ -58,18 +60,23 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
         description: 'Unknown code 400 activation_code_invalid; used, expired or revoked 409; after 5 unknown codes from one address in 15 minutes, 429.',
         tags,
         body: ActivateBody,
-        response: { 200: ActivationResult, 409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).') },
+        response: {
+          200: ActivationResult,
+          409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).'),
+        },
       },
-    }, async (req) => {
-    const wait = await activationCodes.retryAfterSeconds(req.ip);
-    if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
-    try {
-      return await activateDevice(db, deps, req.body);
-    } catch (error) {
-      if (isUnknownActivationCode(error)) await activationCodes.recordFailure(req.ip);
-      throw error;
-    }
-  });
+    },
+    async (req) => {
+      const wait = await activationCodes.retryAfterSeconds(req.ip);
+      if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
+      try {
+        return await activateDevice(db, deps, req.body);
+      } catch (error) {
+        if (isUnknownActivationCode(error)) await activationCodes.recordFailure(req.ip);
+        throw error;
+      }
+    },
+  );
 
   app.post<{ Params: { deviceId: string }; Body: HeartbeatBody }>(
     `${DEVICES_BASE}/:deviceId/heartbeat`,
@@ -132,7 +139,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     {
       config: device,
       onRequest: ownDeviceOnly,
-      schema: { operationId: 'deviceConfig', summary: 'The device’s configuration: doors, GPIO pins, behaviours', tags, params: DeviceParams, response: { 200: DeviceConfigResult } },
+      schema: {
+        operationId: 'deviceConfig',
+        summary: 'The device’s configuration: doors, GPIO pins, behaviours',
+        tags,
+        params: DeviceParams,
+        response: { 200: DeviceConfigResult },
+      },
     },
     async (req) => deviceConfig(db, deviceOf(req)),
   );

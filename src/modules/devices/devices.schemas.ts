@@ -103,9 +103,7 @@ export const AccessCheckResult = Type.Object(
     allowed: Type.Boolean(),
     behavior: Type.Optional(Type.String({ description: 'When allowed, e.g. unlock_per_scan.' })),
     unlockDurationSeconds: Type.Optional(Type.Integer({ description: 'When allowed.' })),
-    reason: Type.Optional(
-      Type.Unsafe<DenialReason>({ type: 'string', enum: [...DENIAL_REASONS], description: 'When denied.' }),
-    ),
+    reason: Type.Optional(Type.Unsafe<DenialReason>({ type: 'string', enum: [...DENIAL_REASONS], description: 'When denied.' })),
   },
   { description: 'The decision; a denial is a 200 too, with allowed false and a reason.' },
 );

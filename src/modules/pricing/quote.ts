@@ -13,8 +13,5 @@ export type Quote = PriceQuote;
  */
 export async function quoteBooking(db: Executor, tenantId: string, object: ObjectRow, timeZone: string, start: Date, end: Date, createdAt: Date): Promise<Quote> {
   const rules = (await listPricingRules(db, tenantId, true)).map(ruleOf);
-  return quotePrice(
-    { objectId: object.id, pricePerHour: object.price_per_hour, timeZone, start, end, createdAt },
-    rules,
-  );
+  return quotePrice({ objectId: object.id, pricePerHour: object.price_per_hour, timeZone, start, end, createdAt }, rules);
 }

@@ -102,7 +102,7 @@ export function guardedLookup(resolver: Resolver = systemResolver): LookupFuncti
         if (options.all) return done(null, addresses);
         return done(null, addresses[0].address, addresses[0].family);
       },
-      (error: NodeJS.ErrnoException) => done(error),
+      (error: unknown) => done(error as NodeJS.ErrnoException),
     );
   };
 }

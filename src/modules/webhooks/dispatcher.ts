@@ -97,9 +97,7 @@ export class WebhookDispatcher {
     for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
     const busy = [...perWebhook].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
     const now = this.ctx.now();
-    const ids = await this.options.db
-      .transaction()
-      .execute((trx) => deliveries.claimDue(trx, now, new Date(now.getTime() + this.leaseMs), free, this.perWebhook, busy));
+    const ids = await this.options.db.transaction().execute((trx) => deliveries.claimDue(trx, now, new Date(now.getTime() + this.leaseMs), free, this.perWebhook, busy));
     const jobs = await deliveries.loadJobs(this.options.db, ids);
     return jobs.map((job) => {
       const attempt = attemptDelivery(this.ctx, job, { retry: job.eventType !== 'webhook.test' }).catch((error: unknown) => {
@@ -131,10 +129,14 @@ export class WebhookDispatcher {
     this.running = true;
     const loop = async () => {
       if (!this.running) return;
-      this.ticking = (async () => {
+      this.ticking = (async (): Promise<void> => {
         await this.fanOut();
-        await this.startDue();
-      })().catch((error: unknown) => this.ctx.log.error({ err: error }, 'webhook dispatcher pass failed'));
+        // The attempts started run on in the background; inFlight tracks them.
+        const started = await this.startDue();
+        void Promise.allSettled(started);
+      })().catch((error: unknown) => {
+        this.ctx.log.error({ err: error }, 'webhook dispatcher pass failed');
+      });
       await this.ticking;
       if (this.running) this.timer = setTimeout(loop, this.pollIntervalMs);
     };

@@ -62,6 +62,7 @@ export function createSender(options: SenderOptions): Sender {
     new Promise<SendResult>((resolve) => {
       const started = performance.now();
       let settled = false;
+      // eslint-disable-next-line prefer-const -- assigned once below, after finish(), which clears it, is defined
       let timer: NodeJS.Timeout | undefined;
       const finish = (statusCode: number | null, error: string | null, retryAfter: string | null = null) => {
         if (settled) return;

@@ -6,7 +6,7 @@ import { isUuid } from '../../validation.js';
 import { hostRefusal, systemResolver, type Resolver } from './address-guard.js';
 import * as deliveries from './deliveries.repository.js';
 import { attemptDelivery } from './delivery.js';
-import { createSender, DELIVERY_TIMEOUT_MS, type Sender } from './sender.js';
+import { DELIVERY_TIMEOUT_MS, type Sender } from './sender.js';
 import { checkSubscription, type SubscriptionInput } from './subscription.rules.js';
 import * as repo from './webhooks.repository.js';
 
@@ -62,9 +62,9 @@ export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string,
   const webhook = await getWebhook(db, tenantId, webhookId);
   const now = deps.now();
   const data = { webhookId: webhook.id, message: 'A test event from Portier: this subscription receives signed events.' };
-  const deliveryId = await db.transaction().execute((trx) =>
-    deliveries.insertTestDelivery(trx, tenantId, webhook.id, data, now, new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000)),
-  );
+  const deliveryId = await db
+    .transaction()
+    .execute((trx) => deliveries.insertTestDelivery(trx, tenantId, webhook.id, data, now, new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000)));
   const [job] = await deliveries.loadJobs(db, [deliveryId]);
   if (!job) throw notFound('Webhook', webhookId); // deleted meanwhile
   const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log };
