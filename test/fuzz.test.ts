@@ -182,11 +182,23 @@ function requestArbitrary(op: DocumentedOperation): fc.Arbitrary<Generated> {
   return fc.record({ path: pathArb as fc.Arbitrary<Record<string, string>>, query: queryArb as fc.Arbitrary<Record<string, Json>>, body: bodyArb });
 }
 
+/** Percent-encoding that also sends lone surrogates, as the bytes a careless encoder produces (CESU-8). */
+function encode(text: string): string {
+  return text.replace(/[\s\S]/gu, (ch) => {
+    try {
+      return encodeURIComponent(ch);
+    } catch {
+      const u = ch.charCodeAt(0);
+      return [0xed, 0xa0 | ((u >> 6) & 0x0f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    }
+  });
+}
+
 function toRequest(op: DocumentedOperation, g: Generated): RequestOptions {
-  const url = op.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(g.path[name] ?? ''));
+  const url = op.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encode(g.path[name] ?? ''));
   const query = Object.entries(g.query)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .map(([k, v]) => `${encode(k)}=${encode(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
   const security = (op.operation.security ?? []) as Record<string, unknown>[];
   const key = security.some((s) => 'deviceKey' in s) ? deviceKey : security.some((s) => 'apiKey' in s) ? apiKey : undefined;
@@ -266,8 +278,8 @@ function graphqlArbitrary(op: DocumentedOperation): fc.Arbitrary<RequestOptions>
   return fc.tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), variables, fc.oneof({ weight: 4, arbitrary: fc.constant<Json | undefined>(undefined) }, { weight: 1, arbitrary: hostile })).map(([query, vars, extensions]) => {
     if (op.method === 'GET') {
       const read = query.startsWith('mutation') ? '{ __typename }' : query;
-      const params = [`query=${encodeURIComponent(read)}`, `variables=${encodeURIComponent(JSON.stringify(vars))}`];
-      if (extensions !== undefined) params.push(`extensions=${encodeURIComponent(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
+      const params = [`query=${encode(read)}`, `variables=${encode(JSON.stringify(vars))}`];
+      if (extensions !== undefined) params.push(`extensions=${encode(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
       return { method: 'GET', url: `${op.url}?${params.join('&')}`, apiKey };
     }
     return { method: 'POST', url: op.url, apiKey, body: JSON.stringify({ query, variables: vars, ...(extensions === undefined ? {} : { extensions }) }), headers: { 'content-type': 'application/json' } };
