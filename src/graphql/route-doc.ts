@@ -30,7 +30,22 @@ const RESULT = {
   },
 };
 
-const responses = { 200: { description: 'A GraphQL result (also for documents refused by validation or the limits).', schema: RESULT } };
+// Errors on the GraphQL endpoint keep GraphQL's shape ({errors: [{message, extensions: {code}}]},
+// application/json) with the HTTP status of the refusal.
+const refusal = (description: string) => ({ description: `${description} A GraphQL result with errors only.`, schema: RESULT });
+const responses = {
+  200: { description: 'A GraphQL result (also for documents refused by validation or the limits).', schema: RESULT },
+  400: refusal('Refused input (BAD_USER_INPUT): malformed JSON or parameters, unstorable characters, too deep nesting, a subscription.'),
+  401: refusal('Missing, unknown or revoked credential (UNAUTHENTICATED).'),
+  403: refusal('A missing scope or another tenant (FORBIDDEN).'),
+  429: refusal('Rate limit exceeded (RATE_LIMITED); see Retry-After.'),
+  503: refusal('Overloaded or shutting down (UNAVAILABLE); see Retry-After.'),
+};
+const postResponses = {
+  ...responses,
+  413: refusal('The request body is larger than 1 MiB (PAYLOAD_TOO_LARGE).'),
+  415: refusal('The body is not application/json.'),
+};
 
 export const GRAPHQL_POST_DOC: RouteDoc = {
   operationId: 'graphqlPost',
@@ -47,7 +62,7 @@ export const GRAPHQL_POST_DOC: RouteDoc = {
     },
     required: ['query'],
   },
-  responses,
+  responses: postResponses,
 };
 
 export const GRAPHQL_GET_DOC: RouteDoc = {
@@ -59,8 +74,9 @@ export const GRAPHQL_GET_DOC: RouteDoc = {
     type: 'object',
     properties: {
       query: { type: 'string' },
-      variables: { type: 'string', description: 'JSON-encoded variables.' },
+      variables: { type: 'string', description: 'JSON-encoded variables (a JSON object).' },
       operationName: { type: 'string' },
+      extensions: { type: 'string', description: 'JSON-encoded extensions (a JSON object).' },
     },
     required: ['query'],
   },

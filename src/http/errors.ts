@@ -22,7 +22,9 @@ function domainErrorOfFramework(error: FastifyError): DomainError | undefined {
       return new DomainError('PAYLOAD_TOO_LARGE', 'payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES} bytes (1 MiB)`);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new DomainError('BAD_USER_INPUT', 'malformed_json', 'The request body is not valid JSON');
+      return new DomainError('BAD_USER_INPUT', 'malformed_json', 'The request body is not valid JSON', {
+        fieldErrors: [{ field: 'body', message: 'is not valid JSON (or holds a __proto__ or constructor.prototype key)' }],
+      });
     default:
       return undefined;
   }
@@ -57,10 +59,10 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
     const status = fe.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = (fe.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
-      return reply
-        .status(status)
-        .type(PROBLEM)
-        .send(problem(status, code, fe.message));
+      if (req.url.startsWith(GRAPHQL_PATH)) {
+        return reply.status(status).type('application/json; charset=utf-8').send({ errors: [{ message: fe.message, extensions: { code: 'BAD_REQUEST', reason: code } }] });
+      }
+      return reply.status(status).type(PROBLEM).send(problem(status, code, fe.message));
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply

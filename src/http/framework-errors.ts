@@ -23,6 +23,8 @@ export function frameworkErrorHandler(holder: { rateLimit?: RateLimit }) {
     }
     const status = error.statusCode ?? 400;
     const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
-    return reply.status(status).type(PROBLEM).send(problem(status, code, error.message));
+    // A URL fastify cannot route is the path's fault: name it, like any refused field.
+    const fields = status === 400 || status === 414 ? [{ field: 'path', message: status === 414 ? 'has a parameter longer than 100 characters' : 'is not valid percent-encoded UTF-8' }] : undefined;
+    return reply.status(status).type(PROBLEM).send(problem(status, code, error.message, fields));
   };
 }

@@ -27,6 +27,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     }
     return parseJson(req, text, (error: Error | null, parsed?: unknown) => {
       if (error) return done(error, undefined);
+      // Every body Portier takes is an object (REST fields, a GraphQL request, a device report).
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return done(invalid([{ field: 'body', message: 'must be a JSON object' }]), undefined);
+      }
       const problem = findInputProblem(parsed, '');
       if (problem) return done(invalid([problem], 'invalid_characters'), undefined);
       return done(null, parsed);

@@ -22,13 +22,17 @@ function graphqlJsonProblem(name: string, raw: unknown): FieldError | undefined 
 
 /**
  * Query strings and path parameters of every route, checked before validation and handlers (the
- * body is checked by the JSON parser): no NUL, no lone surrogate. On GET /api/v1/graphql, the
+ * body is checked by the JSON parser): no NUL, no lone surrogate, no empty path parameter. On GET /api/v1/graphql, the
  * `variables` and `extensions` parameters must be JSON objects and are checked the same way.
  */
 export function registerQueryGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     const problem = findInputProblem(req.params, '') ?? findInputProblem(req.query, '');
     if (problem) throw invalid([problem], 'invalid_characters');
+    // `/bookings/` matches `/bookings/:bookingId` with an empty id: a malformed request, not a route
+    // SOFA knows (it would answer an empty 404).
+    const empty = Object.entries((req.params ?? {}) as Record<string, unknown>).filter(([, value]) => value === '');
+    if (empty.length) throw invalid(empty.map(([name]) => ({ field: name, message: 'must not be empty' })));
     if (req.method === 'GET' && req.routeOptions.url === GRAPHQL_PATH) {
       const query = (req.query ?? {}) as Record<string, unknown>;
       const errors = GRAPHQL_JSON_PARAMETERS.flatMap((name) => graphqlJsonProblem(name, query[name]) ?? []);

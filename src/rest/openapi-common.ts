@@ -43,6 +43,8 @@ export const ERROR_RESPONSES = {
   NotFound: problemResponse('No such resource in this tenant (another tenant’s resources are not found either).'),
   Conflict: problemResponse('The request conflicts with the current state.'),
   PayloadTooLarge: problemResponse('The request body is larger than 1 MiB.'),
+  UnsupportedMediaType: problemResponse('The body is not application/json.'),
+  UriTooLong: problemResponse('A path parameter is longer than 100 characters.'),
   TooManyRequests: problemResponse('Rate limit exceeded.', retryAfter),
   ServiceUnavailable: problemResponse('The server is overloaded or shutting down; retry later.', retryAfter),
 } as const;
@@ -81,6 +83,8 @@ export function errorResponses(set: ErrorSet): Record<string, { $ref: string }> 
     ...(set.hasPathParams ? { 404: ref('NotFound') } : {}),
     ...(set.mutates ? { 409: ref('Conflict') } : {}),
     ...(set.hasBody ? { 413: ref('PayloadTooLarge') } : {}),
+    ...(set.hasPathParams ? { 414: ref('UriTooLong') } : {}),
+    ...(set.hasBody ? { 415: ref('UnsupportedMediaType') } : {}),
     429: ref('TooManyRequests'),
     503: ref('ServiceUnavailable'),
   };
