@@ -4,6 +4,8 @@ export interface Env {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections this process keeps open at most (docs/deployment.md). */
+  databasePoolSize: number;
   pgliteDir: string;
   publicUrl: string;
   rateLimitPerMinute: number;
@@ -46,6 +48,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     port,
     host,
     databaseUrl: source.DATABASE_URL || undefined,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', source.DATABASE_POOL_SIZE, 10),
     pgliteDir: source.PGLITE_DIR || './data',
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),

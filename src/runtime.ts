@@ -10,7 +10,7 @@ import { buildGuessLimits, memoryLimiterStore, openLimiterStore } from './limits
 export async function startRuntime(env: Env, options: { logLevel?: string; /** false: limiters in memory (CLI, worker) */ sharedLimits?: boolean } = {}): Promise<AppDeps> {
   const log = createLogger(options.logLevel ?? env.logLevel);
   const secret = loadServerSecret(env);
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir });
+  const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir, poolSize: env.databasePoolSize });
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length) log.info({ applied }, 'migrations applied');
