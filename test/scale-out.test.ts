@@ -54,12 +54,12 @@ describe.skipIf(!runnable)(title, () => {
       if (worker.exitCode === null) worker.kill('SIGTERM');
       return exited;
     };
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 240_000;
     while (!log.includes('webhook worker started')) {
       if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`worker did not start: ${log}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     const codes = await Promise.all([...api.map((s) => s.stop()), stopWorker?.()]);

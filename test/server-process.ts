@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { ROOT, START_ARGS, freePort } from './processes.js';
 
+/**
+ * How long a start may take before a test gives up: generous, because a fresh embedded database
+ * (migrations, the demo seed) starts slowly on a machine whose cores are busy with other work.
+ */
+export const STARTUP_LIMIT_MS = 240_000;
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -58,7 +64,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 60_000) => {
+  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = STARTUP_LIMIT_MS) => {
     const seen = logs.find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise<Record<string, unknown>>((resolve, reject) => {
