@@ -12,7 +12,7 @@ export async function startRuntime(env: Env, options: { logLevel?: string; /** f
   const secret = loadServerSecret(env);
   const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir, poolSize: env.databasePoolSize });
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database.db, log);
     if (applied.length) log.info({ applied }, 'migrations applied');
   } catch (error) {
     await database.close();
