@@ -15,6 +15,8 @@ export interface Env {
   logLevel: string;
   /** fastify's trustProxy: false, true (any proxy), or the proxies' addresses/CIDRs, comma-separated. */
   trustProxy: boolean | string;
+  /** Load shedding's event-loop delay limit in ms (docs/operations.md); 0 turns shedding off. */
+  loadSheddingMaxEventLoopDelayMs: number;
   /** How long a graceful stop may take before requests still running are answered 503 (exit 1). */
   shutdownTimeoutSeconds: number;
 }
@@ -57,6 +59,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     portierSecret: source.PORTIER_SECRET || undefined,
     logLevel: source.LOG_LEVEL || 'info',
     trustProxy: trustProxy(source.TRUST_PROXY),
+    loadSheddingMaxEventLoopDelayMs: source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS === '0' ? 0 : integer('LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS, 1_000),
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
   };
 }

@@ -32,7 +32,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   delete base.NODE_OPTIONS;
   const child = spawn(process.execPath, START_ARGS, {
     cwd: ROOT,
-    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
+    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.
   registerRequestContext(fastify);
-  await loadLoadShedding(fastify, options.loadShedding);
+  await loadLoadShedding(fastify, { maxEventLoopDelay: deps.env.loadSheddingMaxEventLoopDelayMs, ...options.loadShedding });
   registerPrincipalResolution(fastify, deps);
   limiter.rateLimit = await loadRateLimit(fastify, deps);
   fastify.addHook('onRequest', limiter.rateLimit.hook);
