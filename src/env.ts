@@ -4,6 +4,8 @@ export interface Env {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections this process keeps open at most (docs/deployment.md). */
+  databasePoolSize: number;
   pgliteDir: string;
   publicUrl: string;
   rateLimitPerMinute: number;
@@ -17,6 +19,8 @@ export interface Env {
   corsOrigins: string[];
   /** METRICS_TOKEN: the bearer token GET /metrics requires; unset, /metrics is off (404). */
   metricsToken: string | undefined;
+  /** Load shedding's event-loop delay limit in ms (docs/operations.md); 0 turns shedding off. */
+  loadSheddingMaxEventLoopDelayMs: number;
   /** How long a graceful stop may take before requests still running are answered 503 (exit 1). */
   shutdownTimeoutSeconds: number;
 }
@@ -72,6 +76,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     port,
     host,
     databaseUrl: source.DATABASE_URL || undefined,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', source.DATABASE_POOL_SIZE, 10),
     pgliteDir: source.PGLITE_DIR || './data',
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
@@ -82,6 +87,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: trustProxy(source.TRUST_PROXY),
     corsOrigins: origins(source.CORS_ORIGINS),
     metricsToken: token('METRICS_TOKEN', source.METRICS_TOKEN),
+    loadSheddingMaxEventLoopDelayMs: source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS === '0' ? 0 : integer('LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS, 1_000),
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
   };
 }

@@ -11,9 +11,9 @@ import { createMetrics } from './metrics/metrics.js';
 export async function startRuntime(env: Env, options: { logLevel?: string; /** false: limiters in memory (CLI, worker) */ sharedLimits?: boolean } = {}): Promise<AppDeps> {
   const log = createLogger(options.logLevel ?? env.logLevel);
   const secret = loadServerSecret(env);
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir });
+  const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir, poolSize: env.databasePoolSize });
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database.db, log);
     if (applied.length) log.info({ applied }, 'migrations applied');
   } catch (error) {
     await database.close();

@@ -33,7 +33,7 @@ function startAsPid1(env: Record<string, string>) {
   return { child, out, exited };
 }
 
-async function poll<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 90_000): Promise<T> {
+async function poll<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 240_000): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const value = await check();
@@ -63,7 +63,7 @@ function nodePidOf(unshare: ChildProcess): number | undefined {
 }
 
 describe.skipIf(!runnable)(title, () => {
-  it('restarts healthy on the same PGLITE_DIR after kill -9, with its data', { timeout: 240_000 }, async () => {
+  it('restarts healthy on the same PGLITE_DIR after kill -9, with its data', { timeout: 600_000 }, async () => {
     const dir = tempDir('pid1');
     dirs.push(dir);
     const port = await freePort();

@@ -79,7 +79,9 @@ async function create(): Promise<Harness> {
   const clock = new TestClock();
   const env = {
     // Tests make many requests with one key; rate-limit tests build their own app with a low limit.
-    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test', RATE_LIMIT_PER_MINUTE: '1000000' }),
+    // Load shedding is off: the in-process PGlite blocks the event loop on a busy machine, and only
+    // the load-shedding tests (test/operability.test.ts, their own apps) are about shedding.
+    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test', RATE_LIMIT_PER_MINUTE: '1000000', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0' }),
     databaseUrl,
     pgliteDir: 'memory://',
     webhookAllowPrivateNetworks: true,

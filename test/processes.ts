@@ -20,7 +20,8 @@ export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `portier-$
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'PORTIER_SECRET', 'PORT', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'LOG_LEVEL']) delete base[name];
-  return { ...base, ...env };
+  // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
+  return { ...base, LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env };
 }
 
 /**

@@ -23,7 +23,7 @@ describe.skipIf(!runnable)(title, () => {
     h = await harness();
     const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, PORTIER_SECRET: 'shared-secret-of-both-processes-0123', RATE_LIMIT_PER_MINUTE: '10' };
     servers.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     const codes = await Promise.all(servers.map((s) => s.stop()));

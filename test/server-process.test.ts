@@ -100,11 +100,11 @@ describe('the server process on a fresh embedded database', () => {
     expect(again.status).toBe(200);
     expect(await restarted.stop()).toBe(0);
     expect(restarted.stdout).not.toContain('apiKey');
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('start-up refusals', () => {
-  it('with DATABASE_URL and no PORTIER_SECRET the start stops with a clear message', async () => {
+  it('with DATABASE_URL and no PORTIER_SECRET the start stops with a clear message', { timeout: 180_000 }, async () => {
     const result = await finished(
       spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }),
     );

@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { ROOT, START_ARGS, freePort } from './processes.js';
 
+/**
+ * How long a start may take before a test gives up: generous, because a fresh embedded database
+ * (migrations, the demo seed) starts slowly on a machine whose cores are busy with other work.
+ */
+export const STARTUP_LIMIT_MS = 240_000;
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -26,7 +32,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   delete base.NODE_OPTIONS;
   const child = spawn(process.execPath, START_ARGS, {
     cwd: ROOT,
-    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
+    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
@@ -58,7 +65,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 60_000) => {
+  const waitForLog = (predicate: (line: Record<string, unknown>) => boolean, timeoutMs = STARTUP_LIMIT_MS) => {
     const seen = logs.find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -102,7 +102,7 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
     settings = await target();
   });
 
-  it('resets nothing, says Connection: close while draining, closes idle connections at once, and exits 0', { timeout: 180_000 }, async () => {
+  it('resets nothing, says Connection: close while draining, closes idle connections at once, and exits 0', { timeout: 420_000 }, async () => {
     const server = await startServerProcess(settings.env);
     servers.push(server);
     const { path, headers } = settings.path(server);
@@ -173,7 +173,7 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
     console.info(`keep-alive shutdown on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}: ${outcomes.length} requests, ${duringDrain.length} answered while draining, ${resets.length} resets, exit ${exitCode}`);
   });
 
-  it('answers a request that outlives SHUTDOWN_TIMEOUT_SECONDS 503 before exiting', { timeout: 180_000 }, async () => {
+  it('answers a request that outlives SHUTDOWN_TIMEOUT_SECONDS 503 before exiting', { timeout: 420_000 }, async () => {
     const server = await startServerProcess({ ...settings.env, SHUTDOWN_TIMEOUT_SECONDS: '2' });
     servers.push(server);
     // Its body never completes, so it is still running at the deadline (a route without credentials).

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('SIGTERM', () => {
-  it('finishes every accepted request, stops, and exits 0', { timeout: 120_000 }, async () => {
+  it('finishes every accepted request, stops, and exits 0', { timeout: 420_000 }, async () => {
     server = await startServerProcess({ PGLITE_DIR: dir, RATE_LIMIT_PER_MINUTE: '1000000' });
     const banner = server.stdout.join('');
     const apiKey = /apiKey:\s+(svc_\S+)/.exec(banner)?.[1];

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
@@ -16,9 +16,37 @@ class FolderMigrationProvider implements MigrationProvider {
 }
 
 // Migrations are frozen in time and typed Kysely<any> (Kysely's own advice): they never see src/db/types.ts.
+/**
+ * Migrations the database has that this code does not know, when they all come after every one it
+ * knows and those are all applied: the schema is ahead, as for an older process restarting during a
+ * rolling deploy (docs/deployment.md). Such a process runs on the expanded schema; anything else
+ * unknown is left to the migrator, which refuses it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+async function newerMigrationsOnly(db: Kysely<any>, migrator: Migrator): Promise<string[]> {
+  const known = await migrator.getMigrations();
+  let executed: string[];
+  try {
+    const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    executed = rows.rows.map((r) => r.name);
+  } catch {
+    return []; // a new database: no migration table yet
+  }
+  const knownNames = new Set(known.map((m) => m.name));
+  const unknown = executed.filter((name) => !knownNames.has(name));
+  const latestKnown = known.map((m) => m.name).sort().at(-1) ?? '';
+  if (unknown.length === 0 || !known.every((m) => m.executedAt) || !unknown.every((name) => name > latestKnown)) return [];
+  return unknown.sort();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>, log?: { warn(details: object, message: string): void }): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+  const ahead = await newerMigrationsOnly(db, migrator);
+  if (ahead.length > 0) {
+    log?.warn({ newer: ahead }, 'the database has migrations this version does not know (a newer version applied them); running on that schema');
+    return [];
+  }
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerRequestContext(fastify);
   // CORS headers before anything can refuse the request, so a listed origin can read the refusal.
   await registerCors(fastify, deps.env.corsOrigins);
-  await loadLoadShedding(fastify, options.loadShedding);
+  await loadLoadShedding(fastify, { maxEventLoopDelay: deps.env.loadSheddingMaxEventLoopDelayMs, ...options.loadShedding });
   await fastify.register(cookie);
   const sessions = new DashboardSessions(deps, options.signInThrottle ?? defaultSignInThrottle(deps));
   fastify.decorate('dashboardSessions', sessions);
