@@ -36,7 +36,7 @@ export type AccessLogEntry = {
   id: Scalars['ID']['output'];
   /**
    * Why it was denied: invalid_token, booking_not_confirmed, outside_booking_window,
-   * door_not_mapped_to_object, or (refused before checking) door_not_assigned, too_many_invalid_tokens.
+   * door_not_mapped_to_object; or refused: door_not_assigned, too_many_invalid_tokens (an SMS code while the door is blocked for guessing).
    */
   reason: Maybe<Scalars['String']['output']>;
 };

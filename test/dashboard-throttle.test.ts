@@ -100,8 +100,9 @@ describe.skipIf(!redisUrl)('sign-in throttling shared through Redis (REDIS_URL)'
       clients.push(client);
       return client;
     };
-    const one = createSignInThrottle(SHORT, connect());
-    const two = createSignInThrottle(SHORT, connect());
+    const store = (redis: Redis) => ({ kind: 'redis' as const, redis, close: () => redis.quit().then(() => undefined) });
+    const one = createSignInThrottle(SHORT, store(connect()));
+    const two = createSignInThrottle(SHORT, store(connect()));
     const guess = { account: `shared-${randomUUID()}@example.test`, address: '10.6.0.1' };
     await one.failed(guess);
     await two.failed(guess);
