@@ -70,11 +70,11 @@ export type ApiKey = {
 /** Who did something recorded in the audit log. */
 export type AuditActor = {
   __typename?: 'AuditActor';
-  /** The user's or API key's id (none for cli and system). */
+  /** The user's or API key's id (none for cli, system and anonymous). */
   id: Maybe<Scalars['ID']['output']>;
   /** The user's email, the API key's name, or a description; kept as it was at the time. */
   label: Scalars['String']['output'];
-  /** user, apiKey, oauth, cli or system. */
+  /** user, apiKey, oauth, cli, system, or anonymous (a failed sign-in: not signed in). */
   type: Scalars['String']['output'];
 };
 

@@ -140,9 +140,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   return { fastify, yoga, routes, openapi: () => docs.built(), drain };
 }
 
-/** The documented sign-in limits, shared through Redis when REDIS_URL is set. */
+/** The documented sign-in limits on the runtime's limiter store (Redis when REDIS_URL is set). */
 function defaultSignInThrottle(deps: AppDeps): SignInThrottle {
-  // The limiter store's connection (opened and closed by the runtime), shared with the guessing limits.
-  const store = deps.limits.store;
-  return createSignInThrottle(undefined, store.kind === 'redis' ? store.redis : undefined);
+  return createSignInThrottle(undefined, deps.limits.store);
 }
