@@ -248,6 +248,9 @@ describe('dashboard pages', () => {
       { name: 'webhooks', path: '/dashboard/admin/webhooks', heading: 'Webhooks' },
       { name: 'webhook-deliveries', path: `/dashboard/admin/webhooks/${webhooks[0]?.id ?? 'none'}`, heading: 'Webhook deliveries' },
       { name: 'team', path: '/dashboard/admin/team', heading: 'Team' },
+      { name: 'oauth-apps', path: '/dashboard/admin/oauth-apps', heading: 'OAuth Apps' },
+      { name: 'connected-apps', path: '/dashboard/admin/connected-apps', heading: 'Connected apps' },
+      { name: 'not-found', path: '/dashboard/no-such-page', heading: 'Page not found' },
     ];
     const violations: string[] = [];
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
