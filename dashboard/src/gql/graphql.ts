@@ -311,6 +311,13 @@ export type DashboardBookingAccessQueryVariables = Exact<{
 
 export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: string | null, allowed: boolean, reason: string | null, checkedAt: string }> };
 
+export type DashboardBookingWebhookDeliveriesQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardBookingWebhookDeliveriesQuery = { bookingWebhookDeliveries: { deliveries: Array<{ id: string, webhookId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, createdAt: string }> } };
+
 export type DashboardCancellationQuoteQueryVariables = Exact<{
   bookingId: string | number;
 }>;
@@ -1037,6 +1044,22 @@ export const DashboardBookingAccessDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardBookingAccessQuery, DashboardBookingAccessQueryVariables>;
+export const DashboardBookingWebhookDeliveriesDocument = new TypedDocumentString(`
+    query DashboardBookingWebhookDeliveries($bookingId: ID!) {
+  bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {
+    deliveries {
+      id
+      webhookId
+      eventType
+      status
+      attemptCount
+      lastStatusCode
+      lastError
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingWebhookDeliveriesQuery, DashboardBookingWebhookDeliveriesQueryVariables>;
 export const DashboardCancellationQuoteDocument = new TypedDocumentString(`
     query DashboardCancellationQuote($bookingId: ID!) {
   cancellationQuote(bookingId: $bookingId) {
