@@ -948,6 +948,8 @@ export type Query = {
   bookingPage: BookingPage;
   /** Booking rules (duration, increment, advance, buffer) of an object. */
   bookingRules: BookingRules;
+  /** The deliveries of one booking's events to every subscription, newest first; `first` is at most 100 (default 50). */
+  bookingWebhookDeliveries: WebhookDeliveryList;
   /** Bookings ordered by start time (then id); `first` is at most 100 (default 20). */
   bookings: Array<Booking>;
   cancellationPolicies: Array<CancellationPolicy>;
@@ -1074,6 +1076,13 @@ export type QueryBookingPageArgs = {
 
 export type QueryBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryBookingWebhookDeliveriesArgs = {
+  bookingId: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1996,6 +2005,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   bookingDetails?: Resolver<ResolversTypes['BookingPayload'], ParentType, ContextType, RequireFields<QueryBookingDetailsArgs, 'bookingId'>>;
   bookingPage?: Resolver<ResolversTypes['BookingPage'], ParentType, ContextType, Partial<QueryBookingPageArgs>>;
   bookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<QueryBookingRulesArgs, 'objectId'>>;
+  bookingWebhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryBookingWebhookDeliveriesArgs, 'bookingId'>>;
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType, Partial<QueryCancellationPoliciesArgs>>;
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;

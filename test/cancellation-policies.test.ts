@@ -137,3 +137,52 @@ describe('cancelling a booking refunds by the default policy', () => {
     expect((await cancelAt(venue, '2026-11-21T15:00:00Z')).refundAmount).toBe(4000);
   });
 });
+
+describe('cancellationQuote tells the refund before cancelling', () => {
+  const QUOTE = 'query($id: ID!) { cancellationQuote(bookingId: $id) { bookingId refundAmount totalPrice currency policyName } }';
+
+  async function booked(withPolicy: boolean) {
+    h.clock.set('2026-11-10T09:00:00Z');
+    const venue = await buildVenue(h, { pricePerHour: 2000 });
+    if (withPolicy) await buildCancellationPolicy(h, venue.tenantId, { name: 'Standard', isDefault: true, tiers: STANDARD });
+    const created = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings`,
+      apiKey: venue.apiKey,
+      body: { objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: '2026-11-21T16:00:00Z', endTime: '2026-11-21T18:00:00Z' },
+    });
+    expect(created.status).toBe(201);
+    return { ...venue, bookingId: created.body.booking.id as string };
+  }
+
+  it('gives the same refund the cancellation then gives, and changes nothing', async () => {
+    const venue = await booked(true);
+    h.clock.set('2026-11-20T10:00:00Z');
+    const readOnly = await h.key(venue.tenantId, ['bookings:read']);
+    const quote = await h.graphql(readOnly, QUOTE, { id: venue.bookingId });
+    expect(quote.body.errors).toBeUndefined();
+    expect(quote.body.data.cancellationQuote).toEqual({ bookingId: venue.bookingId, refundAmount: 2000, totalPrice: 4000, currency: 'EUR', policyName: 'Standard' });
+    const still = await h.graphql(readOnly, 'query($id: ID!) { booking(id: $id) { status refundAmount } }', { id: venue.bookingId });
+    expect(still.body.data.booking).toEqual({ status: 'PENDING', refundAmount: null });
+
+    const cancelled = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`, apiKey: venue.apiKey, body: { status: 'CANCELLED' } });
+    expect(cancelled.body.refundAmount).toBe(2000);
+  });
+
+  it('without a default policy: a full refund and no policy name', async () => {
+    const venue = await booked(false);
+    const quote = await h.graphql(venue.apiKey, QUOTE, { id: venue.bookingId });
+    expect(quote.body.data.cancellationQuote).toMatchObject({ refundAmount: 4000, policyName: null });
+  });
+
+  it('a booking that can no longer be cancelled is a conflict; another tenant’s is not found', async () => {
+    const venue = await booked(true);
+    await h.request({ method: 'PATCH', url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`, apiKey: venue.apiKey, body: { status: 'CANCELLED' } });
+    const again = await h.graphql(venue.apiKey, QUOTE, { id: venue.bookingId });
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'invalid_transition' });
+
+    const other = await h.tenant('Other club');
+    const foreign = await h.graphql(other.apiKey, QUOTE, { id: venue.bookingId });
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -24,7 +24,7 @@ export interface ServerProcess {
  * Runs `npm start`'s node command with the given environment (on top of a copy of this
  * process's, without the database and Redis settings unless given) and waits until it listens.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const base: Record<string, string | undefined> = { ...process.env };
   delete base.DATABASE_URL;
@@ -81,7 +81,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   };
 
   try {
-    await waitForLog((line) => line.msg === 'Portier is listening');
+    await waitForLog((line) => line.msg === 'Portier is listening', options.startTimeoutMs);
   } catch (error) {
     await stop();
     throw error;

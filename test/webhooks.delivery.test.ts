@@ -325,3 +325,33 @@ describe('redeliver', () => {
     expect(again.body.data.redeliverWebhookEvent.delivery.status).toBe('PENDING');
   });
 });
+
+describe('the deliveries of one booking', () => {
+  it('lists the deliveries of that booking’s events to every subscription, and no other booking’s', async () => {
+    const v = await venue();
+    const first = await buildWebhook(h, v.tenantId, { url: receiver.url('/a') });
+    const second = await buildWebhook(h, v.tenantId, { url: receiver.url('/b'), events: ['booking.confirmed'] });
+    const booking = await createBooking(v, 3);
+    const other = await createBooking(v, 4);
+    await setStatus(v, booking, 'CONFIRMED');
+    await drain(dispatcher());
+
+    const query = 'query($b: ID!) { bookingWebhookDeliveries(bookingId: $b) { deliveries { webhookId eventType status attempts { statusCode } } } }';
+    const res = await h.graphql(v.apiKey, query, { b: booking });
+    expect(res.body.errors).toBeUndefined();
+    const deliveries = res.body.data.bookingWebhookDeliveries.deliveries as { webhookId: string; eventType: string; status: string }[];
+    expect(deliveries.map((d) => `${d.webhookId === first.id ? 'first' : d.webhookId === second.id ? 'second' : '?'} ${d.eventType} ${d.status}`).sort()).toEqual([
+      'first booking.confirmed SUCCEEDED',
+      'first booking.created SUCCEEDED',
+      'second booking.confirmed SUCCEEDED',
+    ]);
+    const others = await h.graphql(v.apiKey, query, { b: other });
+    expect(others.body.data.bookingWebhookDeliveries.deliveries).toHaveLength(1);
+
+    // Another tenant sees none of them; a bookings-only key may not ask.
+    const stranger = await h.tenant('Stranger club');
+    expect((await h.graphql(stranger.apiKey, query, { b: booking })).body.data.bookingWebhookDeliveries.deliveries).toEqual([]);
+    const bookingsOnly = await h.key(v.tenantId, ['bookings:read']);
+    expect((await h.graphql(bookingsOnly, query, { b: booking })).status).toBe(403);
+  });
+});

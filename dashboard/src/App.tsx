@@ -1,21 +1,25 @@
+import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { useSessionApi } from './session';
 import { LoginPage } from './pages/Login';
 import { OverviewPage } from './pages/Overview';
-import { BookingListPage } from './pages/bookings/BookingList';
-import { BookingDetailPage } from './pages/bookings/BookingDetail';
-import { CatalogPage } from './pages/catalog/Catalog';
-import { ObjectPage } from './pages/catalog/ObjectPage';
-import { PricingPage } from './pages/pricing/Pricing';
-import { ApiKeysPage } from './pages/admin/ApiKeys';
-import { DevicesPage } from './pages/admin/Devices';
-import { WebhooksPage } from './pages/admin/Webhooks';
-import { WebhookPage } from './pages/admin/WebhookPage';
-import { TeamPage } from './pages/admin/Team';
-import { OAuthAppsPage, ConnectedAppsPage } from './pages/admin/OAuth';
 import { NotFoundPage } from './pages/NotFound';
+
+// Pages load when first opened: the first screen needs only the shell.
+const BookingListPage = lazy(() => import('./pages/bookings/BookingList').then((m) => ({ default: m.BookingListPage })));
+const BookingDetailPage = lazy(() => import('./pages/bookings/BookingDetail').then((m) => ({ default: m.BookingDetailPage })));
+const CatalogPage = lazy(() => import('./pages/catalog/Catalog').then((m) => ({ default: m.CatalogPage })));
+const ObjectPage = lazy(() => import('./pages/catalog/ObjectPage').then((m) => ({ default: m.ObjectPage })));
+const PricingPage = lazy(() => import('./pages/pricing/Pricing').then((m) => ({ default: m.PricingPage })));
+const ApiKeysPage = lazy(() => import('./pages/admin/ApiKeys').then((m) => ({ default: m.ApiKeysPage })));
+const DevicesPage = lazy(() => import('./pages/admin/Devices').then((m) => ({ default: m.DevicesPage })));
+const WebhooksPage = lazy(() => import('./pages/admin/Webhooks').then((m) => ({ default: m.WebhooksPage })));
+const WebhookPage = lazy(() => import('./pages/admin/WebhookPage').then((m) => ({ default: m.WebhookPage })));
+const TeamPage = lazy(() => import('./pages/admin/Team').then((m) => ({ default: m.TeamPage })));
+const OAuthAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.OAuthAppsPage })));
+const ConnectedAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.ConnectedAppsPage })));
 
 function RequireSession() {
   const { state } = useSessionApi();

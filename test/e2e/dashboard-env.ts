@@ -70,7 +70,7 @@ export class DashboardEnv {
     const tenant = await cli(['tenant', 'create', '--name', 'Riverside Tennis Club'], env);
     await cli(['user', 'create', '--tenant', tenant.tenantId, '--email', ADMIN.email, '--password', ADMIN.password, '--role', 'admin'], env);
     await cli(['user', 'create', '--tenant', tenant.tenantId, '--email', STAFF.email, '--password', STAFF.password, '--role', 'staff'], env);
-    this.server = await startServerProcess({ ...env, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...extraEnv });
+    this.server = await startServerProcess({ ...env, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...extraEnv }, { startTimeoutMs: 180_000 });
     this.seed = await seedCatalog(this.server.url, tenant.tenantId, tenant.apiKey);
     this.browser = await launchBrowser();
     mkdirSync(SCREENSHOTS, { recursive: true });

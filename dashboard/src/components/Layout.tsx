@@ -1,7 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useSessionApi } from '../session';
-import { ErrorNotice } from './ui';
+import { ErrorNotice, Loading } from './ui';
 
 interface NavItem {
   to: string;
@@ -89,7 +89,9 @@ export function Layout() {
         </nav>
         <main id="main" className="content" tabIndex={-1}>
           <ErrorNotice error={signOutError} title="Sign-out failed" />
-          <Outlet />
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

@@ -24,11 +24,23 @@ type Documents = {
     "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": typeof types.DashboardApiKeysDocument,
     "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardCreateApiKeyDocument,
     "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.DashboardRevokeApiKeyDocument,
+    "\n  query DashboardAuditLog($first: Int, $after: String) {\n    auditLog(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          occurredAt\n          action\n          actor {\n            type\n            label\n          }\n          targetType\n          targetId\n          ipAddress\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.DashboardAuditLogDocument,
     "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n": typeof types.DashboardDevicesDocument,
     "\n  mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {\n    registerDevice(name: $name, doorIds: $doorIds) {\n      activationCode\n      device {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardRegisterDeviceDocument,
     "\n  mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {\n    setDeviceDoors(id: $id, doorIds: $doorIds) {\n      id\n    }\n  }\n": typeof types.DashboardSetDeviceDoorsDocument,
     "\n  mutation DashboardRevokeDevice($id: ID!) {\n    revokeDevice(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.DashboardRevokeDeviceDocument,
     "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n": typeof types.DashboardQueueUnlockDocument,
+    "\n  query DashboardOAuthApps {\n    oauthApps {\n      clientId\n      name\n      redirectUris\n      scopes\n      public\n      createdAt\n      secretRotatedAt\n      authorizedTenantCount\n    }\n  }\n": typeof types.DashboardOAuthAppsDocument,
+    "\n  mutation DashboardCreateOAuthApp($name: String!, $redirectUris: [String!]!, $scopes: [String!]!, $public: Boolean) {\n    createOAuthApp(name: $name, redirectUris: $redirectUris, scopes: $scopes, public: $public) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n": typeof types.DashboardCreateOAuthAppDocument,
+    "\n  mutation DashboardRotateOAuthAppSecret($clientId: ID!) {\n    rotateOAuthAppSecret(clientId: $clientId) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n": typeof types.DashboardRotateOAuthAppSecretDocument,
+    "\n  mutation DashboardDeleteOAuthApp($clientId: ID!) {\n    deleteOAuthApp(clientId: $clientId)\n  }\n": typeof types.DashboardDeleteOAuthAppDocument,
+    "\n  query DashboardConnectedApps {\n    connectedApps {\n      clientId\n      name\n      ownerTenantName\n      scopes\n      authorizedAt\n      lastUsedAt\n    }\n  }\n": typeof types.DashboardConnectedAppsDocument,
+    "\n  mutation DashboardRevokeConnectedApp($clientId: ID!) {\n    revokeConnectedApp(clientId: $clientId)\n  }\n": typeof types.DashboardRevokeConnectedAppDocument,
+    "\n  query DashboardUsers {\n    users {\n      id\n      email\n      role\n      createdAt\n      passwordChangedAt\n    }\n  }\n": typeof types.DashboardUsersDocument,
+    "\n  mutation DashboardCreateUser($email: String!, $password: String!, $role: UserRole) {\n    createUser(email: $email, password: $password, role: $role) {\n      id\n      email\n    }\n  }\n": typeof types.DashboardCreateUserDocument,
+    "\n  mutation DashboardUpdateUserRole($id: ID!, $role: UserRole!) {\n    updateUserRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n": typeof types.DashboardUpdateUserRoleDocument,
+    "\n  mutation DashboardRemoveUser($id: ID!) {\n    removeUser(id: $id) {\n      removedUserId\n    }\n  }\n": typeof types.DashboardRemoveUserDocument,
+    "\n  mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {\n      signedOutSessions\n    }\n  }\n": typeof types.DashboardChangePasswordDocument,
     "\n  query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n    webhookDeliveries(webhookId: $id, status: $status, first: 50) {\n      deliveries {\n        id\n        eventId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        lastAttemptAt\n        nextAttemptAt\n        createdAt\n        attempts {\n          attemptedAt\n          statusCode\n          durationMs\n          error\n        }\n      }\n    }\n  }\n": typeof types.DashboardWebhookDocument,
     "\n  mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {\n    redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {\n      delivery {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DashboardRedeliverDocument,
     "\n  query DashboardWebhooks {\n    webhooks {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n  }\n": typeof types.DashboardWebhooksDocument,
@@ -38,6 +50,7 @@ type Documents = {
     "\n  query DashboardBooking($id: ID!) {\n    booking(id: $id) {\n      id\n      guestName\n      guestEmail\n      guestPhone\n      startTime\n      endTime\n      status\n      totalPrice\n      currency\n      refundAmount\n      createdAt\n      paymentUrl\n      object {\n        id\n        name\n        pricePerHour\n        accommodation {\n          id\n          name\n          timeZone\n        }\n      }\n    }\n  }\n": typeof types.DashboardBookingDocument,
     "\n  query DashboardBookingCredentials($bookingId: ID!) {\n    bookingCredentials(bookingId: $bookingId) {\n      validFrom\n      validUntil\n      qrCode {\n        svg\n      }\n      sms {\n        code\n        message\n      }\n    }\n  }\n": typeof types.DashboardBookingCredentialsDocument,
     "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": typeof types.DashboardBookingAccessDocument,
+    "\n  query DashboardBookingWebhookDeliveries($bookingId: ID!) {\n    bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {\n      deliveries {\n        id\n        webhookId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        createdAt\n      }\n    }\n  }\n": typeof types.DashboardBookingWebhookDeliveriesDocument,
     "\n  query DashboardCancellationQuote($bookingId: ID!) {\n    cancellationQuote(bookingId: $bookingId) {\n      refundAmount\n      totalPrice\n      currency\n      policyName\n    }\n  }\n": typeof types.DashboardCancellationQuoteDocument,
     "\n  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {\n    updateBookingStatus(bookingId: $bookingId, status: $status) {\n      refundAmount\n      booking {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DashboardUpdateBookingStatusDocument,
     "\n  query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {\n    bookingPage(page: $page, pageSize: $pageSize, status: $status, objectId: $objectId, from: $from, to: $to, guestEmail: $guestEmail) {\n      bookings {\n        id\n        guestName\n        guestEmail\n        objectName\n        startTime\n        endTime\n        status\n        totalPrice\n        currency\n        object {\n          id\n          accommodation {\n            id\n            timeZone\n          }\n        }\n      }\n      pagination {\n        page\n        pageSize\n        total\n      }\n    }\n  }\n": typeof types.DashboardBookingsDocument,
@@ -80,11 +93,23 @@ const documents: Documents = {
     "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": types.DashboardApiKeysDocument,
     "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardCreateApiKeyDocument,
     "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.DashboardRevokeApiKeyDocument,
+    "\n  query DashboardAuditLog($first: Int, $after: String) {\n    auditLog(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          occurredAt\n          action\n          actor {\n            type\n            label\n          }\n          targetType\n          targetId\n          ipAddress\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.DashboardAuditLogDocument,
     "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n": types.DashboardDevicesDocument,
     "\n  mutation DashboardRegisterDevice($name: String!, $doorIds: [ID!]!) {\n    registerDevice(name: $name, doorIds: $doorIds) {\n      activationCode\n      device {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardRegisterDeviceDocument,
     "\n  mutation DashboardSetDeviceDoors($id: ID!, $doorIds: [ID!]!) {\n    setDeviceDoors(id: $id, doorIds: $doorIds) {\n      id\n    }\n  }\n": types.DashboardSetDeviceDoorsDocument,
     "\n  mutation DashboardRevokeDevice($id: ID!) {\n    revokeDevice(id: $id) {\n      id\n      status\n    }\n  }\n": types.DashboardRevokeDeviceDocument,
     "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n": types.DashboardQueueUnlockDocument,
+    "\n  query DashboardOAuthApps {\n    oauthApps {\n      clientId\n      name\n      redirectUris\n      scopes\n      public\n      createdAt\n      secretRotatedAt\n      authorizedTenantCount\n    }\n  }\n": types.DashboardOAuthAppsDocument,
+    "\n  mutation DashboardCreateOAuthApp($name: String!, $redirectUris: [String!]!, $scopes: [String!]!, $public: Boolean) {\n    createOAuthApp(name: $name, redirectUris: $redirectUris, scopes: $scopes, public: $public) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n": types.DashboardCreateOAuthAppDocument,
+    "\n  mutation DashboardRotateOAuthAppSecret($clientId: ID!) {\n    rotateOAuthAppSecret(clientId: $clientId) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n": types.DashboardRotateOAuthAppSecretDocument,
+    "\n  mutation DashboardDeleteOAuthApp($clientId: ID!) {\n    deleteOAuthApp(clientId: $clientId)\n  }\n": types.DashboardDeleteOAuthAppDocument,
+    "\n  query DashboardConnectedApps {\n    connectedApps {\n      clientId\n      name\n      ownerTenantName\n      scopes\n      authorizedAt\n      lastUsedAt\n    }\n  }\n": types.DashboardConnectedAppsDocument,
+    "\n  mutation DashboardRevokeConnectedApp($clientId: ID!) {\n    revokeConnectedApp(clientId: $clientId)\n  }\n": types.DashboardRevokeConnectedAppDocument,
+    "\n  query DashboardUsers {\n    users {\n      id\n      email\n      role\n      createdAt\n      passwordChangedAt\n    }\n  }\n": types.DashboardUsersDocument,
+    "\n  mutation DashboardCreateUser($email: String!, $password: String!, $role: UserRole) {\n    createUser(email: $email, password: $password, role: $role) {\n      id\n      email\n    }\n  }\n": types.DashboardCreateUserDocument,
+    "\n  mutation DashboardUpdateUserRole($id: ID!, $role: UserRole!) {\n    updateUserRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n": types.DashboardUpdateUserRoleDocument,
+    "\n  mutation DashboardRemoveUser($id: ID!) {\n    removeUser(id: $id) {\n      removedUserId\n    }\n  }\n": types.DashboardRemoveUserDocument,
+    "\n  mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {\n      signedOutSessions\n    }\n  }\n": types.DashboardChangePasswordDocument,
     "\n  query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {\n    webhook(id: $id) {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n    webhookDeliveries(webhookId: $id, status: $status, first: 50) {\n      deliveries {\n        id\n        eventId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        lastAttemptAt\n        nextAttemptAt\n        createdAt\n        attempts {\n          attemptedAt\n          statusCode\n          durationMs\n          error\n        }\n      }\n    }\n  }\n": types.DashboardWebhookDocument,
     "\n  mutation DashboardRedeliver($webhookId: ID!, $eventId: ID!) {\n    redeliverWebhookEvent(webhookId: $webhookId, eventId: $eventId) {\n      delivery {\n        id\n        status\n      }\n    }\n  }\n": types.DashboardRedeliverDocument,
     "\n  query DashboardWebhooks {\n    webhooks {\n      id\n      url\n      events\n      active\n      createdAt\n    }\n  }\n": types.DashboardWebhooksDocument,
@@ -94,6 +119,7 @@ const documents: Documents = {
     "\n  query DashboardBooking($id: ID!) {\n    booking(id: $id) {\n      id\n      guestName\n      guestEmail\n      guestPhone\n      startTime\n      endTime\n      status\n      totalPrice\n      currency\n      refundAmount\n      createdAt\n      paymentUrl\n      object {\n        id\n        name\n        pricePerHour\n        accommodation {\n          id\n          name\n          timeZone\n        }\n      }\n    }\n  }\n": types.DashboardBookingDocument,
     "\n  query DashboardBookingCredentials($bookingId: ID!) {\n    bookingCredentials(bookingId: $bookingId) {\n      validFrom\n      validUntil\n      qrCode {\n        svg\n      }\n      sms {\n        code\n        message\n      }\n    }\n  }\n": types.DashboardBookingCredentialsDocument,
     "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": types.DashboardBookingAccessDocument,
+    "\n  query DashboardBookingWebhookDeliveries($bookingId: ID!) {\n    bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {\n      deliveries {\n        id\n        webhookId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        createdAt\n      }\n    }\n  }\n": types.DashboardBookingWebhookDeliveriesDocument,
     "\n  query DashboardCancellationQuote($bookingId: ID!) {\n    cancellationQuote(bookingId: $bookingId) {\n      refundAmount\n      totalPrice\n      currency\n      policyName\n    }\n  }\n": types.DashboardCancellationQuoteDocument,
     "\n  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {\n    updateBookingStatus(bookingId: $bookingId, status: $status) {\n      refundAmount\n      booking {\n        id\n        status\n      }\n    }\n  }\n": types.DashboardUpdateBookingStatusDocument,
     "\n  query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {\n    bookingPage(page: $page, pageSize: $pageSize, status: $status, objectId: $objectId, from: $from, to: $to, guestEmail: $guestEmail) {\n      bookings {\n        id\n        guestName\n        guestEmail\n        objectName\n        startTime\n        endTime\n        status\n        totalPrice\n        currency\n        object {\n          id\n          accommodation {\n            id\n            timeZone\n          }\n        }\n      }\n      pagination {\n        page\n        pageSize\n        total\n      }\n    }\n  }\n": types.DashboardBookingsDocument,
@@ -166,6 +192,10 @@ export function graphql(source: "\n  mutation DashboardRevokeApiKey($id: ID!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query DashboardAuditLog($first: Int, $after: String) {\n    auditLog(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          occurredAt\n          action\n          actor {\n            type\n            label\n          }\n          targetType\n          targetId\n          ipAddress\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardAuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query DashboardDevices {\n    devices {\n      id\n      name\n      status\n      online\n      lastHeartbeatAt\n      serial\n      firmwareVersion\n      keyPrefix\n      activationExpiresAt\n      createdAt\n      telemetry {\n        cpuPercent\n        memoryPercent\n        wifiSignalDbm\n        doorStates {\n          doorId\n          state\n        }\n      }\n      doors {\n        id\n        name\n        gpioPin\n      }\n    }\n    doors {\n      id\n      name\n    }\n  }\n"): typeof import('./graphql').DashboardDevicesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -183,6 +213,50 @@ export function graphql(source: "\n  mutation DashboardRevokeDevice($id: ID!) {\
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashboardQueueUnlock($deviceId: ID!, $doorId: ID!) {\n    createDeviceCommand(deviceId: $deviceId, type: \"unlock\", doorId: $doorId) {\n      command {\n        id\n        status\n        expires_at\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardQueueUnlockDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOAuthApps {\n    oauthApps {\n      clientId\n      name\n      redirectUris\n      scopes\n      public\n      createdAt\n      secretRotatedAt\n      authorizedTenantCount\n    }\n  }\n"): typeof import('./graphql').DashboardOAuthAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateOAuthApp($name: String!, $redirectUris: [String!]!, $scopes: [String!]!, $public: Boolean) {\n    createOAuthApp(name: $name, redirectUris: $redirectUris, scopes: $scopes, public: $public) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardCreateOAuthAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRotateOAuthAppSecret($clientId: ID!) {\n    rotateOAuthAppSecret(clientId: $clientId) {\n      clientSecret\n      app {\n        clientId\n        name\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardRotateOAuthAppSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardDeleteOAuthApp($clientId: ID!) {\n    deleteOAuthApp(clientId: $clientId)\n  }\n"): typeof import('./graphql').DashboardDeleteOAuthAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardConnectedApps {\n    connectedApps {\n      clientId\n      name\n      ownerTenantName\n      scopes\n      authorizedAt\n      lastUsedAt\n    }\n  }\n"): typeof import('./graphql').DashboardConnectedAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRevokeConnectedApp($clientId: ID!) {\n    revokeConnectedApp(clientId: $clientId)\n  }\n"): typeof import('./graphql').DashboardRevokeConnectedAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardUsers {\n    users {\n      id\n      email\n      role\n      createdAt\n      passwordChangedAt\n    }\n  }\n"): typeof import('./graphql').DashboardUsersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardCreateUser($email: String!, $password: String!, $role: UserRole) {\n    createUser(email: $email, password: $password, role: $role) {\n      id\n      email\n    }\n  }\n"): typeof import('./graphql').DashboardCreateUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardUpdateUserRole($id: ID!, $role: UserRole!) {\n    updateUserRole(id: $id, role: $role) {\n      id\n      role\n    }\n  }\n"): typeof import('./graphql').DashboardUpdateUserRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardRemoveUser($id: ID!) {\n    removeUser(id: $id) {\n      removedUserId\n    }\n  }\n"): typeof import('./graphql').DashboardRemoveUserDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {\n    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {\n      signedOutSessions\n    }\n  }\n"): typeof import('./graphql').DashboardChangePasswordDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -219,6 +293,10 @@ export function graphql(source: "\n  query DashboardBookingCredentials($bookingI
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query DashboardBookingAccess($bookingId: ID!) {\n    accessLog(bookingId: $bookingId, first: 50) {\n      id\n      deviceId\n      doorId\n      credentialType\n      allowed\n      reason\n      checkedAt\n    }\n  }\n"): typeof import('./graphql').DashboardBookingAccessDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardBookingWebhookDeliveries($bookingId: ID!) {\n    bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {\n      deliveries {\n        id\n        webhookId\n        eventType\n        status\n        attemptCount\n        lastStatusCode\n        lastError\n        createdAt\n      }\n    }\n  }\n"): typeof import('./graphql').DashboardBookingWebhookDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

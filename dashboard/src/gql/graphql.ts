@@ -41,6 +41,15 @@ export type DeviceStatus =
   /** Revoked: its key no longer works. */
   | 'REVOKED';
 
+/**
+ * What a dashboard user may do. Each role is a set of the scopes API keys use, so the API enforces
+ * it: ADMIN holds `admin` (everything); STAFF holds bookings:read, bookings:write, catalog:read,
+ * pricing:read, devices:read and devices:write.
+ */
+export type UserRole =
+  | 'ADMIN'
+  | 'STAFF';
+
 export type WebhookDeliveryStatus =
   /** Retries exhausted, the subscription was deactivated, or a test event failed. */
   | 'FAILED'
@@ -115,6 +124,14 @@ export type DashboardRevokeApiKeyMutationVariables = Exact<{
 
 export type DashboardRevokeApiKeyMutation = { revokeApiKey: { id: string, revokedAt: string | null } };
 
+export type DashboardAuditLogQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type DashboardAuditLogQuery = { auditLog: { edges: Array<{ cursor: string, node: { id: string, occurredAt: string, action: string, targetType: string | null, targetId: string | null, ipAddress: string | null, actor: { type: string, label: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type DashboardDevicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -150,6 +167,84 @@ export type DashboardQueueUnlockMutationVariables = Exact<{
 
 
 export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: string, expires_at: string } } };
+
+export type DashboardOAuthAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardOAuthAppsQuery = { oauthApps: Array<{ clientId: string, name: string, redirectUris: Array<string>, scopes: Array<string>, public: boolean, createdAt: string, secretRotatedAt: string | null, authorizedTenantCount: number }> };
+
+export type DashboardCreateOAuthAppMutationVariables = Exact<{
+  name: string;
+  redirectUris: Array<string> | string;
+  scopes: Array<string> | string;
+  public?: boolean | null | undefined;
+}>;
+
+
+export type DashboardCreateOAuthAppMutation = { createOAuthApp: { clientSecret: string | null, app: { clientId: string, name: string } } };
+
+export type DashboardRotateOAuthAppSecretMutationVariables = Exact<{
+  clientId: string | number;
+}>;
+
+
+export type DashboardRotateOAuthAppSecretMutation = { rotateOAuthAppSecret: { clientSecret: string | null, app: { clientId: string, name: string } } };
+
+export type DashboardDeleteOAuthAppMutationVariables = Exact<{
+  clientId: string | number;
+}>;
+
+
+export type DashboardDeleteOAuthAppMutation = { deleteOAuthApp: boolean };
+
+export type DashboardConnectedAppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardConnectedAppsQuery = { connectedApps: Array<{ clientId: string, name: string, ownerTenantName: string, scopes: Array<string>, authorizedAt: string, lastUsedAt: string | null }> };
+
+export type DashboardRevokeConnectedAppMutationVariables = Exact<{
+  clientId: string | number;
+}>;
+
+
+export type DashboardRevokeConnectedAppMutation = { revokeConnectedApp: boolean };
+
+export type DashboardUsersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardUsersQuery = { users: Array<{ id: string, email: string, role: UserRole, createdAt: string, passwordChangedAt: string }> };
+
+export type DashboardCreateUserMutationVariables = Exact<{
+  email: string;
+  password: string;
+  role?: UserRole | null | undefined;
+}>;
+
+
+export type DashboardCreateUserMutation = { createUser: { id: string, email: string } };
+
+export type DashboardUpdateUserRoleMutationVariables = Exact<{
+  id: string | number;
+  role: UserRole;
+}>;
+
+
+export type DashboardUpdateUserRoleMutation = { updateUserRole: { id: string, role: UserRole } };
+
+export type DashboardRemoveUserMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardRemoveUserMutation = { removeUser: { removedUserId: string } };
+
+export type DashboardChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+
+export type DashboardChangePasswordMutation = { changePassword: { signedOutSessions: number } };
 
 export type DashboardWebhookQueryVariables = Exact<{
   id: string | number;
@@ -215,6 +310,13 @@ export type DashboardBookingAccessQueryVariables = Exact<{
 
 
 export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: string | null, allowed: boolean, reason: string | null, checkedAt: string }> };
+
+export type DashboardBookingWebhookDeliveriesQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardBookingWebhookDeliveriesQuery = { bookingWebhookDeliveries: { deliveries: Array<{ id: string, webhookId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, createdAt: string }> } };
 
 export type DashboardCancellationQuoteQueryVariables = Exact<{
   bookingId: string | number;
@@ -607,6 +709,31 @@ export const DashboardRevokeApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardRevokeApiKeyMutation, DashboardRevokeApiKeyMutationVariables>;
+export const DashboardAuditLogDocument = new TypedDocumentString(`
+    query DashboardAuditLog($first: Int, $after: String) {
+  auditLog(first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        occurredAt
+        action
+        actor {
+          type
+          label
+        }
+        targetType
+        targetId
+        ipAddress
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardAuditLogQuery, DashboardAuditLogQueryVariables>;
 export const DashboardDevicesDocument = new TypedDocumentString(`
     query DashboardDevices {
   devices {
@@ -678,6 +805,110 @@ export const DashboardQueueUnlockDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardQueueUnlockMutation, DashboardQueueUnlockMutationVariables>;
+export const DashboardOAuthAppsDocument = new TypedDocumentString(`
+    query DashboardOAuthApps {
+  oauthApps {
+    clientId
+    name
+    redirectUris
+    scopes
+    public
+    createdAt
+    secretRotatedAt
+    authorizedTenantCount
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardOAuthAppsQuery, DashboardOAuthAppsQueryVariables>;
+export const DashboardCreateOAuthAppDocument = new TypedDocumentString(`
+    mutation DashboardCreateOAuthApp($name: String!, $redirectUris: [String!]!, $scopes: [String!]!, $public: Boolean) {
+  createOAuthApp(
+    name: $name
+    redirectUris: $redirectUris
+    scopes: $scopes
+    public: $public
+  ) {
+    clientSecret
+    app {
+      clientId
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateOAuthAppMutation, DashboardCreateOAuthAppMutationVariables>;
+export const DashboardRotateOAuthAppSecretDocument = new TypedDocumentString(`
+    mutation DashboardRotateOAuthAppSecret($clientId: ID!) {
+  rotateOAuthAppSecret(clientId: $clientId) {
+    clientSecret
+    app {
+      clientId
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRotateOAuthAppSecretMutation, DashboardRotateOAuthAppSecretMutationVariables>;
+export const DashboardDeleteOAuthAppDocument = new TypedDocumentString(`
+    mutation DashboardDeleteOAuthApp($clientId: ID!) {
+  deleteOAuthApp(clientId: $clientId)
+}
+    `) as unknown as TypedDocumentString<DashboardDeleteOAuthAppMutation, DashboardDeleteOAuthAppMutationVariables>;
+export const DashboardConnectedAppsDocument = new TypedDocumentString(`
+    query DashboardConnectedApps {
+  connectedApps {
+    clientId
+    name
+    ownerTenantName
+    scopes
+    authorizedAt
+    lastUsedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardConnectedAppsQuery, DashboardConnectedAppsQueryVariables>;
+export const DashboardRevokeConnectedAppDocument = new TypedDocumentString(`
+    mutation DashboardRevokeConnectedApp($clientId: ID!) {
+  revokeConnectedApp(clientId: $clientId)
+}
+    `) as unknown as TypedDocumentString<DashboardRevokeConnectedAppMutation, DashboardRevokeConnectedAppMutationVariables>;
+export const DashboardUsersDocument = new TypedDocumentString(`
+    query DashboardUsers {
+  users {
+    id
+    email
+    role
+    createdAt
+    passwordChangedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUsersQuery, DashboardUsersQueryVariables>;
+export const DashboardCreateUserDocument = new TypedDocumentString(`
+    mutation DashboardCreateUser($email: String!, $password: String!, $role: UserRole) {
+  createUser(email: $email, password: $password, role: $role) {
+    id
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateUserMutation, DashboardCreateUserMutationVariables>;
+export const DashboardUpdateUserRoleDocument = new TypedDocumentString(`
+    mutation DashboardUpdateUserRole($id: ID!, $role: UserRole!) {
+  updateUserRole(id: $id, role: $role) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateUserRoleMutation, DashboardUpdateUserRoleMutationVariables>;
+export const DashboardRemoveUserDocument = new TypedDocumentString(`
+    mutation DashboardRemoveUser($id: ID!) {
+  removeUser(id: $id) {
+    removedUserId
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRemoveUserMutation, DashboardRemoveUserMutationVariables>;
+export const DashboardChangePasswordDocument = new TypedDocumentString(`
+    mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {
+  changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
+    signedOutSessions
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardChangePasswordMutation, DashboardChangePasswordMutationVariables>;
 export const DashboardWebhookDocument = new TypedDocumentString(`
     query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {
   webhook(id: $id) {
@@ -813,6 +1044,22 @@ export const DashboardBookingAccessDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardBookingAccessQuery, DashboardBookingAccessQueryVariables>;
+export const DashboardBookingWebhookDeliveriesDocument = new TypedDocumentString(`
+    query DashboardBookingWebhookDeliveries($bookingId: ID!) {
+  bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {
+    deliveries {
+      id
+      webhookId
+      eventType
+      status
+      attemptCount
+      lastStatusCode
+      lastError
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingWebhookDeliveriesQuery, DashboardBookingWebhookDeliveriesQueryVariables>;
 export const DashboardCancellationQuoteDocument = new TypedDocumentString(`
     query DashboardCancellationQuote($bookingId: ID!) {
   cancellationQuote(bookingId: $bookingId) {

@@ -130,7 +130,7 @@ function TodaysBookings() {
             ) : bookings.length === 0 ? (
               <Empty>No bookings today.</Empty>
             ) : (
-              <TableWrap label={`Today's bookings at ${accommodation.name}`}>
+              <TableWrap label={`Today's bookings at ${accommodation.name}`} stackable>
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
@@ -142,12 +142,12 @@ function TodaysBookings() {
                 <tbody>
                   {bookings.map((booking) => (
                     <tr key={booking.id}>
-                      <td className="nowrap">{timeRange(booking.startTime, booking.endTime, accommodation.timeZone).split(', ')[1]}</td>
-                      <td>
+                      <td className="nowrap" data-label="Time">{timeRange(booking.startTime, booking.endTime, accommodation.timeZone).split(', ')[1]}</td>
+                      <td data-label="Guest">
                         <Link to={`/bookings/${booking.id}`}>{booking.guestName}</Link>
                       </td>
-                      <td>{booking.objectName}</td>
-                      <td>
+                      <td data-label="Object">{booking.objectName}</td>
+                      <td data-label="Status">
                         <Badge value={booking.status} />
                       </td>
                     </tr>

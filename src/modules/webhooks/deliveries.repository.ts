@@ -159,16 +159,20 @@ export async function failPending(db: Executor, tenantId: string, where: { webho
 export interface DeliveryFilters {
   status?: WebhookDeliveryStatus;
   eventId?: string;
+  /** Deliveries of this booking's events (the event's data.booking.id). */
+  bookingId?: string;
 }
 
-export async function listDeliveries(db: Executor, tenantId: string, webhookId: string, filters: DeliveryFilters, limit: number) {
+/** The delivery log, newest first: of one subscription, or (webhookId null) of all the tenant's. */
+export async function listDeliveries(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters, limit: number) {
   let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
     .selectAll('d')
     .select('e.type as event_type')
-    .where('d.tenant_id', '=', tenantId)
-    .where('d.webhook_id', '=', webhookId);
+    .where('d.tenant_id', '=', tenantId);
+  if (webhookId !== null) query = query.where('d.webhook_id', '=', webhookId);
+  if (filters.bookingId) query = query.where(sql<string>`e.data -> 'booking' ->> 'id'`, '=', filters.bookingId);
   if (filters.status) query = query.where('d.status', '=', filters.status);
   if (filters.eventId) query = query.where('d.event_id', '=', filters.eventId);
   return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(limit).execute();

@@ -9,6 +9,9 @@ export const webhookResolvers: Resolvers = {
     webhook: (_, a, ctx) => webhooks.getWebhook(ctx.db, tenantOf(ctx.principal), a.id),
     webhookList: async (_, a, ctx) => ({ webhooks: await webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)) }),
     webhookDetails: async (_, a, ctx) => ({ webhook: await webhooks.getWebhook(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId) }),
+    bookingWebhookDeliveries: async (_, a, ctx) => ({
+      deliveries: await webhooks.listBookingDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId, a),
+    }),
     webhookDeliveries: async (_, a, ctx) => ({
       deliveries: await webhooks.listDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId, a),
     }),

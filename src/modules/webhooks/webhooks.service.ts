@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/index.js';
 import type { WebhookDeliveryStatus, WebhookRow } from '../../db/types.js';
-import { conflict, invalid, invalidField, notFound } from '../../errors.js';
+import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
 import { hostRefusal, systemResolver, type Resolver } from './address-guard.js';
 import * as deliveries from './deliveries.repository.js';
@@ -85,6 +85,16 @@ export async function listDeliveries(db: Executor, tenantId: string, webhookId: 
   }
   await getWebhook(db, tenantId, webhookId);
   return deliveries.listDeliveries(db, tenantId, webhookId, { status: input.status ? STATUS_OF[input.status] : undefined }, first);
+}
+
+/** What became of one booking's events: their deliveries to every subscription, newest first. */
+export async function listBookingDeliveries(db: Executor, tenantId: string, bookingId: string, input: { first?: number | null }) {
+  const first = input.first ?? 50;
+  const v = new Validator();
+  v.check(Number.isInteger(first) && first >= 1 && first <= MAX_DELIVERIES_PAGE, 'first', `must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
+  v.check(isUuid(bookingId), 'bookingId', 'must be a booking id (uuid)');
+  v.throwIfAny();
+  return deliveries.listDeliveries(db, tenantId, null, { bookingId }, first);
 }
 
 /**

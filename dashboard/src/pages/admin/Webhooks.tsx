@@ -92,7 +92,7 @@ export function WebhooksPage() {
             <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'secret'])} />
             <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/portier-events" error={fieldErrorOf(create.error, 'url')} />
             <CheckboxGroup legend="Events" name="events" options={EVENT_TYPES.map((type) => ({ value: type, label: type }))} defaultChecked={EVENT_TYPES} error={fieldErrorOf(create.error, 'events')} />
-            <div className="form-row form-row-end">
+            <div className="secret-input">
               <Field
                 label="Signing secret"
                 name="secret"
@@ -101,6 +101,7 @@ export function WebhooksPage() {
                 required
                 autoComplete="off"
                 spellCheck={false}
+                className="field-mono"
                 hint="Store it in your receiver to verify signatures; Portier never shows it again."
                 error={fieldErrorOf(create.error, 'secret')}
               />
@@ -139,7 +140,7 @@ export function WebhooksPage() {
             <tbody>
               {webhooks.data?.webhooks.map((webhook) => (
                 <tr key={webhook.id}>
-                  <td className="break" data-label="Endpoint">
+                  <td className="break wide" data-label="Endpoint">
                     <Link to={`/admin/webhooks/${webhook.id}`}>{webhook.url}</Link>
                   </td>
                   <td data-label="Events">

@@ -66,6 +66,23 @@ const AccessQuery = graphql(`
   }
 `);
 
+const EventsQuery = graphql(`
+  query DashboardBookingWebhookDeliveries($bookingId: ID!) {
+    bookingWebhookDeliveries(bookingId: $bookingId, first: 50) {
+      deliveries {
+        id
+        webhookId
+        eventType
+        status
+        attemptCount
+        lastStatusCode
+        lastError
+        createdAt
+      }
+    }
+  }
+`);
+
 const RefundQuery = graphql(`
   query DashboardCancellationQuote($bookingId: ID!) {
     cancellationQuote(bookingId: $bookingId) {
@@ -102,6 +119,7 @@ export function BookingDetailPage() {
   const booking = useGraphQL(['bookings', id], BookingQuery, { id });
   const credentials = useGraphQL(['bookings', id, 'credentials'], CredentialsQuery, { bookingId: id });
   const access = useGraphQL(['bookings', id, 'access'], AccessQuery, { bookingId: id }, { enabled: session.can('devices:read') });
+  const events = useGraphQL(['bookings', id, 'webhookDeliveries'], EventsQuery, { bookingId: id }, { enabled: session.can('webhooks:read') });
   const update = useGraphQLMutation(UpdateStatus, [['bookings']]);
   const [cancelling, setCancelling] = useState(false);
   const refund = useGraphQL(['bookings', id, 'refund'], RefundQuery, { bookingId: id }, { enabled: cancelling });
@@ -265,6 +283,51 @@ export function BookingDetailPage() {
           <ErrorNotice error={credentials.error} />
         )}
       </Section>
+      {session.can('webhooks:read') ? (
+        <Section title="Webhook events" description="This booking's events and how their delivery to each endpoint went.">
+          <ErrorNotice error={events.error} />
+          {events.isPending ? (
+            <Loading />
+          ) : events.data?.bookingWebhookDeliveries.deliveries.length === 0 ? (
+            <Empty>No webhook deliveries for this booking.</Empty>
+          ) : (
+            <TableWrap label="Webhook events" stackable>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last response</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.data?.bookingWebhookDeliveries.deliveries.map((delivery) => (
+                  <tr key={delivery.id}>
+                    <td className="strong" data-label="Event">
+                      {delivery.eventType}
+                    </td>
+                    <td data-label="Status">
+                      <Badge value={delivery.status} />
+                    </td>
+                    <td data-label="Attempts">{delivery.attemptCount}</td>
+                    <td data-label="Last response">{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
+                    <td className="nowrap" data-label="Created">
+                      {dateTime(delivery.createdAt, zone)}
+                    </td>
+                    <td className="actions">
+                      <Link to={`/admin/webhooks/${delivery.webhookId}`}>Delivery log</Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </TableWrap>
+          )}
+        </Section>
+      ) : null}
       {session.can('devices:read') ? (
         <Section title="Access log" description="Door checks made with this booking's credentials.">
           <ErrorNotice error={access.error} />

@@ -215,26 +215,34 @@ function ScheduleForm({ object, canWrite }: { object: BookableObject; canWrite: 
       <form className="stack" onSubmit={submit} aria-label="Opening hours">
         <ErrorNotice error={set.error} />
         {set.isSuccess ? <SuccessNotice>Opening hours saved.</SuccessNotice> : null}
-        <div className="schedule">
+        <div className="schedule" role="group" aria-label="Weekly schedule">
+          <div className="schedule-row schedule-head" aria-hidden="true">
+            <span>Day</span>
+            <span>Open</span>
+            <span>Opens</span>
+            <span>Closes</span>
+          </div>
           {DAYS.map((day) => {
             const hours = schedule[day];
             const label = day.charAt(0).toUpperCase() + day.slice(1);
+            const errors = [fieldErrorOf(set.error, `schedule.${day}.open`), fieldErrorOf(set.error, `schedule.${day}.close`), fieldErrorOf(set.error, `schedule.${day}`)].filter(Boolean);
             return (
-              <fieldset key={day} className="schedule-day" disabled={!canWrite}>
-                <legend>{label}</legend>
+              <div key={day} className="schedule-row">
+                <span className="strong">{label}</span>
                 <label className="checkbox">
-                  <input type="checkbox" checked={open[day]} onChange={(event) => setOpen({ ...open, [day]: event.target.checked })} />
-                  <span>Open</span>
+                  <input type="checkbox" aria-label={`Open on ${label}`} checked={open[day]} disabled={!canWrite} onChange={(event) => setOpen({ ...open, [day]: event.target.checked })} />
+                  <span aria-hidden="true">{open[day] ? 'Open' : 'Closed'}</span>
                 </label>
                 {open[day] ? (
                   <>
-                    <Field label="Opens" name={`${day}-open`} defaultValue={hours?.open ?? '08:00'} pattern="[0-2][0-9]:[0-5][0-9]" placeholder="08:00" className="field-compact" error={fieldErrorOf(set.error, `schedule.${day}.open`)} />
-                    <Field label="Closes" name={`${day}-close`} defaultValue={hours?.close ?? '22:00'} pattern="[0-2][0-9]:[0-5][0-9]" placeholder="22:00" className="field-compact" error={fieldErrorOf(set.error, `schedule.${day}.close`)} />
+                    <input aria-label={`${label} opens`} name={`${day}-open`} defaultValue={hours?.open ?? '08:00'} placeholder="08:00" disabled={!canWrite} aria-invalid={errors.length > 0 ? true : undefined} />
+                    <input aria-label={`${label} closes`} name={`${day}-close`} defaultValue={hours?.close ?? '22:00'} placeholder="22:00" disabled={!canWrite} aria-invalid={errors.length > 0 ? true : undefined} />
                   </>
                 ) : (
-                  <span className="muted schedule-closed">Closed</span>
+                  <span className="muted schedule-closed">Closed all day</span>
                 )}
-              </fieldset>
+                {errors.length > 0 ? <p className="field-error schedule-error">{errors.join('; ')}</p> : null}
+              </div>
             );
           })}
         </div>
