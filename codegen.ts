@@ -34,6 +34,8 @@ const config: CodegenConfig = {
           AccessLogEntry: '../src/db/types.js#AccessLogRow',
           OAuthApp: '../src/db/types.js#OAuthAppRow',
           ConnectedApp: '../src/modules/oauth/grants.repository.js#ConnectedAppRow',
+          User: '../src/db/types.js#UserRow',
+          AuditLogEntry: '../src/db/types.js#AuditLogRow',
         },
       },
     },

@@ -52,7 +52,12 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
       if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute <= 0) throw new UsageError('--rate-limit must be a positive whole number');
     }
     const deps = await withDeps();
-    const { key, apiKey } = await createApiKey(deps.database.db, { tenantId, name, scopes, rateLimitPerMinute });
+    const { key, apiKey } = await deps.database.db.transaction().execute(async (trx) => {
+      const created = await createApiKey(trx, { tenantId, name, scopes, rateLimitPerMinute });
+      const { key: row } = created;
+      await recordAudit(trx, { tenantId, actor: CLI_ACTOR, action: 'api_key.created', target: { type: 'apiKey', id: row.id }, details: { name: row.name, prefix: row.key_prefix, scopes: row.scopes }, at: deps.now() });
+      return created;
+    });
     return { id: key.id, apiKey };
   }
   if (command === 'oauth-app' && sub === 'create') {
@@ -123,7 +128,7 @@ async function main(): Promise<number> {
   let deps: AppDeps | undefined;
   try {
     const result = await run(process.argv.slice(2), async () => {
-      deps = await startRuntime(readEnv(), { logLevel: 'warn' });
+      deps = await startRuntime(readEnv(), { logLevel: 'warn', sharedLimits: false });
       return deps;
     });
     process.stdout.write(JSON.stringify(result) + '\n');

@@ -12,9 +12,11 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** generic-auth reads the principal from here. */
   currentUser: Principal | null;
+  /** The client's address (fastify's req.ip), for the audit log. */
+  clientAddress: string | null;
 }
 
-export function createContext(deps: AppDeps, principal: Principal | null): GraphQLContext {
+export function createContext(deps: AppDeps, principal: Principal | null, clientAddress: string | null = null): GraphQLContext {
   const db = deps.database.db;
-  return { deps, db, principal, currentUser: principal, loaders: createLoaders(db) };
+  return { deps, db, principal, currentUser: principal, loaders: createLoaders(db), clientAddress };
 }

@@ -79,6 +79,10 @@ beforeAll(async () => {
   run.import = await runCli(['import', '--tenant', tenantId, write('catalog.json', CATALOG)], settings.env);
   run.bad = await runCli(['import', '--tenant', tenantId, write('bad.json', BAD_CATALOG)], settings.env);
   run.unsupported = await runCli(['import', '--tenant', tenantId, write('unsupported.json', UNSUPPORTED_CATALOG)], settings.env);
+  run.user = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'Owner@CLI-Club.example', '--password', 'a long enough password'], settings.env);
+  run.staff = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'desk@cli-club.example', '--password', 'another long password', '--role', 'staff'], settings.env);
+  run.userShort = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'short@cli-club.example', '--password', 'too short'], settings.env);
+  run.userRole = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'x@cli-club.example', '--password', 'a long enough password', '--role', 'owner'], settings.env);
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
@@ -176,6 +180,47 @@ describe('cli tenant create and apikey create', () => {
     expect(run.usage.stdout).toBe('');
     expect(run.usage.stderr).toContain('--name is required');
     expect(run.usage.stderr).toContain('Usage:');
+  });
+});
+
+describe('cli user create', () => {
+  it('prints {"userId"}; the role defaults to admin; the user signs in to the dashboard', async () => {
+    for (const name of ['user', 'staff']) {
+      expect(run[name].code, run[name].stderr).toBe(0);
+      expect(json(run[name])).toEqual({ userId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    }
+    const db = target.database.db;
+    const rows = await db.selectFrom('users').select(['id', 'email', 'role', 'password_hash']).where('tenant_id', '=', json(run.tenant).tenantId).orderBy('created_at').execute();
+    expect(rows.map((r) => [r.id, r.email, r.role])).toEqual([
+      [json(run.user).userId, 'Owner@CLI-Club.example', 'admin'],
+      [json(run.staff).userId, 'desk@cli-club.example', 'staff'],
+    ]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+    const signIn = await target.app.fastify.inject({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'owner@cli-club.example', password: 'a long enough password' }),
+    });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.json().user).toEqual({ id: json(run.user).userId, email: 'Owner@CLI-Club.example', role: 'admin' });
+  });
+
+  it('refuses a short password (exit 1) and an unknown role (exit 2)', () => {
+    expect(run.userShort.code).toBe(1);
+    expect(run.userShort.stderr).toContain('password: must be at least 12 characters long');
+    expect(run.userRole.code).toBe(2);
+    expect(run.userRole.stderr).toContain('--role must be admin or staff');
+    for (const name of ['userShort', 'userRole']) expect(run[name].stdout).toBe('');
+  });
+
+  it('records the CLI\'s key and user creations in the audit log', async () => {
+    const rows = await target.database.db.selectFrom('audit_log').select(['action', 'actor_type', 'target_id']).where('tenant_id', '=', json(run.tenant).tenantId).where('actor_type', '=', 'cli').orderBy('id').execute();
+    expect(rows).toEqual([
+      { action: 'api_key.created', actor_type: 'cli', target_id: json(run.apikey).id },
+      { action: 'user.created', actor_type: 'cli', target_id: json(run.user).userId },
+      { action: 'user.created', actor_type: 'cli', target_id: json(run.staff).userId },
+    ]);
   });
 });
 

@@ -9,6 +9,7 @@ import { availabilityResolvers } from '../modules/availability/availability.reso
 import { deviceResolvers } from '../modules/devices/devices.resolvers.js';
 import { accessResolvers } from '../modules/access/access.resolvers.js';
 import { oauthResolvers } from '../modules/oauth/oauth.resolvers.js';
+import { userResolvers } from '../modules/users/users.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
@@ -22,4 +23,5 @@ export const resolvers: Resolvers[] = [
   deviceResolvers,
   accessResolvers,
   oauthResolvers,
+  userResolvers,
 ];

@@ -70,7 +70,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     landingPage: false,
     logging: false,
     maskedErrors: { maskError: maskError(deps) },
-    context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null),
+    context: ({ req }) => createContext(deps, (req as FastifyRequest & { principal?: Principal | null }).principal ?? null, (req as FastifyRequest | undefined)?.ip ?? null),
     plugins: [
       armorPlugin(),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).

@@ -51,6 +51,7 @@ export interface BuiltDocument {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   operations: 'Health, readiness and this document.',
   graphql: 'The GraphQL endpoint.',
+  dashboard: 'Sessions of the dashboard at /dashboard (cookie and CSRF token; see docs/dashboard.md).',
 };
 
 /** /tenants/:tenantId/objects/:objectId/x → /tenants/{tenantId}/objects/{objectId}/x */

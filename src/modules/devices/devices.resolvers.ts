@@ -4,6 +4,7 @@ import { inTransaction } from '../../graphql/helpers.js';
 import * as commands from './commands.service.js';
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
+import { auditRequest } from '../audit/audit.request.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {
@@ -14,13 +15,25 @@ export const deviceResolvers: Resolvers = {
   Mutation: {
     registerDevice: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => devices.registerDevice(trx, ctx.deps, tenantId, a));
+      return inTransaction(ctx, async (trx) => {
+        const registered = await devices.registerDevice(trx, ctx.deps, tenantId, a);
+        await auditRequest(ctx, trx, tenantId, 'device.registered', { type: 'device', id: registered.device.id }, { name: registered.device.name, doorIds: a.doorIds });
+        return registered;
+      });
     },
     setDeviceDoors: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return inTransaction(ctx, (trx) => devices.setDeviceDoors(trx, tenantId, a.id, a.doorIds));
     },
-    revokeDevice: (_, a, ctx) => devices.revokeDevice(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.id),
+    revokeDevice: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const wasRevoked = (await devices.getDevice(trx, tenantId, a.id)).revoked_at !== null;
+        const device = await devices.revokeDevice(trx, ctx.deps, tenantId, a.id);
+        if (!wasRevoked) await auditRequest(ctx, trx, tenantId, 'device.revoked', { type: 'device', id: device.id }, { name: device.name });
+        return device;
+      });
+    },
     createDeviceCommand: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return { command: await inTransaction(ctx, (trx) => commands.createCommand(trx, ctx.deps, tenantId, a)) };

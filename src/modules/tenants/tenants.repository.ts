@@ -26,6 +26,10 @@ export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Pro
   return (await activeApiKeyByHash(db, { keyHash }))[0];
 }
 
+export async function findApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+}
+
 export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
 }

@@ -1,6 +1,8 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../auth/principal.js';
 import * as tenants from './tenants.service.js';
+import { inTransaction } from '../../graphql/helpers.js';
+import { auditRequest } from '../audit/audit.request.js';
 
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -8,17 +10,28 @@ export const tenantResolvers: Resolvers = {
     apiKeys: (_, args, ctx) => tenants.listApiKeys(ctx.db, tenantOf(ctx.principal, args.tenantId)),
   },
   Mutation: {
-    createApiKey: async (_, args, ctx) => {
+    createApiKey: (_, args, ctx) => {
       const tenantId = tenantOf(ctx.principal, args.tenantId);
-      const created = await tenants.createApiKey(ctx.db, {
-        tenantId,
-        name: args.name,
-        scopes: args.scopes,
-        rateLimitPerMinute: args.rateLimitPerMinute,
+      return inTransaction(ctx, async (trx) => {
+        const created = await tenants.createApiKey(trx, {
+          tenantId,
+          name: args.name,
+          scopes: args.scopes,
+          rateLimitPerMinute: args.rateLimitPerMinute,
+        });
+        const { key } = created;
+        await auditRequest(ctx, trx, tenantId, 'api_key.created', { type: 'apiKey', id: key.id }, { name: key.name, prefix: key.key_prefix, scopes: key.scopes });
+        return { apiKeyInfo: key, apiKey: created.apiKey };
       });
-      return { apiKeyInfo: created.key, apiKey: created.apiKey };
     },
-    revokeApiKey: (_, args, ctx) => tenants.revokeApiKey(ctx.db, tenantOf(ctx.principal, args.tenantId), args.id),
+    revokeApiKey: (_, args, ctx) => {
+      const tenantId = tenantOf(ctx.principal, args.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const { key, revokedNow } = await tenants.revokeApiKey(trx, tenantId, args.id);
+        if (revokedNow) await auditRequest(ctx, trx, tenantId, 'api_key.revoked', { type: 'apiKey', id: key.id }, { name: key.name, prefix: key.key_prefix });
+        return key;
+      });
+    },
   },
   Tenant: {
     createdAt: (row) => row.created_at,

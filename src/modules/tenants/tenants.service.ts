@@ -78,8 +78,12 @@ export async function getTenant(db: Executor, tenantId: string): Promise<TenantR
 
 export const listApiKeys = repo.listApiKeys;
 
-export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow> {
-  const row = isUuid(id) ? await repo.revokeApiKey(db, tenantId, id) : undefined;
+/** Revokes a key; revoking it again keeps the first revocation time. */
+export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<{ key: ApiKeyRow; revokedNow: boolean }> {
+  const existing = isUuid(id) ? await repo.findApiKey(db, tenantId, id) : undefined;
+  if (!existing) throw notFound('API key', id);
+  if (existing.revoked_at) return { key: existing, revokedNow: false };
+  const row = await repo.revokeApiKey(db, tenantId, id);
   if (!row) throw notFound('API key', id);
-  return row;
+  return { key: row, revokedNow: true };
 }

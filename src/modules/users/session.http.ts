@@ -8,8 +8,10 @@ import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
 import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
-import { recordAudit, userActor } from './audit.service.js';
+import { recordAudit, userActor } from '../audit/audit.service.js';
 import type { SignInThrottle } from './throttle.js';
+import type { RouteDoc } from '../../rest/openapi-registry.js';
+import { SESSION_DOC, SIGN_IN_DOC, SIGN_OUT_DOC, SIGN_OUT_EVERYWHERE_DOC } from './session.docs.js';
 
 export const SESSION_COOKIE = 'portier_session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -136,10 +138,9 @@ const userAgentOf = (req: FastifyRequest) => (typeof req.headers['user-agent'] =
 export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
   const { deps, throttle } = sessions;
   const db = deps.database.db;
-  // The dashboard's own API, not the integrators': kept out of the OpenAPI document (docs/dashboard.md).
-  const config = { auth: 'none', openapi: false } as const;
+  const config = (openapi: RouteDoc) => ({ auth: 'none', openapi }) as const;
 
-  app.post(SESSION_PATH, { config }, async (req, reply) => {
+  app.post(SESSION_PATH, { config: config(SIGN_IN_DOC) }, async (req, reply) => {
     // Sign-in from another site's page (login CSRF) is refused before anything is checked.
     const secFetchSite = req.headers['sec-fetch-site'];
     const own = { publicUrl: deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
@@ -179,14 +180,14 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
     return sessionBody(sessions, { user, tenant, session: started.session });
   });
 
-  app.get(SESSION_PATH, { config }, async (req, reply) => {
+  app.get(SESSION_PATH, { config: config(SESSION_DOC) }, async (req, reply) => {
     const live = await sessions.live(req);
     if (!live) throw notSignedIn();
     reply.header('cache-control', 'no-store');
     return sessionBody(sessions, live);
   });
 
-  app.delete(SESSION_PATH, { config }, async (req, reply) => {
+  app.delete(SESSION_PATH, { config: config(SIGN_OUT_DOC) }, async (req, reply) => {
     const live = await sessions.live(req);
     if (live) {
       const problem = sessions.csrfProblem(req, live.session.id);
@@ -201,7 +202,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
     return reply.status(204).send();
   });
 
-  app.post(`${SESSION_PATH}/revoke-all`, { config }, async (req, reply) => {
+  app.post(`${SESSION_PATH}/revoke-all`, { config: config(SIGN_OUT_EVERYWHERE_DOC) }, async (req, reply) => {
     const live = await sessions.live(req);
     if (!live) throw notSignedIn();
     const problem = sessions.csrfProblem(req, live.session.id);

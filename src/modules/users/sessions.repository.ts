@@ -64,11 +64,11 @@ export async function revokeUserSessions(db: Executor, userId: string, now: Date
   return Number(result.numUpdatedRows);
 }
 
-/** Sessions that ended (expired or revoked) before `before` are of no use: deleted. */
-export async function deleteEndedSessions(db: Executor, before: Date): Promise<number> {
-  const result = await db
+/** A user's sessions that have ended (revoked, expired or idle too long): of no further use. */
+export async function deleteEndedSessions(db: Executor, userId: string, now: Date, idleSince: Date): Promise<void> {
+  await db
     .deleteFrom('user_sessions')
-    .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)]))
+    .execute();
 }

@@ -19,6 +19,8 @@ export interface StartedSession {
 
 /** A new session with a new, random id (never one the browser brought). */
 export async function startSession(db: Executor, user: UserRow, meta: { now: Date; ip: string | null; userAgent: string | null }): Promise<StartedSession> {
+  // The user's ended sessions are cleared here: each sign-in tidies up after its predecessors.
+  await repo.deleteEndedSessions(db, user.id, meta.now, new Date(meta.now.getTime() - SESSION_IDLE_MS));
   const token = randomToken(32);
   const session = await repo.insertSession(db, {
     token_hash: sha256(token),

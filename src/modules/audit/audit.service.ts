@@ -70,7 +70,7 @@ export async function actorOf(db: Executor, principal: Principal | null): Promis
 }
 
 export const AUDIT_PAGE_DEFAULT = 50;
-export const AUDIT_PAGE_MAX = 200;
+export const AUDIT_PAGE_MAX = 100;
 
 const encodeCursor = (id: string) => Buffer.from(`audit:${id}`).toString('base64url');
 

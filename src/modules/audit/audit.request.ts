@@ -1,0 +1,15 @@
+import type { Executor } from '../../db/index.js';
+import type { GraphQLContext } from '../../context.js';
+import { actorOf, recordAudit, type AuditAction } from './audit.service.js';
+
+/** Records what a GraphQL request's principal did; pass the transaction that did it. */
+export async function auditRequest(
+  ctx: GraphQLContext,
+  db: Executor,
+  tenantId: string,
+  action: AuditAction,
+  target: { type: string; id: string },
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await recordAudit(db, { tenantId, actor: await actorOf(db, ctx.principal), action, target, details, ip: ctx.clientAddress, at: ctx.deps.now() });
+}

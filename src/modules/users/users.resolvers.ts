@@ -1,0 +1,76 @@
+import type { Resolvers, UserRole } from '../../../generated/graphql.js';
+import { requireApiKey, tenantOf } from '../../auth/principal.js';
+import { forbidden } from '../../errors.js';
+import { inTransaction } from '../../graphql/helpers.js';
+import { listAuditLog } from '../audit/audit.service.js';
+import { auditRequest as audit } from '../audit/audit.request.js';
+import { effectiveScopesOfRole, type Role } from './roles.js';
+import * as users from './users.service.js';
+
+const roleOf = (role: UserRole): Role => (role === 'ADMIN' ? 'admin' : 'staff');
+const graphqlRole = (role: Role): UserRole => (role === 'admin' ? 'ADMIN' : 'STAFF');
+
+export const userResolvers: Resolvers = {
+  Query: {
+    viewerUser: async (_, __, ctx) => {
+      const key = requireApiKey(ctx.principal);
+      if (!key.via) return null;
+      return users.getUser(ctx.db, key.tenantId, key.via.userId);
+    },
+    users: (_, a, ctx) => users.listUsers(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    auditLog: (_, a, ctx) => listAuditLog(ctx.db, tenantOf(ctx.principal, a.tenantId), a.first, a.after),
+  },
+  Mutation: {
+    createUser: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const role = a.role ? roleOf(a.role) : 'admin';
+        const user = await users.createUser(trx, { tenantId, email: a.email, password: a.password, role });
+        await audit(ctx, trx, tenantId, 'user.created', { type: 'user', id: user.id }, { email: user.email, role });
+        return user;
+      });
+    },
+    updateUserRole: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const { user, previous } = await users.updateUserRole(trx, tenantId, a.id, roleOf(a.role));
+        if (previous !== user.role) await audit(ctx, trx, tenantId, 'user.role_changed', { type: 'user', id: user.id }, { email: user.email, from: previous, to: user.role });
+        return user;
+      });
+    },
+    removeUser: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const removed = await users.removeUser(trx, tenantId, a.id);
+        await audit(ctx, trx, tenantId, 'user.removed', { type: 'user', id: removed.id }, { email: removed.email, role: removed.role });
+        return { removedUserId: removed.id };
+      });
+    },
+    changePassword: (_, a, ctx) => {
+      const key = requireApiKey(ctx.principal);
+      const via = key.via;
+      if (via?.type !== 'session') throw forbidden('Only a user signed in to the dashboard can change their password', 'session_required');
+      return inTransaction(ctx, async (trx) => {
+        const signedOutSessions = await users.changePassword(trx, { id: via.userId, tenantId: key.tenantId }, a.currentPassword, a.newPassword, {
+          now: ctx.deps.now(),
+          keepSessionId: via.sessionId,
+        });
+        await audit(ctx, trx, key.tenantId, 'user.password_changed', { type: 'user', id: via.userId }, { signedOutSessions });
+        return { user: await users.getUser(trx, key.tenantId, via.userId), signedOutSessions };
+      });
+    },
+  },
+  User: {
+    role: (row) => graphqlRole(row.role),
+    scopes: (row) => effectiveScopesOfRole(row.role),
+    createdAt: (row) => row.created_at,
+    passwordChangedAt: (row) => row.password_changed_at,
+  },
+  AuditLogEntry: {
+    occurredAt: (row) => row.occurred_at,
+    actor: (row) => ({ type: row.actor_type, id: row.actor_id, label: row.actor_label }),
+    targetType: (row) => row.target_type,
+    targetId: (row) => row.target_id,
+    ipAddress: (row) => row.ip,
+  },
+};
