@@ -24,14 +24,26 @@ interface Params {
 
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.status(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+/**
+ * The page's CSP. Browsers apply form-action to the redirects that follow a form submission, so
+ * the app's redirect URI (its origin, or its private-use scheme) is allowed as well as Portier.
+ */
+function cspOf(redirectUri: unknown): string {
+  let target = '';
+  if (typeof redirectUri === 'string') {
+    const url = URL.parse(redirectUri);
+    if (url) target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  }
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function html(reply: FastifyReply, status: number, body: string, redirectUri?: unknown): FastifyReply {
+  return reply.status(status).headers(PAGE_HEADERS).header('content-security-policy', cspOf(redirectUri)).type('text/html; charset=utf-8').send(body);
 }
 
 export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, provider: Provider, directory: UserDirectory = usersDirectory(deps)): void {
@@ -91,7 +103,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       if (!view) return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
       const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
       const user = await userOf(req, details.result);
-      if (!user) return html(reply, 200, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }));
+      if (!user) return html(reply, 200, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }), details.params.redirect_uri);
       const check = checkRequestedScopes(details.params.scope as string | undefined, view.scopes, user.scopes);
       if (!check.ok) return finish(req, reply, { error: 'invalid_scope', error_description: check.description });
       return html(
@@ -105,6 +117,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
           action: `${INTERACTION_BASE}/${details.uid}/decision`,
           csrfToken,
         }),
+        details.params.redirect_uri,
       );
     });
 
@@ -121,7 +134,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       if (!signedIn.ok) {
         if (signedIn.retryAfterSeconds) reply.header('retry-after', String(signedIn.retryAfterSeconds));
         const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
-        return html(reply, signedIn.retryAfterSeconds ? 429 : 401, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }));
+        return html(reply, signedIn.retryAfterSeconds ? 429 : 401, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }), details.params.redirect_uri);
       }
       await provider.interactionResult(req.raw, reply.raw, { login: { accountId: signedIn.user.userId, remember: false } });
       return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
