@@ -23,8 +23,12 @@ export async function loadLoadShedding(app: FastifyInstance, options: LoadSheddi
   await app.register(underPressure, {
     ...settings,
     eventLoopUtilizationMode: 'interval',
-    pressureHandler: async (req, reply, type) => {
+    pressureHandler: async (req, reply, type, value) => {
       if (req.routeOptions.config?.shed === false) return;
+      // An infinite delay means the last sample interval recorded no sample at all: the loop was
+      // blocked by one long synchronous task (start-up: building the schema and the app) that is
+      // over, since this request is being handled. A saturated loop still records (large) samples.
+      if (type === 'eventLoopDelay' && value === Infinity) return;
       reply.header('retry-after', SHEDDING_RETRY_AFTER_SECONDS);
       throw new DomainError('UNAVAILABLE', 'overloaded', `The server is overloaded (${type}); retry in ${SHEDDING_RETRY_AFTER_SECONDS} s`);
     },
