@@ -54,7 +54,7 @@ describe('hand-written routes in the OpenAPI document', () => {
     expect(preview).toMatchObject({ operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], security: [{ apiKey: ['pricing:read'] }] });
     expect(preview.requestBody!.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Preview)));
     expect((preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Result)));
-    expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '413', '429', '503']);
+    expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429', '503']);
 
     const heartbeat = paths['/api/devices/{deviceId}/heartbeat'].post;
     expect(heartbeat.security).toEqual([{ deviceKey: [] }]);

@@ -30,8 +30,12 @@ export async function loadLoadShedding(app: FastifyInstance, options: LoadSheddi
   await app.register(underPressure, {
     ...settings,
     eventLoopUtilizationMode: 'interval',
-    pressureHandler: async (req, reply, type) => {
+    pressureHandler: async (req, reply, type, value) => {
       if (req.routeOptions.config?.shed === false) return;
+      // An infinite delay means the last sample interval recorded no sample at all: the loop was
+      // blocked by one long synchronous task (start-up: building the schema and the app) that is
+      // over, since this request is being handled. A saturated loop still records (large) samples.
+      if (type === 'eventLoopDelay' && value === Infinity) return;
       const now = Date.now();
       // A new episode when none is running or the last one was seen long ago (no requests since).
       if (pressureSince === undefined || now - pressureSeen > Math.max(2 * sustainedMs, 5_000)) pressureSince = now;
