@@ -116,7 +116,7 @@ describe('the server process on a fresh embedded database', () => {
     expect(again.status).toBe(200);
     expect(await restarted.stop()).toBe(0);
     expect(restarted.stdout).not.toContain('apiKey');
-  }, 120_000);
+  }, 240_000); // two starts, a refused start and a sign-in: minutes on a busy machine
 });
 
 describe('start-up refusals', () => {
