@@ -164,7 +164,7 @@ describe('GraphQL through the session', () => {
   });
 
   it('a request with Authorization: Bearer ignores the cookie', async () => {
-    const other = await h.tenant('Bearer tenant');
+    const other = await h.tenant('Integrator tenant');
     const user = await buildUser(h, tenantId);
     const session = await signIn(h.request, user.email);
     const res = await sessionGraphql(h.request, session, '{ viewer { id } viewerUser { id } }', undefined, { authorization: `Bearer ${other.apiKey}` });
