@@ -1,7 +1,7 @@
 import type { AppDeps } from './deps.js';
 import { createTenant } from './modules/tenants/index.js';
 import { createAccommodation, createObject } from './modules/catalog/index.js';
-import { SYSTEM_ACTOR, recordAudit } from './modules/audit/audit.service.js';
+import { SYSTEM_ACTOR, recordAudit } from './modules/audit/index.js';
 import { createUser } from './modules/users/index.js';
 import { randomToken } from './crypto.js';
 

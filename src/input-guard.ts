@@ -41,7 +41,7 @@ export function findInputProblem(value: unknown, field: string): FieldError | un
       if (problem) return { field: f || 'body', message: problem };
     } else if (typeof v === 'object' && v !== null) {
       if (depth >= MAX_INPUT_DEPTH) return tooDeep(f || 'body');
-      const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
+      const entries: (readonly [string, unknown])[] = Array.isArray(v) ? v.map((item: unknown, i) => [String(i), item] as const) : Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i -= 1) {
         const [key, item] = entries[i];
         const problem = Array.isArray(v) ? undefined : stringProblem(key);

@@ -9,12 +9,12 @@ import { webhookResolvers } from '../modules/webhooks/index.js';
 import { availabilityResolvers } from '../modules/availability/index.js';
 import { deviceResolvers } from '../modules/devices/index.js';
 import { accessResolvers } from '../modules/access/index.js';
-import { userResolvers } from '../modules/users/users.resolvers.js';
+import { userResolvers } from '../modules/users/index.js';
 import { oauthResolvers } from '../modules/oauth/oauth.resolvers.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
-  { DateTime: DateTimeScalar, JSON: JSONResolver } as Resolvers,
+  { DateTime: DateTimeScalar, JSON: JSONResolver },
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,

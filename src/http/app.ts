@@ -27,8 +27,8 @@ import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
 import { registerMetrics } from './metrics.js';
 import cookie from '@fastify/cookie';
-import { DashboardSessions, registerSessionRoutes } from '../modules/users/session.http.js';
-import { createSignInThrottle, type SignInThrottle } from '../modules/users/throttle.js';
+import { DashboardSessions, registerSessionRoutes } from '../modules/users/index.js';
+import { createSignInThrottle, type SignInThrottle } from '../modules/users/index.js';
 
 export { BODY_LIMIT_BYTES };
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { bearerToken } from '../auth/principal.js';
 import { unauthenticated } from '../errors.js';
 import type { AccessOutcome, Metrics } from '../metrics/metrics.js';
-import { DEVICES_BASE } from '../modules/devices/devices.routes.js';
+import { DEVICES_BASE } from '../modules/devices/index.js';
 
 export const METRICS_PATH = '/metrics';
 const ACCESS_CHECK_ROUTE = `${DEVICES_BASE}/:deviceId/access-check`;

@@ -55,7 +55,7 @@ export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promis
       return new DomainError('RATE_LIMITED', 'rate_limited', `Rate limit of ${context.max} requests per minute exceeded; retry in ${seconds} s`);
     },
   });
-  const limit = app.rateLimit() as unknown as onRequestAsyncHookHandler;
+  const limit = app.rateLimit();
   const hook: onRequestAsyncHookHandler = async function (this: FastifyInstance, req, reply) {
     if (req.routeOptions.config?.rateLimited === false) return;
     await limit.call(this, req, reply);

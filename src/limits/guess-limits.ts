@@ -1,5 +1,5 @@
-import { SMS_CODE_GUESS_TIERS } from '../modules/access/sms-guessing.js';
-import { ACTIVATION_GUESS_TIERS } from '../modules/devices/activation-guessing.js';
+import { SMS_CODE_GUESS_TIERS } from '../modules/access/index.js';
+import { ACTIVATION_GUESS_TIERS } from '../modules/devices/index.js';
 import { createFailureLimiter, type FailureLimiter } from './failure-limiter.js';
 import type { LimiterStore } from './store.js';
 

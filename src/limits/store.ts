@@ -21,7 +21,7 @@ export async function openLimiterStore(redisUrl: string | undefined, log: Logger
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`REDIS_URL is set but Redis cannot be reached: ${(error as Error).message}`);
+    throw new Error(`REDIS_URL is set but Redis cannot be reached: ${(error as Error).message}`, { cause: error });
   }
   let closed = false;
   return {

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import { ONLINE_WINDOW_SECONDS } from '../modules/devices/devices.rules.js';
+import { ONLINE_WINDOW_SECONDS } from '../modules/devices/index.js';
 
 // Portier's Prometheus metrics (docs/operations.md). One registry per process, built by the
 // composition root and handed to the app through deps; nothing here is module-level state.

@@ -4,3 +4,4 @@ export { DENIAL_REASONS, type DenialReason } from './access.decision.js';
 export { accessResolvers } from './access.resolvers.js';
 export * from './access.service.js';
 export type { AccessLogEntry } from './access.repository.js';
+export { SMS_CODE_GUESS_TIERS } from './sms-guessing.js';

@@ -4,7 +4,7 @@ import { inTransaction } from '../../graphql/helpers.js';
 import * as commands from './commands.service.js';
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
-import { auditRequest } from '../audit/audit.request.js';
+import { auditRequest } from '../audit/index.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {

@@ -4,3 +4,5 @@ export { createDeviceLoaders } from './devices.loaders.js';
 export { deviceResolvers } from './devices.resolvers.js';
 export { importDevices } from './devices.import.js';
 export * from './devices.service.js';
+export { ACTIVATION_GUESS_TIERS } from './activation-guessing.js';
+export { ONLINE_WINDOW_SECONDS } from './devices.rules.js';

@@ -2,7 +2,7 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../auth/principal.js';
 import * as tenants from './tenants.service.js';
 import { inTransaction } from '../../graphql/helpers.js';
-import { auditRequest } from '../audit/audit.request.js';
+import { auditRequest } from '../audit/index.js';
 
 export const tenantResolvers: Resolvers = {
   Query: {

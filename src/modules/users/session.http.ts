@@ -8,7 +8,7 @@ import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
 import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
-import { ANONYMOUS_ACTOR, recordAudit, userActor } from '../audit/audit.service.js';
+import { ANONYMOUS_ACTOR, recordAudit, userActor } from '../audit/index.js';
 import type { SignInThrottle } from './throttle.js';
 import type { RouteDoc } from '../../rest/openapi-registry.js';
 import { SESSION_DOC, SIGN_IN_DOC, SIGN_OUT_DOC, SIGN_OUT_EVERYWHERE_DOC } from './session.docs.js';

@@ -50,7 +50,7 @@ const REDIS_PREFIX = 'portier:signin';
 interface Limiter {
   rule: ThrottleRule;
   limiter: RateLimiterAbstract;
-  key(attempt: SignInAttempt): string;
+  key: (attempt: SignInAttempt) => string;
 }
 
 /**

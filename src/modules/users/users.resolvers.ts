@@ -2,8 +2,8 @@ import type { Resolvers, UserRole } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../auth/principal.js';
 import { forbidden } from '../../errors.js';
 import { inTransaction } from '../../graphql/helpers.js';
-import { listAuditLog } from '../audit/audit.service.js';
-import { auditRequest as audit } from '../audit/audit.request.js';
+import { listAuditLog } from '../audit/index.js';
+import { auditRequest as audit } from '../audit/index.js';
 import { effectiveScopesOfRole, type Role } from './roles.js';
 import * as users from './users.service.js';
 

@@ -40,7 +40,7 @@ export async function createUser(db: Executor, input: NewUser): Promise<UserRow>
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === '23505';
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
 }
 
 async function tenantExists(db: Executor, id: string): Promise<boolean> {
