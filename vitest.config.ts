@@ -29,7 +29,11 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: E2E, globalSetup: ['test/global-setup.ts'] } },
-      { extends: true, test: { name: 'e2e', include: E2E, globalSetup: ['test/global-setup.ts', 'test/build-setup.ts'] } },
+      {
+        extends: true,
+        // A spawned process opens its own PGlite: about a minute on a busy 2-core machine, so the hooks that start several get long limits.
+        test: { name: 'e2e', include: E2E, globalSetup: ['test/global-setup.ts', 'test/build-setup.ts'], testTimeout: 300_000, hookTimeout: 600_000 },
+      },
     ],
   },
 });
