@@ -11,7 +11,8 @@ const E2E = ['test/e2e/**/*.test.ts', 'test/lint/**/*.test.ts', 'test/server-pro
 //   in-memory PGlite, or a fresh PostgreSQL database made by the global setup when DATABASE_URL is
 //   set. Tests make their own tenants, so they never share rows.
 // - e2e: spawned processes (the compiled server, rebuilt first when a source is newer than
-//   dist/), browsers and the lint configuration.
+//   dist/), browsers and the lint configuration; each file in a fresh worker (isolate), so what
+//   they load (the lint's TypeScript program) never weighs on the integration worker.
 // `npm test` runs all three.
 export default defineConfig({
   resolve: {
@@ -32,7 +33,7 @@ export default defineConfig({
       {
         extends: true,
         // A spawned process opens its own PGlite: about a minute on a busy 2-core machine, so the hooks that start several get long limits.
-        test: { name: 'e2e', include: E2E, globalSetup: ['test/global-setup.ts', 'test/build-setup.ts'], testTimeout: 300_000, hookTimeout: 600_000 },
+        test: { name: 'e2e', include: E2E, isolate: true, globalSetup: ['test/global-setup.ts', 'test/build-setup.ts'], testTimeout: 300_000, hookTimeout: 600_000 },
       },
     ],
   },

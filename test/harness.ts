@@ -90,7 +90,9 @@ async function create(): Promise<Harness> {
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: clock.now,
   });
-  const app = await buildApp(deps);
+  // No load shedding on the shared app: on a busy machine the suite's own event-loop delay would
+  // answer tests 503 (the operability tests build apps with their own thresholds).
+  const app = await buildApp(deps, { loadShedding: { maxEventLoopDelay: 0 } });
   await app.fastify.ready();
 
   const request = requester(app.fastify);
