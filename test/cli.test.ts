@@ -83,11 +83,11 @@ beforeAll(async () => {
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
-    target = { database, app: await buildApp(composeDeps({ ...h.deps, database })), ownDatabase: true };
+    target = { database, app: await buildApp(composeDeps({ ...h.deps, database }), { loadShedding: { maxEventLoopDelay: 0 } }), ownDatabase: true };
   } else {
     target = { database: h.deps.database, app: h.app, ownDatabase: false };
   }
-}, 180_000);
+}, 600_000); // six CLI processes, each opening PGlite: about a minute each on a busy machine
 
 afterAll(async () => {
   if (target?.ownDatabase) {
