@@ -87,5 +87,6 @@ export default tseslint.config(
     // Plain JavaScript (this file, scripts): no type information.
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
   },
 );
