@@ -12,8 +12,8 @@ run() {
   "$@" || failed+=("$label")
 }
 run "suite" npx vitest run
-run "src/ with TZ=Pacific/Auckland" env TZ=Pacific/Auckland npx vitest run src
-run "src/ with TZ=America/New_York" env TZ=America/New_York npx vitest run src
+run "unit tests with TZ=Pacific/Auckland" env TZ=Pacific/Auckland npx vitest run --project unit
+run "unit tests with TZ=America/New_York" env TZ=America/New_York npx vitest run --project unit
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'npm test: failed runs: %s\n' "$(IFS=';'; echo "${failed[*]}")" >&2
   exit 1

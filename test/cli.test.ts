@@ -86,11 +86,11 @@ beforeAll(async () => {
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
-    target = { database, app: await buildApp(composeDeps({ ...h.deps, database })), ownDatabase: true };
+    target = { database, app: await buildApp(composeDeps({ ...h.deps, database }), { loadShedding: { maxEventLoopDelay: 0 } }), ownDatabase: true };
   } else {
     target = { database: h.deps.database, app: h.app, ownDatabase: false };
   }
-}, 400_000); // nine CLI processes, most opening the database: minutes on a busy machine
+}, 600_000); // nine CLI processes, most opening the database: minutes on a busy machine
 
 afterAll(async () => {
   if (target?.ownDatabase) {

@@ -1,26 +1,60 @@
-import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest, pendingMigrations } from '../src/db/migrate.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToEmpty, migrateToLatest, pendingMigrations } from '../src/db/migrate.js';
 
-// A rolling deploy: an older process restarting after a newer one migrated runs on that schema;
-// a database with an unknown migration among the known ones is still refused.
+// Every migration applies to an empty database, reverts, and applies again: down() undoes all
+// that up() did. On the suite's database kind: a fresh in-memory PGlite, or a scratch PostgreSQL
+// database beside the suite's.
+const baseUrl = inject('databaseUrl');
+const scratchName = `portier_migrations_${process.pid}`;
+let database: Database;
+let admin: pg.Client | undefined;
 
-describe('migrateToLatest', () => {
-  it('starts an older version on a schema a newer one migrated, and refuses an unknown migration in between', { timeout: 120_000 }, async () => {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
-    try {
-      expect((await migrateToLatest(database.db)).length).toBeGreaterThan(0);
-      await sql`insert into kysely_migration (name, timestamp) values ('999912310000_from_a_newer_version', now())`.execute(database.db);
-      const warnings: object[] = [];
-      expect(await migrateToLatest(database.db, { warn: (details) => void warnings.push(details) })).toEqual([]);
-      expect(warnings).toEqual([{ newer: ['999912310000_from_a_newer_version'] }]);
-      expect(await pendingMigrations(database.db)).toEqual([]);
+beforeAll(async () => {
+  if (baseUrl) {
+    admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${scratchName}`);
+    const url = new URL(baseUrl);
+    url.pathname = `/${scratchName}`;
+    database = await openDatabase({ databaseUrl: url.toString() });
+  } else {
+    database = await openDatabase({ pgliteDir: 'memory://' });
+  }
+});
 
-      await sql`insert into kysely_migration (name, timestamp) values ('000001010000_unknown_old', now())`.execute(database.db);
-      await expect(migrateToLatest(database.db)).rejects.toThrow(/corrupted migrations/);
-    } finally {
-      await database.close();
-    }
+afterAll(async () => {
+  await database.close();
+  if (admin) {
+    await admin.query(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
+    await admin.end();
+  }
+});
+
+async function tables(): Promise<string[]> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by 1`.execute(database.db);
+  return rows.map((r) => r.name);
+}
+
+describe('migrations', () => {
+  it('go up on an empty database, down to nothing, and up again to the same schema', async () => {
+    expect(await tables()).toEqual([]);
+    const applied = await migrateToLatest(database.db);
+    expect(applied.length).toBeGreaterThan(0);
+    const schema = await tables();
+    expect(schema).toContain('bookings');
+    expect(await pendingMigrations(database.db)).toEqual([]);
+
+    const reverted = await migrateToEmpty(database.db);
+    expect(reverted).toEqual([...applied].reverse());
+    expect(await tables()).toEqual([]);
+
+    expect(await migrateToLatest(database.db)).toEqual(applied);
+    expect(await tables()).toEqual(schema);
   });
 });

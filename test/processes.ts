@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 
 // Real processes started the way the README starts them: `npm start`'s node command, and
-// `node --import tsx src/cli.ts` (what `npm run cli` runs).
+// `npm run cli`'s node command (both run the compiled JavaScript in dist/).
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export { START_ARGS } from './start-args.js';
-import { START_ARGS } from './start-args.js';
+export { CLI_ARGS, START_ARGS } from './start-args.js';
+import { CLI_ARGS, START_ARGS } from './start-args.js';
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `portier-${prefix}-`));
 
@@ -42,7 +42,7 @@ export interface Finished {
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
-  return finished(spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return finished(spawn(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 export function finished(child: ChildProcess): Promise<Finished> {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DB as GeneratedDB } from './schema.generated.js';
 
 // Row types of every table. Feature modules add their tables here as their migrations add them.
 
@@ -385,3 +386,14 @@ export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type UserSessionRow = Selectable<UserSessionsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+// The tables and columns above must be the ones the migrations make: src/db/schema.generated.ts is
+// generated from a freshly migrated database (`npm run db:types`, checked in CI). The hand-written
+// types refine the generated ones (JSON shapes, insert defaults, unions of allowed values); this
+// fails the type-check when a migration adds, drops or renames a table or column they do not follow.
+type Missing<A, B> = Exclude<keyof B, keyof A>;
+type SameKeys<A, B> = [Missing<A, B>, Missing<B, A>] extends [never, never] ? true : { missingHere: Missing<A, B>; notInDatabase: Missing<B, A> };
+type ColumnMismatches = { [T in keyof DB & keyof GeneratedDB]: SameKeys<DB[T], GeneratedDB[T]> extends true ? never : { table: T; columns: SameKeys<DB[T], GeneratedDB[T]> } }[keyof DB & keyof GeneratedDB];
+type AssertTrue<T extends true> = T;
+export type TablesFollowMigrations = AssertTrue<SameKeys<DB, GeneratedDB>>;
+export type ColumnsFollowMigrations = AssertTrue<[ColumnMismatches] extends [never] ? true : ColumnMismatches>;
