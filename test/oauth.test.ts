@@ -344,6 +344,14 @@ describe('OAuth: refusals are standard errors', () => {
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
+  it('the same code exchanged twice at the same moment gives tokens once', async () => {
+    const s = await setup();
+    const { code, verifier } = await authorize(s);
+    const answers = await Promise.all([exchange(s, code ?? '', verifier), exchange(s, code ?? '', verifier)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)?.body.error).toBe('invalid_grant');
+  });
+
   it('an expired code is invalid_grant', async () => {
     const s = await setup();
     const { code, verifier } = await authorize(s);
