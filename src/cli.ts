@@ -6,7 +6,6 @@ import type { AppDeps } from './deps.js';
 import { DomainError } from './errors.js';
 import { createApiKey, createTenant } from './modules/tenants/index.js';
 import { importCatalog } from './import/import.js';
-import { createApp, rotateSecret } from './modules/oauth/apps.service.js';
 import { CLI_ACTOR, createUser, isRole, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
@@ -81,6 +80,8 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for more than one)');
     const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
     const deps = await withDeps();
+    // Loaded only here: the OAuth module pulls in oidc-provider, which the other commands do not need.
+    const { createApp } = await import('./modules/oauth/apps.service.js');
     const { app, clientSecret } = await createApp(deps.database.db, { tenantId, name, redirectUris, scopes, public: values.public === true });
     return app.public ? { clientId: app.client_id } : { clientId: app.client_id, clientSecret };
   }
@@ -89,6 +90,7 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const tenantId = required(values, 'tenant');
     const clientId = required(values, 'client-id');
     const deps = await withDeps();
+    const { rotateSecret } = await import('./modules/oauth/apps.service.js');
     const { app, clientSecret } = await rotateSecret(deps.database.db, tenantId, clientId, deps.now());
     return { clientId: app.client_id, clientSecret };
   }

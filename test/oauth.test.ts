@@ -344,6 +344,14 @@ describe('OAuth: refusals are standard errors', () => {
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
+  it('the same code exchanged twice at the same moment gives tokens once', async () => {
+    const s = await setup();
+    const { code, verifier } = await authorize(s);
+    const answers = await Promise.all([exchange(s, code ?? '', verifier), exchange(s, code ?? '', verifier)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)?.body.error).toBe('invalid_grant');
+  });
+
   it('an expired code is invalid_grant', async () => {
     const s = await setup();
     const { code, verifier } = await authorize(s);
@@ -415,7 +423,8 @@ describe('OAuth: what the walkthrough promises', () => {
     expect(post.status).toBe(401);
     expect(post.body.error).toBe('invalid_client');
     const token = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'rt', challenge: pkce().challenge }).replace('response_type=code', 'response_type=token') });
-    expect(new URL(String(token.headers.location)).searchParams.get('error')).toBe('unsupported_response_type');
+    // response_type=token answers in the fragment, as that response type would.
+    expect(new URLSearchParams(new URL(String(token.headers.location)).hash.slice(1)).get('error')).toBe('unsupported_response_type');
     const t = await tokens(s, 'bookings:read');
     const wider = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, scope: 'bookings:read catalog:read' }, s.auth);
     expect(wider.body.error).toBe('invalid_scope');

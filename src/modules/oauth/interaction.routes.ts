@@ -13,6 +13,8 @@ import { csrfTokenFor, csrfValid } from './csrf.js';
 import { GRANT_TTL_SECONDS, INTERACTION_BASE } from './provider.js';
 import type { OAuthUser, UserDirectory } from './directory.js';
 import { usersDirectory } from './users-directory.js';
+import { OAUTH_DOCS } from './oauth.docs.js';
+import type { RouteDoc } from '../../rest/openapi-registry.js';
 
 // The pages a user sees while authorizing an app: sign in (unless the dashboard session already
 // says who they are), then consent. One visit per authorization request.
@@ -50,7 +52,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
   const db = deps.database.db;
   const secure = deps.env.publicUrl.startsWith('https:');
   const cookieOptions = { path: INTERACTION_BASE, secure };
-  const config = { auth: 'none' as const, openapi: false as const };
+  const config = (openapi: RouteDoc) => ({ config: { auth: 'none' as const, openapi } });
 
   async function appView(clientId: unknown): Promise<(AppView & { scopes: string[] }) | null> {
     if (typeof clientId !== 'string') return null;
@@ -96,7 +98,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       done(null, Object.fromEntries(new URLSearchParams(body.toString())));
     });
 
-    scope.get<{ Params: Params }>(`${INTERACTION_BASE}/:uid`, { config }, async (req, reply) => {
+    scope.get<{ Params: Params }>(`${INTERACTION_BASE}/:uid`, config(OAUTH_DOCS.interaction), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const view = await appView(details.params.client_id);
@@ -121,7 +123,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       );
     });
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/sign-in`, { config }, async (req, reply) => {
+    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/sign-in`, config(OAUTH_DOCS.signIn), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const form = req.body ?? {};
@@ -140,7 +142,7 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
     });
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/decision`, { config }, async (req, reply) => {
+    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/decision`, config(OAUTH_DOCS.decision), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const form = req.body ?? {};

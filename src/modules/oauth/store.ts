@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { ServerSecret } from '../../crypto.js';
@@ -13,6 +13,9 @@ import { findApp } from './apps.repository.js';
 // only as SHA-256 hashes; payloads (which repeat the identifier as `jti`, and hold the PKCE
 // challenge, the session cookie's value, …) are sealed with PORTIER_SECRET (AES-256-GCM). The
 // grant id stays readable: it is what revocation and Portier's own grant records look up by.
+
+/** Models whose consumption must happen once. */
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken']);
 
 /** Expired rows are purged now and then, on one write in this many. */
 const PURGE_EVERY = 200;
@@ -66,8 +69,19 @@ export class KyselyAdapter implements Adapter {
     return undefined;
   }
 
+  /**
+   * Marks a code or refresh token used. Only one request may do so: two processes exchanging the
+   * same code at the same moment both find it unused, and the second to get here is refused.
+   */
   async consume(id: string): Promise<void> {
-    await this.db.updateTable('oauth_store').set({ consumed_at: sql<Date>`now()` }).where('model', '=', this.model).where('id_hash', '=', storeKey(id)).execute();
+    const updated = await this.db
+      .updateTable('oauth_store')
+      .set({ consumed_at: sql<Date>`now()` })
+      .where('model', '=', this.model)
+      .where('id_hash', '=', storeKey(id))
+      .where('consumed_at', 'is', null)
+      .executeTakeFirst();
+    if (SINGLE_USE.has(this.model) && updated.numUpdatedRows === 0n) throw new errors.InvalidGrant('already used');
   }
 
   async destroy(id: string): Promise<void> {

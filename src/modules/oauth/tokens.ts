@@ -13,6 +13,20 @@ import { unsealPayload } from './store.js';
 /** oidc-provider's opaque tokens are base64url; anything else is not looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,200}$/;
 
+/** When this process last recorded a grant's use: last use is kept to the minute, not per request. */
+const lastRecorded = new Map<string, number>();
+const RECORD_EVERY_MS = 60_000;
+const RECORDED_GRANTS_KEPT = 10_000;
+
+async function recordUse(deps: AppDeps, grantId: string): Promise<void> {
+  const now = deps.now();
+  const last = lastRecorded.get(grantId);
+  if (last !== undefined && now.getTime() - last < RECORD_EVERY_MS) return;
+  if (lastRecorded.size >= RECORDED_GRANTS_KEPT) lastRecorded.clear();
+  lastRecorded.set(grantId, now.getTime());
+  await touchGrant(deps.database.db, grantId, now);
+}
+
 /** Rate-limit bucket of an app acting for a tenant. */
 export function oauthKeyId(clientId: string, tenantId: string): string {
   return `oauth:${clientId}:${tenantId}`;
@@ -39,7 +53,7 @@ export async function authenticateAccessToken(deps: AppDeps, token: string): Pro
   // Granted scopes, and never more than the granting user's role holds today.
   const roleScopes = effectiveScopesOfRole(row.role);
   const scopes = effectiveScopes((payload.scope ?? '').split(' ').filter(isScope)).filter((s) => roleScopes.includes(s));
-  await touchGrant(db, row.grant_id, deps.now());
+  await recordUse(deps, row.grant_id);
   return {
     kind: 'apiKey',
     keyId: oauthKeyId(row.client_id, row.tenant_id),
