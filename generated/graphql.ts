@@ -37,7 +37,7 @@ export type AccessLogEntry = {
   id: Scalars['ID']['output'];
   /**
    * Why it was denied: invalid_token, booking_not_confirmed, outside_booking_window,
-   * door_not_mapped_to_object, or (refused before checking) door_not_assigned, too_many_invalid_tokens.
+   * door_not_mapped_to_object; or refused: door_not_assigned, too_many_invalid_tokens (an SMS code while the door is blocked for guessing).
    */
   reason: Maybe<Scalars['String']['output']>;
 };
@@ -70,11 +70,11 @@ export type ApiKey = {
 /** Who did something recorded in the audit log. */
 export type AuditActor = {
   __typename?: 'AuditActor';
-  /** The user's or API key's id (none for cli and system). */
+  /** The user's or API key's id (none for cli, system and anonymous). */
   id: Maybe<Scalars['ID']['output']>;
   /** The user's email, the API key's name, or a description; kept as it was at the time. */
   label: Scalars['String']['output'];
-  /** user, apiKey, oauth, cli or system. */
+  /** user, apiKey, oauth, cli, system, or anonymous (a failed sign-in: not signed in). */
   type: Scalars['String']['output'];
 };
 

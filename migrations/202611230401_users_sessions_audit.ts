@@ -41,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity())
     .addColumn('tenant_id', 'uuid', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
     .addColumn('occurred_at', 'timestamptz', (c) => c.notNull())
-    // user | apiKey | oauth | cli | system
+    // user | apiKey | oauth | cli | system | anonymous
     .addColumn('actor_type', 'text', (c) => c.notNull())
     .addColumn('actor_id', 'text')
     .addColumn('actor_label', 'text', (c) => c.notNull())

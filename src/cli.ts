@@ -128,7 +128,7 @@ async function main(): Promise<number> {
   let deps: AppDeps | undefined;
   try {
     const result = await run(process.argv.slice(2), async () => {
-      deps = await startRuntime(readEnv(), { logLevel: 'warn' });
+      deps = await startRuntime(readEnv(), { logLevel: 'warn', sharedLimits: false });
       return deps;
     });
     process.stdout.write(JSON.stringify(result) + '\n');

@@ -13,6 +13,8 @@ export interface Env {
   logLevel: string;
   /** fastify's trustProxy: false, true (any proxy), or the proxies' addresses/CIDRs, comma-separated. */
   trustProxy: boolean | string;
+  /** How long a graceful stop may take before requests still running are answered 503 (exit 1). */
+  shutdownTimeoutSeconds: number;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -52,5 +54,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     portierSecret: source.PORTIER_SECRET || undefined,
     logLevel: source.LOG_LEVEL || 'info',
     trustProxy: trustProxy(source.TRUST_PROXY),
+    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
   };
 }

@@ -1,10 +1,7 @@
 import { readEnv } from './env.js';
-import { startRuntime } from './runtime.js';
+import { closeRuntime, startRuntime } from './runtime.js';
 import { startServer } from './server.js';
 import { seedDemoIfEmpty } from './demo.js';
-
-/** A graceful stop that takes longer is cut short (exit 1); below the usual 30 s kill grace period. */
-const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 async function main(): Promise<void> {
   const env = readEnv();
@@ -13,7 +10,7 @@ async function main(): Promise<void> {
   try {
     server = await startServer(deps, { port: env.port, host: env.host });
   } catch (error) {
-    await deps.database.close(); // releases the PGLITE_DIR lock
+    await closeRuntime(deps); // releases the PGLITE_DIR lock
     throw error;
   }
   // Seeded only once the port is ours: a start that fails to listen must not create a demo
@@ -49,10 +46,18 @@ async function main(): Promise<void> {
     }
     stopping = true;
     deps.log.info({ signal }, 'shutting down: finishing in-flight requests and background work');
+    // Past the deadline (SHUTDOWN_TIMEOUT_SECONDS, below the usual 30 s kill grace period) requests
+    // still running are answered 503 before the process exits 1: none is left without an answer.
     const deadline = setTimeout(() => {
-      deps.log.error({ timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+      deps.log.error({ timeoutSeconds: env.shutdownTimeoutSeconds }, 'shutdown took too long; answering unfinished requests 503 and exiting');
+      server.app.drain.answerUnfinished().then(
+        (answered) => {
+          deps.log.error({ answered }, 'unfinished requests answered 503');
+          process.exit(1);
+        },
+        () => process.exit(1),
+      );
+    }, env.shutdownTimeoutSeconds * 1000);
     deadline.unref();
     server.close().then(
       () => {

@@ -1,4 +1,5 @@
 import type { AppDeps } from './deps.js';
+import { closeRuntime } from './runtime.js';
 import { buildApp, type App, type AppOptions } from './http/app.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispatcher.js';
 
@@ -66,7 +67,7 @@ export async function startServer(deps: AppDeps, listen: { port: number; host: s
     close() {
       closing ??= (async () => {
         await Promise.all([app.fastify.close(), stopAll(stops, deps)]);
-        await deps.database.close();
+        await closeRuntime(deps);
       })();
       return closing;
     },

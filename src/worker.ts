@@ -1,5 +1,5 @@
 import { readEnv } from './env.js';
-import { startRuntime } from './runtime.js';
+import { closeRuntime, startRuntime } from './runtime.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispatcher.js';
 
 // `npm run worker`: a webhook dispatcher without the HTTP API. Run as many as needed next to the
@@ -8,7 +8,7 @@ import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/dispa
 
 async function main(): Promise<void> {
   const env = readEnv();
-  const deps = await startRuntime(env);
+  const deps = await startRuntime(env, { sharedLimits: false });
   const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(deps));
   dispatcher.start();
   deps.log.info({ database: deps.database.kind }, 'webhook worker started');
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     deps.log.info({ signal }, 'webhook worker stopping; waiting for deliveries in flight');
     dispatcher
       .stop()
-      .then(() => deps.database.close())
+      .then(() => closeRuntime(deps))
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -209,19 +209,52 @@ describe('access check', () => {
     expect((await h.graphql(bookingsOnly, `{ accessLog { id } }`)).body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
-  it('after 10 invalid tokens in a minute a device gets 429 with Retry-After, even for a valid token, until the minute is over', async () => {
+  it('never refuses a valid QR token or SMS code, however many wrong tokens were tried at the door before', async () => {
     const s = await setup();
     const neighbour = await buildActiveDevice(h, s.tenantId, [s.door.id]);
     h.clock.set(INSIDE);
-    for (let i = 0; i < 10; i += 1) {
-      expect((await check(s, { token: String(10_000_000 + i), doorId: s.door.id })).body.reason).toBe('invalid_token');
+    // Garbage, wrong QR-shaped tokens and 40 wrong SMS codes (past both tiers of the SMS limit).
+    for (const token of ['xx', 'A'.repeat(32)]) {
+      for (let i = 0; i < 12; i += 1) expect((await check(s, { token, doorId: s.door.id })).body.reason).toBe('invalid_token');
     }
-    const blocked = await check(s, { token: s.credentials.qrCode.token, doorId: s.door.id });
+    const answers: number[] = [];
+    for (let i = 0; i < 40; i += 1) answers.push((await check(s, { token: String(10_000_000 + i), doorId: s.door.id })).status);
+    expect(answers.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(answers.slice(10)).toEqual(Array(30).fill(429));
+    for (const device of [s, neighbour]) {
+      for (const token of [s.credentials.qrCode.token, s.credentials.sms.code, s.credentials.sms.code.replace(/(\d{4})/, '$1-')]) {
+        const res = await check(device, { token, doorId: s.door.id });
+        expect(res.status, token).toBe(200);
+        expect(res.body, token).toEqual({ allowed: true, behavior: 'unlock_per_scan', unlockDurationSeconds: 5 });
+      }
+    }
+  });
+
+  it('counts wrong SMS codes per door: past 10 a minute, SMS codes that do not open the door get 429 without a reason', async () => {
+    const s = await setup();
+    h.clock.set(INSIDE);
+    // Wrong QR tokens and garbage are not counted.
+    for (let i = 0; i < 15; i += 1) await check(s, { token: i % 2 ? 'xx' : 'B'.repeat(32), doorId: s.door.id });
+    for (let i = 0; i < 10; i += 1) {
+      expect((await check(s, { token: String(20_000_000 + i), doorId: s.door.id })).body).toEqual({ allowed: false, reason: 'invalid_token' });
+    }
+    const blocked = await check(s, { token: '20000099', doorId: s.door.id });
     expect(blocked.status).toBe(429);
+    expect(blocked.headers['content-type']).toContain('application/problem+json');
     expect(blocked.body.code).toBe('too_many_invalid_tokens');
-    expect(blocked.headers['retry-after']).toBe('60');
-    expect((await check(neighbour, { token: s.credentials.qrCode.token, doorId: s.door.id })).body.allowed).toBe(true);
-    h.clock.set('2026-11-23T10:31:00Z');
-    expect((await check(s, { token: s.credentials.qrCode.token, doorId: s.door.id })).body.allowed).toBe(true);
+    const wait = Number(blocked.headers['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    // A real code that does not open this door now is not told apart from a wrong one while blocked
+    // (the other door has its own budget, and says why),
+    expect((await check(s, { token: s.credentials.sms.code, doorId: s.otherDoor.id })).body.reason).toBe('door_not_mapped_to_object');
+    h.clock.set('2026-11-23T09:00:00Z');
+    expect((await check(s, { token: s.credentials.sms.code, doorId: s.door.id })).status).toBe(429);
+    // and a wrong QR token is still just invalid.
+    expect((await check(s, { token: 'C'.repeat(32), doorId: s.door.id })).body.reason).toBe('invalid_token');
+    // The other door keeps its own budget.
+    expect((await check(s, { token: '20000098', doorId: s.otherDoor.id })).body.reason).toBe('invalid_token');
+    const log = await h.graphql(s.apiKey, `query($d: ID!) { accessLog(deviceId: $d, first: 500) { reason } }`, { d: s.deviceId });
+    expect(log.body.data.accessLog.filter((e: { reason: string }) => e.reason === 'too_many_invalid_tokens')).toHaveLength(2);
   });
 });

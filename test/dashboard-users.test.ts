@@ -170,7 +170,7 @@ describe('audit log', () => {
       'session.signed_out',
     ]);
     expect(entries[0]).toMatchObject({ actor: me, targetType: 'user', targetId: t.admin.userId, ipAddress: '127.0.0.1' });
-    expect(entries[1]).toMatchObject({ actor: { type: 'user', id: staff.userId, label: staff.email }, targetId: staff.userId });
+    expect(entries[1]).toMatchObject({ actor: { type: 'anonymous', id: null }, targetType: 'user', targetId: staff.userId, ipAddress: '127.0.0.1' });
     expect(entries[2]).toMatchObject({ actor: me, targetType: 'apiKey', targetId: key, details: { name: 'Booking sync', scopes: ['bookings:read'] } });
     expect(entries[4]).toMatchObject({ actor: me, targetType: 'device', targetId: device, details: { name: 'Gate', doorIds: [door.id] } });
     expect(entries[6]).toMatchObject({ actor: me, details: { from: 'staff', to: 'admin', email: staff.email } });

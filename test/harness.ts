@@ -8,6 +8,7 @@ import { ServerSecret, randomToken } from '../src/crypto.js';
 import type { AppDeps } from '../src/deps.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { createApiKey, createTenant } from '../src/modules/tenants/tenants.service.js';
+import { buildGuessLimits, memoryLimiterStore } from '../src/limits/index.js';
 
 /** A clock tests can move; `null` means real time. */
 export class TestClock {
@@ -89,6 +90,8 @@ async function create(): Promise<Harness> {
     secret: new ServerSecret(randomToken(32)),
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: clock.now,
+    // In memory: counters in a shared Redis would outlive the run (test/limits.test.ts covers Redis).
+    limits: buildGuessLimits(memoryLimiterStore()),
   };
   const app = await buildApp(deps);
   await app.fastify.ready();

@@ -4,6 +4,7 @@ import { harness, type Harness, type TestResponse } from './harness.js';
 import { buildVenue } from './builders.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { rateLimitKey, rateLimitOf } from '../src/http/rate-limit.js';
+import { openLimiterStore } from '../src/limits/index.js';
 
 let h: Harness;
 let limited: OwnApp;
@@ -165,7 +166,7 @@ describe('the limit', () => {
 
 describe('the Redis store', () => {
   it('must be reachable at start-up when REDIS_URL is set', async () => {
-    await expect(ownApp(h, { env: { redisUrl: 'redis://127.0.0.1:1' } })).rejects.toThrow(/REDIS_URL is set but Redis cannot be reached/);
+    await expect(openLimiterStore('redis://127.0.0.1:1', h.deps.log)).rejects.toThrow(/REDIS_URL is set but Redis cannot be reached/);
   });
 });
 

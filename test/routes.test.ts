@@ -61,6 +61,11 @@ const DELIBERATE_ADDITIONS = [
   'GET /api/docs',
   'GET /api/v1/tenants/:tenantId/webhooks/:webhookId/deliveries', // the delivery log
   'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver',
+  // the dashboard's sessions (DESIGN section 9, docs/dashboard.md)
+  'POST /dashboard/api/session',
+  'GET /dashboard/api/session',
+  'DELETE /dashboard/api/session',
+  'POST /dashboard/api/session/revoke-all',
 ];
 
 const restRoutes = () => REST_ROUTES.map((r) => `${r.method} ${REST_BASE}${r.path}`);

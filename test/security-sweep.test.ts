@@ -31,6 +31,12 @@ const PUBLIC_ROUTES = [
   'GET /api/docs',
   'POST /api/devices/activate',
   'GET /pay/:token',
+  // The dashboard's sessions: sign-in takes an email and password; the others act on the session
+  // cookie (and its CSRF token), never on an API key (test/dashboard-sessions.test.ts).
+  'POST /dashboard/api/session',
+  'GET /dashboard/api/session',
+  'DELETE /dashboard/api/session',
+  'POST /dashboard/api/session/revoke-all',
 ];
 
 let h: Harness;

@@ -81,6 +81,22 @@ describe('the server process on a fresh embedded database', () => {
     expect(unauthenticated.status).toBe(401);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
+    // The demo admin signs in to the dashboard with the password printed once (stdout only).
+    const [, dashboard] = await server.waitFor('stdout', /dashboard: +(\S+)/);
+    expect(dashboard).toBe(`${base}/dashboard`);
+    const [, email] = await server.waitFor('stdout', /email: +(\S+)/);
+    const [, password] = await server.waitFor('stdout', /password: +(\S+)/);
+    expect(password.length).toBeGreaterThanOrEqual(12);
+    expect(server.stdout.split(password).length - 1).toBe(1);
+    expect(server.stderr).not.toContain(password);
+    const signIn = await fetch(`${base}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect((await signIn.json()).user).toMatchObject({ email, role: 'admin' });
+
     // A second process on the same directory is refused, naming it.
     const second = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(await freePort()) }) }));
     expect(second.code).not.toBe(0);

@@ -54,7 +54,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!dir.startsWith('memory://')) {
     dataDir = resolve(dir);
     mkdirSync(dataDir, { recursive: true });
-    lock = acquireDirectoryLock(dataDir);
+    lock = await acquireDirectoryLock(dataDir);
   }
   try {
     const pglite = await PGlite.create(dataDir.startsWith('memory://') ? undefined : `${dataDir}/pgdata`, {
@@ -69,11 +69,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       async close() {
         await db.destroy();
         await pglite.close();
-        lock?.release();
+        await lock?.release();
       },
     };
   } catch (error) {
-    lock?.release();
+    await lock?.release();
     throw error;
   }
 }

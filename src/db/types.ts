@@ -320,7 +320,7 @@ export interface AuditLogTable {
   id: ColumnType<string, never, never>;
   tenant_id: string;
   occurred_at: Timestamp;
-  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system';
+  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system' | 'anonymous';
   actor_id: string | null;
   actor_label: string;
   action: string;

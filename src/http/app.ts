@@ -23,12 +23,11 @@ import { frameworkErrorHandler } from './framework-errors.js';
 import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
 import { registerRequestContext, requestIdOf } from './request-context.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
-import { registerGracefulClose } from './drain.js';
+import { registerGracefulClose, type GracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import cookie from '@fastify/cookie';
 import { DashboardSessions, registerSessionRoutes } from '../modules/users/session.http.js';
 import { createSignInThrottle, type SignInThrottle } from '../modules/users/throttle.js';
-import { connectRedis } from './redis.js';
 
 export { BODY_LIMIT_BYTES };
 
@@ -46,6 +45,8 @@ export interface App {
   routes: RouteRegistry;
   /** The OpenAPI document of those routes (built when the app is ready). */
   openapi(): BuiltDocument;
+  /** The listener's graceful close (answers requests past the shutdown deadline). */
+  drain: GracefulClose;
 }
 
 /**
@@ -88,14 +89,14 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
   registerJsonBodyParser(fastify);
-  registerGracefulClose(fastify);
+  const drain = registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.
   registerRequestContext(fastify);
   await loadLoadShedding(fastify, options.loadShedding);
   await fastify.register(cookie);
-  const sessions = new DashboardSessions(deps, options.signInThrottle ?? (await defaultSignInThrottle(fastify, deps)));
+  const sessions = new DashboardSessions(deps, options.signInThrottle ?? defaultSignInThrottle(deps));
   fastify.decorate('dashboardSessions', sessions);
   registerPrincipalResolution(fastify, deps, sessions);
   limiter.rateLimit = await loadRateLimit(fastify, deps);
@@ -131,13 +132,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: docs.built };
+  return { fastify, yoga, routes, openapi: docs.built, drain };
 }
 
-/** The documented sign-in limits, shared through Redis when REDIS_URL is set. */
-async function defaultSignInThrottle(fastify: FastifyInstance, deps: AppDeps): Promise<SignInThrottle> {
-  if (!deps.env.redisUrl) return createSignInThrottle();
-  const redis = await connectRedis(deps.env.redisUrl, deps, 'sign-in throttle', 'falling back to in-process counters until it is back');
-  fastify.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
-  return createSignInThrottle(undefined, redis);
+/** The documented sign-in limits on the runtime's limiter store (Redis when REDIS_URL is set). */
+function defaultSignInThrottle(deps: AppDeps): SignInThrottle {
+  return createSignInThrottle(undefined, deps.limits.store);
 }

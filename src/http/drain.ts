@@ -1,31 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { problem } from '../errors.js';
 
 /** The longest a shutdown waits for accepted connections that have not sent their request yet. */
 export const ACCEPTED_CONNECTION_GRACE_MS = 1_000;
+/**
+ * An idle keep-alive connection is closed once its last response is this old: a client that just
+ * got a response may already have sent its next request on the connection, and closing it under
+ * that request would reset it. A connection idle for longer (a pooled one) is closed at once.
+ */
+export const KEEP_ALIVE_GRACE_MS = 1_000;
+
+/** What the drain knows of a connection that carried requests. */
+interface ConnectionState {
+  active: number;
+  /** When its last response was written. */
+  doneAt: number;
+  /** socket.bytesRead then: more bytes since mean a next request is arriving. */
+  bytesAtDone: number;
+}
+
+export interface GracefulClose {
+  /**
+   * Answers every request still in progress 503 (problem+json, Connection: close) and resolves
+   * once those responses are written: the last act before a shutdown that ran out of time exits.
+   * Returns how many requests were answered so.
+   */
+  answerUnfinished(): Promise<number>;
+}
 
 /**
  * Graceful close of the HTTP listener. Node's server.close() destroys every connection without a
  * request in progress — also one the server accepted a moment ago whose request is still on its
- * way. So on close: stop accepting connections first, give the accepted ones up to
- * ACCEPTED_CONNECTION_GRACE_MS to deliver their request, and only then let fastify close idle
- * connections and wait for the requests in flight. (fastify is built with return503OnClosing
- * false: those late requests are served, with Connection: close.)
+ * way, and a keep-alive connection whose next request is. So on close: stop accepting connections
+ * first; from then on every response carries Connection: close (so each connection ends after its
+ * response, whenever the request arrived); close each idle keep-alive connection once its last
+ * response is KEEP_ALIVE_GRACE_MS old (at once for a pooled one) unless a request arrives on it;
+ * give accepted connections up to ACCEPTED_CONNECTION_GRACE_MS to deliver their first request;
+ * only then let fastify close what is still idle and wait for the requests in flight. (fastify is built with return503OnClosing
+ * false: those late requests are served.)
  */
-export function registerGracefulClose(app: FastifyInstance): void {
+export function registerGracefulClose(app: FastifyInstance): GracefulClose {
   const waiting = new Set<Socket>();
+  const connections = new Map<Socket, ConnectionState>();
+  const inFlight = new Set<FastifyReply>();
+  let draining = false;
   app.server.on('connection', (socket: Socket) => {
     waiting.add(socket);
-    socket.once('close', () => waiting.delete(socket));
+    socket.once('close', () => {
+      waiting.delete(socket);
+      connections.delete(socket);
+    });
   });
-  app.server.on('request', (req: { socket: Socket }) => waiting.delete(req.socket));
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    waiting.delete(socket);
+    const state = connections.get(socket) ?? { active: 0, doneAt: 0, bytesAtDone: 0 };
+    connections.set(socket, state);
+    state.active += 1;
+    res.once('close', () => {
+      state.active -= 1;
+      state.doneAt = Date.now();
+      state.bytesAtDone = socket.bytesRead;
+    });
+  });
+  /** Closes keep-alive connections with nothing in progress whose last response is old enough; true while young ones remain. */
+  const closeIdleKeepAlive = (): boolean => {
+    let young = false;
+    for (const [socket, state] of connections) {
+      if (state.active > 0 || socket.bytesRead !== state.bytesAtDone) continue;
+      if (Date.now() - state.doneAt >= KEEP_ALIVE_GRACE_MS) socket.destroy();
+      else young = true;
+    }
+    return young;
+  };
+
+  app.addHook('onRequest', async (_req, reply) => {
+    inFlight.add(reply);
+    reply.raw.once('close', () => inFlight.delete(reply));
+  });
+  app.addHook('onSend', async (req, reply) => {
+    if (draining && req.raw.httpVersionMajor < 2) reply.header('connection', 'close');
+  });
 
   app.addHook('preClose', async () => {
+    draining = true;
     if (!app.server.listening) return;
     NetServer.prototype.close.call(app.server);
-    const deadline = Date.now() + ACCEPTED_CONNECTION_GRACE_MS;
-    while (waiting.size > 0 && Date.now() < deadline) {
+    const acceptedUntil = Date.now() + ACCEPTED_CONNECTION_GRACE_MS;
+    while (closeIdleKeepAlive() || (waiting.size > 0 && Date.now() < acceptedUntil)) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   });
+
+  return {
+    async answerUnfinished() {
+      const unfinished = [...inFlight].filter((reply) => !reply.raw.headersSent && !reply.raw.writableEnded);
+      const body = JSON.stringify(problem(503, 'shutting_down', 'The server is shutting down and this request ran past its deadline; retry it'));
+      await Promise.all(
+        unfinished.map(
+          (reply) =>
+            new Promise<void>((resolve) => {
+              const res = reply.raw;
+              res.once('close', () => resolve());
+              res.writeHead(503, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close', 'retry-after': '1', 'x-request-id': String(reply.request.id) });
+              res.end(body, () => resolve());
+            }),
+        ),
+      );
+      return unfinished.length;
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { connectRedis } from './redis.js';
 import type { AppDeps } from '../deps.js';
 import { DomainError } from '../errors.js';
 
@@ -24,7 +23,6 @@ export function rateLimitOf(req: FastifyRequest, defaultPerMinute: number): numb
   return defaultPerMinute;
 }
 
-
 /**
  * Loads @fastify/rate-limit and returns its check as an onRequest hook. It is not installed per
  * route: the caller adds it after the principal is resolved, so the budget is the caller's, and
@@ -39,8 +37,9 @@ export interface RateLimit {
 }
 
 export async function loadRateLimit(app: FastifyInstance, deps: AppDeps): Promise<RateLimit> {
-  const redis = deps.env.redisUrl ? await connectRedis(deps.env.redisUrl, deps, 'rate-limit store', 'requests pass unlimited until it is back') : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  // The limiter store's connection (opened and closed by the runtime, shared with the guessing limits).
+  const store = deps.limits.store;
+  const redis = store.kind === 'redis' ? store.redis : undefined;
 
   await app.register(rateLimit, {
     global: false,

@@ -6,7 +6,8 @@ import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
 import { isUuid, parseInstant } from '../../validation.js';
-import type { FailureLimiter } from '../devices/failure-limiter.js';
+import type { FailureLimiter } from '../../limits/index.js';
+import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 import * as repo from './access.repository.js';
@@ -85,10 +86,12 @@ export interface AccessCheckInput {
 
 /**
  * Verifies a scanned token for a door of the calling device. Every check is written to the access
- * log. Refusals before the check (a door the device does not drive → 403, too many invalid tokens
- * from this device → 429) are logged too, with those codes as the reason.
+ * log. A door the device does not drive is refused (403) before the check. A credential that opens
+ * the door now is never refused, whatever others typed before: only SMS-shaped tokens that do not
+ * open the door are counted per door, and past the limit they are refused (429, reason
+ * too_many_invalid_tokens in the log) without saying whether the code exists.
  */
-export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, guesses: FailureLimiter): Promise<AccessResult> {
+export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput, smsGuesses: FailureLimiter): Promise<AccessResult> {
   const now = deps.now();
   const writer = accessLogWriter(db, (error, lost) => deps.log.error({ err: error, lost }, 'access log entries could not be written'));
   const log = async (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
@@ -108,13 +111,6 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
   };
 
   if (!isUuid(input.doorId)) throw await notAssigned();
-  const wait = guesses.retryAfterSeconds(device.deviceId, now);
-  if (wait > 0) {
-    await log({ allowed: false, reason: 'too_many_invalid_tokens' });
-    throw new DomainError('RATE_LIMITED', 'too_many_invalid_tokens', `Too many invalid tokens from this device; try again in ${wait} s`, {
-      headers: { 'Retry-After': String(wait) },
-    });
-  }
   const parsed = parseToken(input.token);
   const hash = parsed && (parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value));
   const found = await repo.lookupAccess(db, {
@@ -130,16 +126,24 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
     booking && { bookingStatus: booking.status, validFrom: booking.start_time, validUntil: booking.end_time, doorServesObject: booking.door_serves_object },
     now,
   );
+  if (!decision.allowed && parsed?.type === 'sms') {
+    const key = smsGuessKey(input.doorId);
+    const wait = await smsGuesses.retryAfterSeconds(key);
+    if (wait > 0) {
+      await log({ allowed: false, reason: 'too_many_invalid_tokens' });
+      throw new DomainError('RATE_LIMITED', 'too_many_invalid_tokens', `Too many wrong SMS codes at this door; try again in ${wait} s`, {
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+    if (decision.reason === 'invalid_token') await smsGuesses.recordFailure(key);
+  }
   await log({
     booking_id: booking?.id,
     credential_type: booking ? parsed?.type : null,
     allowed: decision.allowed,
     reason: decision.allowed ? null : decision.reason,
   });
-  if (!decision.allowed) {
-    if (decision.reason === 'invalid_token') guesses.recordFailure(device.deviceId, now);
-    return decision;
-  }
+  if (!decision.allowed) return decision;
   return { allowed: true, behavior: door.behavior, unlockDurationSeconds: door.unlock_duration_seconds };
 }
 

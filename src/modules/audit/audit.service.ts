@@ -55,6 +55,8 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
 export const userActor = (user: { id: string; email: string }): AuditActor => ({ type: 'user', id: user.id, label: user.email });
 export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, label: 'command line' };
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, label: 'Portier' };
+/** A client that has not signed in (a failed sign-in's target is the user whose email was tried). */
+export const ANONYMOUS_ACTOR: AuditActor = { type: 'anonymous', id: null, label: 'not signed in' };
 
 /** Who acts through a principal: the signed-in user, the OAuth app for a user, or the API key. */
 export async function actorOf(db: Executor, principal: Principal | null): Promise<AuditActor> {

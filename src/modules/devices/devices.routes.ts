@@ -6,7 +6,6 @@ import { checkAccess } from '../access/access.service.js';
 import { claimCommands, reportCommand } from './commands.service.js';
 import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
-import { FailureLimiter } from './failure-limiter.js';
 import { problemResponse } from '../../http/problem-schema.js';
 import {
   AccessCheckBody,
@@ -24,11 +23,6 @@ import {
 } from './devices.schemas.js';
 
 export const DEVICES_BASE = '/api/devices';
-
-/** Unknown activation codes per client IP: 5 in 15 minutes, then 429 until the oldest ages out. */
-export const ACTIVATION_FAILURE_LIMIT = { maxFailures: 5, windowMs: 15 * 60_000 };
-/** invalid_token denials per device: 10 a minute, then access checks are refused with 429. */
-export const INVALID_TOKEN_LIMIT = { maxFailures: 10, windowMs: 60_000 };
 
 type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
 
@@ -52,8 +46,7 @@ function tooManyAttempts(code: string, message: string, seconds: number): Domain
 /** The device protocol under /api/devices (the controllers at the venue call these). */
 export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void {
   const db = deps.database.db;
-  const activationFailures = new FailureLimiter(ACTIVATION_FAILURE_LIMIT.maxFailures, ACTIVATION_FAILURE_LIMIT.windowMs);
-  const invalidTokens = new FailureLimiter(INVALID_TOKEN_LIMIT.maxFailures, INVALID_TOKEN_LIMIT.windowMs);
+  const { activationCodes, smsCodes } = deps.limits;
   const device = { auth: 'device' as const };
   const tags = ['devices'];
 
@@ -68,13 +61,12 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
         response: { 200: ActivationResult, 409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).') },
       },
     }, async (req) => {
-    const now = deps.now();
-    const wait = activationFailures.retryAfterSeconds(req.ip, now);
+    const wait = await activationCodes.retryAfterSeconds(req.ip);
     if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
     try {
       return await activateDevice(db, deps, req.body);
     } catch (error) {
-      if (isUnknownActivationCode(error)) activationFailures.recordFailure(req.ip, now);
+      if (isUnknownActivationCode(error)) await activationCodes.recordFailure(req.ip);
       throw error;
     }
   });
@@ -153,13 +145,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       schema: {
         operationId: 'deviceAccessCheck',
         summary: 'Check a scanned QR token or typed SMS code for a door',
-        description: 'A door the device does not drive is 403 door_not_assigned; after 10 invalid tokens in a minute, 429.',
+        description: 'A door the device does not drive is 403 door_not_assigned; valid credentials are always checked; past 10 wrong SMS codes at a door in a minute (30 in an hour), other SMS codes at that door get 429.',
         tags,
         params: DeviceParams,
         body: AccessCheckBody,
         response: { 200: AccessCheckResult },
       },
     },
-    async (req) => checkAccess(db, deps, deviceOf(req), req.body, invalidTokens),
+    async (req) => checkAccess(db, deps, deviceOf(req), req.body, smsCodes),
   );
 }

@@ -8,7 +8,7 @@ import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
 import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
-import { recordAudit, userActor } from '../audit/audit.service.js';
+import { ANONYMOUS_ACTOR, recordAudit, userActor } from '../audit/audit.service.js';
 import type { SignInThrottle } from './throttle.js';
 import type { RouteDoc } from '../../rest/openapi-registry.js';
 import { SESSION_DOC, SIGN_IN_DOC, SIGN_OUT_DOC, SIGN_OUT_EVERYWHERE_DOC } from './session.docs.js';
@@ -68,13 +68,16 @@ export class DashboardSessions {
     return { user: { id, email, role, tenant_id }, tenant: live.tenant, scopes: effectiveScopesOfRole(role), sessionId: live.session.id };
   }
 
-  /** Why a state-changing request authenticated by this session is refused, or null. */
-  csrfProblem(req: FastifyRequest, sessionId: string): string | null {
+  /** Whether the request comes from Portier's own pages (Origin, else Sec-Fetch-Site). */
+  fromOwnOrigin(req: FastifyRequest): boolean {
     const own = { publicUrl: this.deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
     const secFetchSite = req.headers['sec-fetch-site'];
-    if (!isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own)) {
-      return "the request's Origin is not Portier's own";
-    }
+    return isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own);
+  }
+
+  /** Why a state-changing request authenticated by this session is refused, or null. */
+  csrfProblem(req: FastifyRequest, sessionId: string): string | null {
+    if (!this.fromOwnOrigin(req)) return "the request's Origin is not Portier's own";
     if (!csrfTokenMatches(this.deps.secret, sessionId, req.headers[CSRF_HEADER])) return 'the X-CSRF-Token header is missing or wrong';
     return null;
   }
@@ -142,11 +145,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
 
   app.post(SESSION_PATH, { config: config(SIGN_IN_DOC) }, async (req, reply) => {
     // Sign-in from another site's page (login CSRF) is refused before anything is checked.
-    const secFetchSite = req.headers['sec-fetch-site'];
-    const own = { publicUrl: deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
-    if (!isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own)) {
-      throw csrfFailed("the request's Origin is not Portier's own");
-    }
+    if (!sessions.fromOwnOrigin(req)) throw csrfFailed("the request's Origin is not Portier's own");
     const { email, password } = credentialsOf(req.body);
     const attempt = { account: email.toLowerCase(), address: req.ip };
     const wait = await throttle.retryAfter(attempt);
@@ -159,7 +158,8 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
       await throttle.failed(attempt);
       const user = verified.user;
       if (user) {
-        await recordAudit(db, { tenantId: user.tenant_id, actor: userActor(user), action: 'session.sign_in_failed', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
+        // Someone, not necessarily the user, tried the user's email: the actor is unauthenticated.
+        await recordAudit(db, { tenantId: user.tenant_id, actor: ANONYMOUS_ACTOR, action: 'session.sign_in_failed', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
       } else {
         req.log.info({ event: 'sign_in_failed_unknown_email' }, 'sign-in with an email no user has');
       }

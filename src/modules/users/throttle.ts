@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import type { LimiterStore } from '../../limits/index.js';
 
 /** One sign-in attempt, as the throttle sees it. */
 export interface SignInAttempt {
@@ -54,14 +54,18 @@ interface Limiter {
 }
 
 /**
- * The throttle on rate-limiter-flexible: counters in memory, or in Redis when a client is given so
- * every process shares them (an in-memory limiter insures against a Redis outage).
+ * The throttle on rate-limiter-flexible and the runtime's limiter store (src/limits): counters in
+ * memory, or in Redis so every process shares them (an in-memory limiter insures against a Redis
+ * outage). Unlike src/limits' failure tiers, whose wait lasts until the counting window ends, a
+ * rule here has its own, shorter block window: failures are remembered for long, while the owner
+ * who mistyped waits only minutes.
  */
-export function createSignInThrottle(options: SignInThrottleOptions = DEFAULT_SIGN_IN_THROTTLE, redis?: Redis): SignInThrottle {
+export function createSignInThrottle(options: SignInThrottleOptions = DEFAULT_SIGN_IN_THROTTLE, store?: LimiterStore): SignInThrottle {
   const make = (name: string, rule: ThrottleRule): RateLimiterAbstract => {
     const base = { keyPrefix: `${REDIS_PREFIX}:${name}`, points: rule.failures, duration: rule.windowSeconds };
     const memory = new RateLimiterMemory(base);
-    return redis ? new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: memory }) : memory;
+    if (store?.kind !== 'redis') return memory;
+    return new RateLimiterRedis({ ...base, storeClient: store.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
   };
   const limiters: Limiter[] = [
     { rule: options.perAccountAndAddress, limiter: make('account-address', options.perAccountAndAddress), key: (a) => `${a.account}|${a.address}` },
