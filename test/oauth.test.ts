@@ -407,6 +407,24 @@ describe('OAuth: refusals are standard errors', () => {
   });
 });
 
+describe('OAuth: what the walkthrough promises', () => {
+  it('a secret in the body instead of HTTP Basic is invalid_client; only code is a response type; refresh cannot widen scope', async () => {
+    const s = await setup();
+    const { code, verifier } = await authorize(s);
+    const post = await formPost(http, '/oauth/token', { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier, client_id: s.clientId, client_secret: s.clientSecret });
+    expect(post.status).toBe(401);
+    expect(post.body.error).toBe('invalid_client');
+    const token = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'rt', challenge: pkce().challenge }).replace('response_type=code', 'response_type=token') });
+    // response_type=token answers in the fragment, as that response type would.
+    expect(new URLSearchParams(new URL(String(token.headers.location)).hash.slice(1)).get('error')).toBe('unsupported_response_type');
+    const t = await tokens(s, 'bookings:read');
+    const wider = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, scope: 'bookings:read catalog:read' }, s.auth);
+    expect(wider.body.error).toBe('invalid_scope');
+    const password = await formPost(http, '/oauth/token', { grant_type: 'password', username: s.user.email, password: s.user.password }, s.auth);
+    expect(password.body.error).toBe('unsupported_grant_type');
+  });
+});
+
 describe('OAuth apps over GraphQL', () => {
   it('creates, lists, rotates and deletes apps; admin only; clear 400-style errors', async () => {
     const { apiKey, tenantId } = await h.tenant('Maker');

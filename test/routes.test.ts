@@ -66,6 +66,18 @@ const DELIBERATE_ADDITIONS = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  // OAuth 2.0 for third-party apps (DESIGN section 9, docs/oauth.md)
+  'GET /.well-known/oauth-authorization-server',
+  'GET /oauth/authorize',
+  'GET /oauth/authorize/:uid',
+  'GET /oauth/jwks',
+  'POST /oauth/token',
+  'OPTIONS /oauth/token',
+  'POST /oauth/revoke',
+  'OPTIONS /oauth/revoke',
+  'GET /oauth/interaction/:uid',
+  'POST /oauth/interaction/:uid/sign-in',
+  'POST /oauth/interaction/:uid/decision',
 ];
 
 const restRoutes = () => REST_ROUTES.map((r) => `${r.method} ${REST_BASE}${r.path}`);

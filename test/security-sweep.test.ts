@@ -37,6 +37,19 @@ const PUBLIC_ROUTES = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  // OAuth: the protocol's endpoints authenticate the app (client secret, PKCE) or the user
+  // (sign-in form, CSRF token), never an API key (test/oauth.test.ts).
+  'GET /.well-known/oauth-authorization-server',
+  'GET /oauth/authorize',
+  'GET /oauth/authorize/:uid',
+  'GET /oauth/jwks',
+  'POST /oauth/token',
+  'OPTIONS /oauth/token',
+  'POST /oauth/revoke',
+  'OPTIONS /oauth/revoke',
+  'GET /oauth/interaction/:uid',
+  'POST /oauth/interaction/:uid/sign-in',
+  'POST /oauth/interaction/:uid/decision',
 ];
 
 let h: Harness;

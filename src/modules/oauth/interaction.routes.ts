@@ -13,6 +13,8 @@ import { csrfTokenFor, csrfValid } from './csrf.js';
 import { GRANT_TTL_SECONDS, INTERACTION_BASE } from './provider.js';
 import type { OAuthUser, UserDirectory } from './directory.js';
 import { usersDirectory } from './users-directory.js';
+import { OAUTH_DOCS } from './oauth.docs.js';
+import type { RouteDoc } from '../../rest/openapi-registry.js';
 
 // The pages a user sees while authorizing an app: sign in (unless the dashboard session already
 // says who they are), then consent. One visit per authorization request.
@@ -24,21 +26,33 @@ interface Params {
 
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.status(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+/**
+ * The page's CSP. Browsers apply form-action to the redirects that follow a form submission, so
+ * the app's redirect URI (its origin, or its private-use scheme) is allowed as well as Portier.
+ */
+function cspOf(redirectUri: unknown): string {
+  let target = '';
+  if (typeof redirectUri === 'string') {
+    const url = URL.parse(redirectUri);
+    if (url) target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  }
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function html(reply: FastifyReply, status: number, body: string, redirectUri?: unknown): FastifyReply {
+  return reply.status(status).headers(PAGE_HEADERS).header('content-security-policy', cspOf(redirectUri)).type('text/html; charset=utf-8').send(body);
 }
 
 export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, provider: Provider, directory: UserDirectory = usersDirectory(deps)): void {
   const db = deps.database.db;
   const secure = deps.env.publicUrl.startsWith('https:');
   const cookieOptions = { path: INTERACTION_BASE, secure };
-  const config = { auth: 'none' as const, openapi: false as const };
+  const config = (openapi: RouteDoc) => ({ config: { auth: 'none' as const, openapi } });
 
   async function appView(clientId: unknown): Promise<(AppView & { scopes: string[] }) | null> {
     if (typeof clientId !== 'string') return null;
@@ -84,14 +98,14 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       done(null, Object.fromEntries(new URLSearchParams(body.toString())));
     });
 
-    scope.get<{ Params: Params }>(`${INTERACTION_BASE}/:uid`, { config }, async (req, reply) => {
+    scope.get<{ Params: Params }>(`${INTERACTION_BASE}/:uid`, config(OAUTH_DOCS.interaction), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const view = await appView(details.params.client_id);
       if (!view) return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
       const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
       const user = await userOf(req, details.result);
-      if (!user) return html(reply, 200, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }));
+      if (!user) return html(reply, 200, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }), details.params.redirect_uri);
       const check = checkRequestedScopes(details.params.scope as string | undefined, view.scopes, user.scopes);
       if (!check.ok) return finish(req, reply, { error: 'invalid_scope', error_description: check.description });
       return html(
@@ -105,10 +119,11 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
           action: `${INTERACTION_BASE}/${details.uid}/decision`,
           csrfToken,
         }),
+        details.params.redirect_uri,
       );
     });
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/sign-in`, { config }, async (req, reply) => {
+    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/sign-in`, config(OAUTH_DOCS.signIn), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const form = req.body ?? {};
@@ -121,13 +136,13 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       if (!signedIn.ok) {
         if (signedIn.retryAfterSeconds) reply.header('retry-after', String(signedIn.retryAfterSeconds));
         const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
-        return html(reply, signedIn.retryAfterSeconds ? 429 : 401, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }));
+        return html(reply, signedIn.retryAfterSeconds ? 429 : 401, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }), details.params.redirect_uri);
       }
       await provider.interactionResult(req.raw, reply.raw, { login: { accountId: signedIn.user.userId, remember: false } });
       return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
     });
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/decision`, { config }, async (req, reply) => {
+    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/decision`, config(OAUTH_DOCS.decision), async (req, reply) => {
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const form = req.body ?? {};

@@ -3,6 +3,8 @@ import type Provider from 'oidc-provider';
 import type { AppDeps } from '../../deps.js';
 import { OAUTH_ROUTES, createProvider } from './provider.js';
 import { registerInteractionRoutes } from './interaction.routes.js';
+import { OAUTH_DOCS } from './oauth.docs.js';
+import type { RouteDoc } from '../../rest/openapi-registry.js';
 
 // oidc-provider is a Koa application; fastify hands it the raw request and response of exactly the
 // routes Portier offers (anything else oidc-provider could serve stays unreachable). The rate limit
@@ -28,19 +30,19 @@ function handOver(provider: Provider, publicUrl: string) {
 export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): Provider {
   const provider = createProvider(deps);
   const toProvider = handOver(provider, deps.env.publicUrl);
-  const config = { auth: 'none' as const, openapi: false as const };
+  const config = (openapi: RouteDoc) => ({ config: { auth: 'none' as const, openapi } });
   void app.register(async (scope) => {
     // oidc-provider reads form bodies itself: leave the stream unread for it.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-    scope.get(METADATA_PATH, { config }, toProvider);
-    scope.get(OAUTH_ROUTES.authorization, { config }, toProvider);
-    scope.get(`${OAUTH_ROUTES.authorization}/:uid`, { config }, toProvider);
-    scope.get(OAUTH_ROUTES.jwks, { config }, toProvider);
-    for (const path of [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation]) {
-      scope.post(path, { config }, toProvider);
-      scope.options(path, { config }, toProvider);
-    }
+    scope.get(METADATA_PATH, config(OAUTH_DOCS.metadata), toProvider);
+    scope.get(OAUTH_ROUTES.authorization, config(OAUTH_DOCS.authorize), toProvider);
+    scope.get(`${OAUTH_ROUTES.authorization}/:uid`, config(OAUTH_DOCS.resume), toProvider);
+    scope.get(OAUTH_ROUTES.jwks, config(OAUTH_DOCS.jwks), toProvider);
+    scope.post(OAUTH_ROUTES.token, config(OAUTH_DOCS.token), toProvider);
+    scope.options(OAUTH_ROUTES.token, config(OAUTH_DOCS.tokenPreflight), toProvider);
+    scope.post(OAUTH_ROUTES.revocation, config(OAUTH_DOCS.revoke), toProvider);
+    scope.options(OAUTH_ROUTES.revocation, config(OAUTH_DOCS.revokePreflight), toProvider);
   });
   registerInteractionRoutes(app, deps, provider);
   return provider;

@@ -116,7 +116,7 @@ export function createProvider(deps: AppDeps): Provider {
       ctx.type = 'html';
       ctx.body = errorPage({ title: 'This authorization request cannot go on', error: out.error, description: out.error_description });
     },
-    discovery: { service_documentation: `${deps.env.publicUrl}/docs` },
+    discovery: { service_documentation: `${deps.env.publicUrl}/api/docs` },
   };
   const provider = new Provider(deps.env.publicUrl, configuration);
   // Endpoint URLs in the metadata are built from the request's host and protocol, which
