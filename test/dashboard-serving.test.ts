@@ -42,14 +42,16 @@ describe('the dashboard is served at /dashboard', () => {
     expect(DASHBOARD_CSP).not.toContain('unsafe');
   });
 
-  it('never serves files outside the build, and unknown API paths are JSON 404s', async () => {
+  it('never serves files outside the build; addresses that are no page are JSON 404s', async () => {
     const traversal = await h.request({ method: 'GET', url: '/dashboard/assets/..%2f..%2fpackage.json' });
     expect(traversal.status).toBeGreaterThanOrEqual(400);
     expect(traversal.text).not.toContain('"dependencies"');
     const missing = await h.request({ method: 'GET', url: '/dashboard/assets/nope.js' });
     expect(missing.status).toBe(404);
-    const api = await h.request({ method: 'GET', url: '/dashboard/api/nothing-here' });
-    expect(api.status).toBe(404);
-    expect(api.headers['content-type']).toMatch(/problem\+json/);
+    for (const url of ['/dashboard/api/nothing-here', '/dashboard/no/such/page', '/dashboard/index.html']) {
+      const res = await h.request({ method: 'GET', url });
+      expect(res.status, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/json/);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { buildVenue } from './builders.js';
 import { REST_ROUTES } from '../src/rest/routes.js';
 import { REST_BASE } from '../src/graphql/yoga.js';
 import { buildSchema } from '../src/graphql/schema.js';
+import { DASHBOARD_PAGES } from '../src/http/dashboard.js';
 
 // The interface contract's endpoints (spec/service-interface.md), as method + path. A route in
 // REST_ROUTES must be one of these; the server exposes REST_ROUTES plus DELIBERATE_ADDITIONS and
@@ -51,6 +52,8 @@ const HAND_WRITTEN_ROUTES: string[] = [
 const DESIGN_ROUTES = ['POST /api/v1/tenants/:tenantId/devices/:deviceId/commands'];
 
 /** Routes Portier adds on purpose (documented in the README). */
+const DASHBOARD_ROUTES = [...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`), 'GET /dashboard/assets/:file', 'GET /dashboard/favicon.svg'];
+
 const DELIBERATE_ADDITIONS = [
   'POST /api/v1/graphql',
   'GET /api/v1/graphql', // GraphQL over HTTP: queries by GET
@@ -66,6 +69,8 @@ const DELIBERATE_ADDITIONS = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  // the dashboard's pages and built files (DESIGN section 9, docs/dashboard-ui.md)
+  ...DASHBOARD_ROUTES,
   // OAuth 2.0 for third-party apps (DESIGN section 9, docs/oauth.md)
   'GET /.well-known/oauth-authorization-server',
   'GET /oauth/authorize',

@@ -18,6 +18,7 @@ import type { OpenApiDocument } from '../src/rest/openapi.js';
 import { buildSchema } from '../src/graphql/schema.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { GRAPHQL_PATH } from '../src/graphql/yoga.js';
+import { DASHBOARD_PAGES } from '../src/http/dashboard.js';
 
 // Every route in the OpenAPI document (so every route the server serves) is called with another
 // tenant's key, with a key lacking the route's scope and without a credential; each must refuse.
@@ -37,6 +38,10 @@ const PUBLIC_ROUTES = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  // The dashboard's pages and built files: public; the data they show comes through GraphQL.
+  ...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`),
+  'GET /dashboard/assets/:file',
+  'GET /dashboard/favicon.svg',
   // OAuth: the protocol's endpoints authenticate the app (client secret, PKCE) or the user
   // (sign-in form, CSRF token), never an API key (test/oauth.test.ts).
   'GET /.well-known/oauth-authorization-server',

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { problem } from '../errors.js';
+import type { RouteDoc } from '../rest/openapi-registry.js';
 
 // The dashboard's single-page app (dashboard/, built by `npm run build:dashboard` into
 // dashboard/dist) at /dashboard. Every asset comes from this server, and the pages carry a strict
-// Content-Security-Policy: no inline script or style, no other host, no framing.
+// Content-Security-Policy: no inline script or style, no other host, no framing. Like every other
+// route, each page address is registered and documented: nothing else under /dashboard answers.
 
 export const DASHBOARD_PATH = '/dashboard';
 export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
@@ -33,38 +35,69 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-/** Files at the top of dist (favicon.svg …) are served as they are; every other path is the app. */
-const TOP_LEVEL_FILE = /^[a-z0-9][a-z0-9._-]*\.(svg|png|ico|txt|webmanifest)$/i;
+/** The app's page addresses (dashboard/src/App.tsx); each answers with the app, which draws the page. */
+export const DASHBOARD_PAGES: { path: string; operationId: string; summary: string }[] = [
+  { path: '', operationId: 'dashboardOverview', summary: 'Dashboard: overview' },
+  { path: '/', operationId: 'dashboardOverviewSlash', summary: 'Dashboard: overview (the app’s base address)' },
+  { path: '/login', operationId: 'dashboardSignIn', summary: 'Dashboard: sign-in' },
+  { path: '/bookings', operationId: 'dashboardBookings', summary: 'Dashboard: bookings' },
+  { path: '/bookings/:id', operationId: 'dashboardBooking', summary: 'Dashboard: one booking' },
+  { path: '/catalog', operationId: 'dashboardCatalog', summary: 'Dashboard: catalog' },
+  { path: '/catalog/objects/:id', operationId: 'dashboardObject', summary: 'Dashboard: one bookable object' },
+  { path: '/pricing', operationId: 'dashboardPricing', summary: 'Dashboard: pricing' },
+  { path: '/admin/:page', operationId: 'dashboardAdmin', summary: 'Dashboard: an admin page (api-keys, devices, webhooks, team, oauth-apps, connected-apps)' },
+  { path: '/admin/webhooks/:id', operationId: 'dashboardWebhook', summary: 'Dashboard: one webhook’s delivery log' },
+];
 
-function sendApp(reply: FastifyReply) {
-  return reply.headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache' }).type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+const HTML_PAGE = { description: 'The dashboard app (HTML); it signs in or draws the page.', contentType: 'text/html', schema: { type: 'string', description: 'An HTML document.' } };
+const NOT_BUILT = { description: 'The dashboard is not built (`npm run build:dashboard`).', contentType: 'application/problem+json', schema: { type: 'object' } };
+
+function pageDoc(page: (typeof DASHBOARD_PAGES)[number]): RouteDoc {
+  const names = [...page.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]);
+  return {
+    operationId: page.operationId,
+    summary: page.summary,
+    tags: ['dashboard'],
+    ...(names.length ? { params: { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names } } : {}),
+    responses: { 200: HTML_PAGE, 503: NOT_BUILT },
+  };
 }
+
+const ASSET_DOC: RouteDoc = {
+  operationId: 'dashboardAsset',
+  summary: 'Dashboard: a built script or stylesheet (content-hashed name, cached for good)',
+  tags: ['dashboard'],
+  params: { type: 'object', properties: { file: { type: 'string' } }, required: ['file'] },
+  responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: { type: 'string' } }, 404: { description: 'No such file.' }, 503: NOT_BUILT },
+};
+
+const ICON_DOC: RouteDoc = {
+  operationId: 'dashboardIcon',
+  summary: 'Dashboard: its icon',
+  tags: ['dashboard'],
+  responses: { 200: { description: 'An SVG image.', contentType: 'image/svg+xml', schema: { type: 'string' } }, 503: NOT_BUILT },
+};
 
 export async function registerDashboard(app: FastifyInstance): Promise<void> {
   const built = existsSync(`${DASHBOARD_DIST}index.html`);
-  if (built) {
-    await app.register(fastifyStatic, { root: DASHBOARD_DIST, serve: false });
+  if (built) await app.register(fastifyStatic, { root: DASHBOARD_DIST, serve: false });
+
+  for (const page of DASHBOARD_PAGES) {
+    app.get(`${DASHBOARD_PATH}${page.path}`, { config: { auth: 'none', openapi: pageDoc(page) }, exposeHeadRoute: false }, (_req, reply) => {
+      if (!built) return notBuilt(reply);
+      return reply.headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache' }).type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+    });
   }
 
-  const config = { auth: 'none' as const, openapi: false as const };
-
   // Hashed file names: a new build has new names, so they may be cached for good.
-  app.get(`${DASHBOARD_PATH}/assets/*`, { config, exposeHeadRoute: false }, (req: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+  app.get<{ Params: { file: string } }>(`${DASHBOARD_PATH}/assets/:file`, { config: { auth: 'none', openapi: ASSET_DOC }, exposeHeadRoute: false }, (req, reply) => {
     if (!built) return notBuilt(reply);
-    return reply.headers(SECURITY_HEADERS).sendFile(`assets/${req.params['*']}`, { immutable: true, maxAge: '365d', dotfiles: 'deny' });
+    return reply.headers(SECURITY_HEADERS).sendFile(`assets/${req.params.file}`, { immutable: true, maxAge: '365d', dotfiles: 'deny' });
   });
-
-  const page = (req: FastifyRequest<{ Params: { '*'?: string } }>, reply: FastifyReply) => {
+  app.get(`${DASHBOARD_PATH}/favicon.svg`, { config: { auth: 'none', openapi: ICON_DOC }, exposeHeadRoute: false }, (_req, reply) => {
     if (!built) return notBuilt(reply);
-    const rest = req.params['*'] ?? '';
-    if (rest.startsWith('api/')) {
-      return reply.status(404).type('application/problem+json').send(problem(404, 'not_found', `No route ${req.method} ${req.url}`));
-    }
-    if (TOP_LEVEL_FILE.test(rest)) return reply.headers(SECURITY_HEADERS).sendFile(rest, { maxAge: '1d', dotfiles: 'deny' });
-    return sendApp(reply);
-  };
-  app.get(DASHBOARD_PATH, { config, exposeHeadRoute: false }, page);
-  app.get(`${DASHBOARD_PATH}/*`, { config, exposeHeadRoute: false }, page);
+    return reply.headers(SECURITY_HEADERS).sendFile('favicon.svg', { maxAge: '1d' });
+  });
 }
 
 function notBuilt(reply: FastifyReply) {

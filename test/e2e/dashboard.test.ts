@@ -256,7 +256,7 @@ describe('dashboard pages', () => {
       { name: 'team', path: '/dashboard/admin/team', heading: 'Team' },
       { name: 'oauth-apps', path: '/dashboard/admin/oauth-apps', heading: 'OAuth Apps' },
       { name: 'connected-apps', path: '/dashboard/admin/connected-apps', heading: 'Connected apps' },
-      { name: 'not-found', path: '/dashboard/no-such-page', heading: 'Page not found' },
+      { name: 'not-found', path: '/dashboard/admin/no-such-page', heading: 'Page not found' },
     ];
     const violations: string[] = [];
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
