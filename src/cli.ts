@@ -81,7 +81,7 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
     const deps = await withDeps();
     // Loaded only here: the OAuth module pulls in oidc-provider, which the other commands do not need.
-    const { createApp } = await import('./modules/oauth/apps.service.js');
+    const { createApp } = await import('./modules/oauth/index.js');
     const { app, clientSecret } = await createApp(deps.database.db, { tenantId, name, redirectUris, scopes, public: values.public === true });
     return app.public ? { clientId: app.client_id } : { clientId: app.client_id, clientSecret };
   }
@@ -90,7 +90,7 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const tenantId = required(values, 'tenant');
     const clientId = required(values, 'client-id');
     const deps = await withDeps();
-    const { rotateSecret } = await import('./modules/oauth/apps.service.js');
+    const { rotateSecret } = await import('./modules/oauth/index.js');
     const { app, clientSecret } = await rotateSecret(deps.database.db, tenantId, clientId, deps.now());
     return { clientId: app.client_id, clientSecret };
   }

@@ -10,7 +10,7 @@ import { availabilityResolvers } from '../modules/availability/index.js';
 import { deviceResolvers } from '../modules/devices/index.js';
 import { accessResolvers } from '../modules/access/index.js';
 import { userResolvers } from '../modules/users/index.js';
-import { oauthResolvers } from '../modules/oauth/oauth.resolvers.js';
+import { oauthResolvers } from '../modules/oauth/index.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [

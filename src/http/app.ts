@@ -7,7 +7,7 @@ import { REST_ROUTES } from '../rest/routes.js';
 import { restParamCheck } from '../rest/params.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
 import { registerDeviceRoutes } from '../modules/devices/index.js';
-import { registerOAuthRoutes } from '../modules/oauth/oauth.routes.js';
+import { registerOAuthRoutes } from '../modules/oauth/index.js';
 import { RouteRegistry } from '../rest/openapi-registry.js';
 import type { BuiltDocument } from '../rest/openapi.js';
 import { BINDS_REQUEST_ID } from '../logger.js';

@@ -5,7 +5,7 @@ import type { Scope } from '../auth/scopes.js';
 import { unauthenticated, type DomainError } from '../errors.js';
 import { API_KEY_PREFIX, authenticateApiKey } from '../modules/tenants/index.js';
 import { authenticateDevice } from '../modules/devices/index.js';
-import { authenticateAccessToken } from '../modules/oauth/tokens.js';
+import { authenticateAccessToken } from '../modules/oauth/index.js';
 import type { DashboardSessions } from '../modules/users/index.js';
 
 /** How a route authenticates; set per route in `config.auth`. */

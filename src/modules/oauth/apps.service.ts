@@ -4,7 +4,7 @@ import { randomToken, sha256 } from '../../crypto.js';
 import { Validator, invalidField, notFound } from '../../errors.js';
 import { SCOPES, isScope } from '../../auth/scopes.js';
 import { isUuid } from '../../validation.js';
-import { findTenant } from '../tenants/tenants.repository.js';
+import { findTenant } from '../tenants/index.js';
 import { classifyRedirectUri } from './redirect-uris.js';
 import * as repo from './apps.repository.js';
 import { revokeGrantsOfApp } from './grants.service.js';

@@ -4,7 +4,7 @@ import type { InteractionResults } from 'oidc-provider';
 import type { AppDeps } from '../../deps.js';
 import { isScope } from '../../auth/scopes.js';
 import { findApp } from './apps.repository.js';
-import { findTenant } from '../tenants/tenants.repository.js';
+import { findTenant } from '../tenants/index.js';
 import { insertGrant } from './grants.repository.js';
 import { checkRequestedScopes } from './scope-check.js';
 import { SCOPE_WORDS } from './scope-words.js';

@@ -78,6 +78,9 @@ export async function getTenant(db: Executor, tenantId: string): Promise<TenantR
 
 export const listApiKeys = repo.listApiKeys;
 
+/** The tenant, or undefined when there is none with that id. */
+export const findTenant = repo.findTenant;
+
 /** Revokes a key; revoking it again keeps the first revocation time. */
 export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<{ key: ApiKeyRow; revokedNow: boolean }> {
   const existing = isUuid(id) ? await repo.findApiKey(db, tenantId, id) : undefined;
