@@ -3,6 +3,7 @@ import type { Env } from '../src/env.js';
 import { composeDeps, type AppDeps } from '../src/deps.js';
 import { buildApp, type App, type AppOptions } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
+import { buildGuessLimits, memoryLimiterStore } from '../src/limits/index.js';
 import { requester, type Harness, type RequestOptions, type TestResponse } from './harness.js';
 
 export interface OwnApp {
@@ -25,7 +26,9 @@ export async function ownApp(
 ): Promise<OwnApp> {
   const logs: string[] = [];
   const log = createLogger(settings.logLevel ?? 'info', { write: (line: string) => void logs.push(line) });
-  const deps: AppDeps = composeDeps({ ...h.deps, env: { ...h.deps.env, ...settings.env }, log });
+  // Guessing limits of its own, in memory: a test that makes many wrong guesses (the fuzz test) must
+  // not lock the shared app's clients out.
+  const deps: AppDeps = composeDeps({ ...h.deps, env: { ...h.deps.env, ...settings.env }, log, limits: buildGuessLimits(memoryLimiterStore()) });
   const app = await buildApp(deps, settings.options);
   settings.setup?.(app.fastify, deps);
   await app.fastify.ready();

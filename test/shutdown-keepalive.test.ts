@@ -53,6 +53,15 @@ async function target(): Promise<Target> {
   };
 }
 
+/**
+ * The demo banner (stdout) and the "listening" log line (stderr) come through two pipes, so the
+ * banner may arrive a moment after the line the start waited for; PostgreSQL starts print none.
+ */
+async function bannerPrinted(server: ServerProcess, env: Record<string, string>): Promise<void> {
+  if (!env.PGLITE_DIR) return;
+  for (let waited = 0; waited < 30_000 && !server.stdout.join('').includes('objects:'); waited += 50) await new Promise((r) => setTimeout(r, 50));
+}
+
 interface Outcome {
   id: string;
   status?: number;
@@ -105,6 +114,7 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
   it('resets nothing, says Connection: close while draining, closes idle connections at once, and exits 0', { timeout: 420_000 }, async () => {
     const server = await startServerProcess(settings.env);
     servers.push(server);
+    await bannerPrinted(server, settings.env);
     const { path, headers } = settings.path(server);
     const url = server.url + path;
 

@@ -54,24 +54,12 @@ export const OAUTH_DOCS = {
       401: { description: 'invalid_client.', schema: OAUTH_ERROR },
     },
   },
-  tokenPreflight: {
-    operationId: 'oauthTokenPreflight',
-    summary: 'CORS preflight of the token endpoint (public browser apps, from their redirect URIs’ origins)',
-    tags: TAGS,
-    responses: { 204: { description: 'The preflight answer.' } },
-  },
   revoke: {
     operationId: 'oauthRevoke',
     summary: 'Revocation endpoint (RFC 7009)',
     description: 'Form body: token (an access or refresh token), optional token_type_hint. Revoking either ends the whole grant. 200 also for an unknown token.',
     tags: TAGS,
     responses: { 200: { description: 'Revoked (or nothing to revoke); an empty body.', contentType: 'text/plain', schema: { type: 'string', maxLength: 0 } }, 400: { description: 'invalid_request.', schema: OAUTH_ERROR }, 401: { description: 'invalid_client.', schema: OAUTH_ERROR } },
-  },
-  revokePreflight: {
-    operationId: 'oauthRevokePreflight',
-    summary: 'CORS preflight of the revocation endpoint',
-    tags: TAGS,
-    responses: { 204: { description: 'The preflight answer.' } },
   },
   interaction: {
     operationId: 'oauthInteractionPage',

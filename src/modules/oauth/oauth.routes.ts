@@ -12,8 +12,9 @@ import type { RouteDoc } from '../../rest/openapi-registry.js';
 
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
 
-function handOver(provider: Provider, publicUrl: string) {
+function handOver(provider: Provider, publicUrl: string, corsOrigins: readonly string[]) {
   const callback = provider.callback();
+  const listed = new Set(corsOrigins);
   const { host, protocol } = new URL(publicUrl);
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     req.raw.headers['x-forwarded-host'] = host;
@@ -22,6 +23,14 @@ function handOver(provider: Provider, publicUrl: string) {
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
+    // CORS is Portier's (CORS_ORIGINS, docs/operations.md): oidc-provider's own CORS headers (`*` on
+    // the metadata, any origin on the token endpoint) are dropped for an origin that is not listed.
+    const origin = req.headers.origin;
+    if (origin === undefined || !listed.has(origin)) {
+      const raw = reply.raw;
+      const setHeader = raw.setHeader.bind(raw);
+      raw.setHeader = (name: string, value: number | string | readonly string[]) => (name.toLowerCase().startsWith('access-control-') ? raw : setHeader(name, value));
+    }
     reply.hijack();
     await callback(req.raw, reply.raw);
   };
@@ -29,7 +38,7 @@ function handOver(provider: Provider, publicUrl: string) {
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): Provider {
   const provider = createProvider(deps);
-  const toProvider = handOver(provider, deps.env.publicUrl);
+  const toProvider = handOver(provider, deps.env.publicUrl, deps.env.corsOrigins);
   const config = (openapi: RouteDoc) => ({ config: { auth: 'none' as const, openapi } });
   void app.register(async (scope) => {
     // oidc-provider reads form bodies itself: leave the stream unread for it.
@@ -40,9 +49,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: AppDeps): Provid
     scope.get(`${OAUTH_ROUTES.authorization}/:uid`, config(OAUTH_DOCS.resume), toProvider);
     scope.get(OAUTH_ROUTES.jwks, config(OAUTH_DOCS.jwks), toProvider);
     scope.post(OAUTH_ROUTES.token, config(OAUTH_DOCS.token), toProvider);
-    scope.options(OAUTH_ROUTES.token, config(OAUTH_DOCS.tokenPreflight), toProvider);
     scope.post(OAUTH_ROUTES.revocation, config(OAUTH_DOCS.revoke), toProvider);
-    scope.options(OAUTH_ROUTES.revocation, config(OAUTH_DOCS.revokePreflight), toProvider);
   });
   registerInteractionRoutes(app, deps, provider);
   return provider;
