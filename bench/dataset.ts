@@ -19,9 +19,7 @@ export interface Dataset {
   freeFrom: Date;
 }
 
-const everyDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '06:00', close: '23:00' }]),
-);
+const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '06:00', close: '23:00' }]));
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -42,7 +40,9 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
 
   const accommodations = await db
     .insertInto('accommodations')
-    .values(Array.from({ length: SIZE.accommodations }, (_, i) => ({ tenant_id: tenant.id, name: `Park ${i + 1}`, address: `Street ${i + 1}, Berlin`, time_zone: 'Europe/Berlin' })))
+    .values(
+      Array.from({ length: SIZE.accommodations }, (_, i) => ({ tenant_id: tenant.id, name: `Park ${i + 1}`, address: `Street ${i + 1}, Berlin`, time_zone: 'Europe/Berlin' })),
+    )
     .returning('id')
     .execute();
   const accommodationIds = accommodations.map((a) => a.id);

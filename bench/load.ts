@@ -84,7 +84,14 @@ export async function fixedRate(baseUrl: string, source: RequestSource, options:
     const send = (index: number, due: bigint) => {
       const spec = source(index);
       const req = http.request(
-        { host: url.hostname, port: url.port, method: spec.method, path: spec.path, headers: { ...(spec.headers ?? {}), ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}) }, agent },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: spec.method,
+          path: spec.path,
+          headers: { ...(spec.headers ?? {}), ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}) },
+          agent,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {

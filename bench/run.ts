@@ -230,15 +230,33 @@ async function main(): Promise<void> {
 
   const header = ['scenario', 'mode', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'server CPU %', 'server RSS MB'];
   const lines = [
-    ['bare node:http (start)', 'saturation', fmt(bareStart.rps, 0), '100', fmt(bareStart.p50, 2), fmt(bareStart.p99, 2), fmt(bareStart.p999, 2), String(bareStart.errors), '-', '-'],
-    ...rows.map((r) => [r.scenario, r.mode, fmt(r.rps, 0), r.ratio !== undefined ? fmt(r.ratio * 100, 2) : '-', fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.p999, 2), String(r.errors), fmt(r.cpuPercent, 0), fmt(r.rssMb, 0)]),
+    [
+      'bare node:http (start)',
+      'saturation',
+      fmt(bareStart.rps, 0),
+      '100',
+      fmt(bareStart.p50, 2),
+      fmt(bareStart.p99, 2),
+      fmt(bareStart.p999, 2),
+      String(bareStart.errors),
+      '-',
+      '-',
+    ],
+    ...rows.map((r) => [
+      r.scenario,
+      r.mode,
+      fmt(r.rps, 0),
+      r.ratio !== undefined ? fmt(r.ratio * 100, 2) : '-',
+      fmt(r.p50, 2),
+      fmt(r.p99, 2),
+      fmt(r.p999, 2),
+      String(r.errors),
+      fmt(r.cpuPercent, 0),
+      fmt(r.rssMb, 0),
+    ]),
     ['bare node:http (end)', 'saturation', fmt(bareEnd.rps, 0), '100', fmt(bareEnd.p50, 2), fmt(bareEnd.p99, 2), fmt(bareEnd.p999, 2), String(bareEnd.errors), '-', '-'],
   ];
-  const table = [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...lines.map((l) => `| ${l.join(' | ')} |`),
-  ].join('\n');
+  const table = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
   const summary = [
     `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
     `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}, ${pgPinning}`,

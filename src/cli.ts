@@ -57,7 +57,14 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const { key, apiKey } = await deps.database.db.transaction().execute(async (trx) => {
       const created = await createApiKey(trx, { tenantId, name, scopes, rateLimitPerMinute });
       const { key: row } = created;
-      await recordAudit(trx, { tenantId, actor: CLI_ACTOR, action: 'api_key.created', target: { type: 'apiKey', id: row.id }, details: { name: row.name, prefix: row.key_prefix, scopes: row.scopes }, at: deps.now() });
+      await recordAudit(trx, {
+        tenantId,
+        actor: CLI_ACTOR,
+        action: 'api_key.created',
+        target: { type: 'apiKey', id: row.id },
+        details: { name: row.name, prefix: row.key_prefix, scopes: row.scopes },
+        at: deps.now(),
+      });
       return created;
     });
     return { id: key.id, apiKey };
@@ -78,7 +85,10 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const name = required(values, 'name');
     const redirectUris = values['redirect-uri'] ?? [];
     if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for more than one)');
-    const scopes = required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = required(values, 'scopes')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const deps = await withDeps();
     // Loaded only here: the OAuth module pulls in oidc-provider, which the other commands do not need.
     const { createApp } = await import('./modules/oauth/index.js');
@@ -108,7 +118,14 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const deps = await withDeps();
     const user = await deps.database.db.transaction().execute(async (trx) => {
       const created = await createUser(trx, { tenantId, email, password, role });
-      await recordAudit(trx, { tenantId, actor: CLI_ACTOR, action: 'user.created', target: { type: 'user', id: created.id }, details: { email: created.email, role }, at: deps.now() });
+      await recordAudit(trx, {
+        tenantId,
+        actor: CLI_ACTOR,
+        action: 'user.created',
+        target: { type: 'user', id: created.id },
+        details: { email: created.email, role },
+        at: deps.now(),
+      });
       return created;
     });
     return { userId: user.id };

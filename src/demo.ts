@@ -37,7 +37,14 @@ export async function seedDemoIfEmpty(deps: AppDeps): Promise<Demo | null> {
     }
     const password = randomToken(12);
     const admin = await createUser(trx, { tenantId: tenant.id, email: DEMO_ADMIN_EMAIL, password, role: 'admin' });
-    await recordAudit(trx, { tenantId: tenant.id, actor: SYSTEM_ACTOR, action: 'user.created', target: { type: 'user', id: admin.id }, details: { email: admin.email, role: 'admin', demo: true }, at: deps.now() });
+    await recordAudit(trx, {
+      tenantId: tenant.id,
+      actor: SYSTEM_ACTOR,
+      action: 'user.created',
+      target: { type: 'user', id: admin.id },
+      details: { email: admin.email, role: 'admin', demo: true },
+      at: deps.now(),
+    });
     return { tenantId: tenant.id, apiKey, objectIds, admin: { email: admin.email, password } };
   });
 }

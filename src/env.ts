@@ -48,7 +48,10 @@ function trustProxy(raw: string | undefined): boolean | string {
 }
 
 function origins(raw: string | undefined): string[] {
-  const list = (raw ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  const list = (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of list) {
     let parsed: URL | undefined;
     try {
@@ -87,7 +90,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: trustProxy(source.TRUST_PROXY),
     corsOrigins: origins(source.CORS_ORIGINS),
     metricsToken: token('METRICS_TOKEN', source.METRICS_TOKEN),
-    loadSheddingMaxEventLoopDelayMs: source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS === '0' ? 0 : integer('LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS, 1_000),
+    loadSheddingMaxEventLoopDelayMs:
+      source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS === '0' ? 0 : integer('LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS, 1_000),
     shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
   };
 }

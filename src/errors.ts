@@ -3,15 +3,7 @@ import { GraphQLError } from 'graphql';
 // Expected outcomes are DomainErrors: a GraphQL extensions.code, an HTTP status and a
 // machine-readable snake_case code. Everything else is masked and logged.
 
-export type ErrorKind =
-  | 'BAD_USER_INPUT'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE';
+export type ErrorKind = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'UNAVAILABLE';
 
 export const statusOf: Record<ErrorKind, number> = {
   BAD_USER_INPUT: 400,
@@ -49,8 +41,7 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string, id?: string) =>
-  new DomainError('NOT_FOUND', 'not_found', id ? `${what} ${id} was not found` : `${what} was not found`);
+export const notFound = (what: string, id?: string) => new DomainError('NOT_FOUND', 'not_found', id ? `${what} ${id} was not found` : `${what} was not found`);
 
 export const forbidden = (message: string, code = 'forbidden') => new DomainError('FORBIDDEN', code, message);
 

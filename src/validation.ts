@@ -28,8 +28,7 @@ export function isTimeZone(value: unknown): value is string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmail = (value: unknown): value is string => typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 
-export const isNonEmptyString = (value: unknown, max = 200): value is string =>
-  typeof value === 'string' && value.trim().length > 0 && value.length <= max;
+export const isNonEmptyString = (value: unknown, max = 200): value is string => typeof value === 'string' && value.trim().length > 0 && value.length <= max;
 
 /** An ISO 8601 timestamp with an explicit offset or Z, in the years 0001–9999 (UTC). */
 export function parseInstant(value: unknown): Date | undefined {
@@ -51,5 +50,4 @@ export function parseBoundary(value: unknown): Date | undefined {
 }
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export const isWeekday = (value: unknown): value is (typeof WEEKDAYS)[number] =>
-  typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);
+export const isWeekday = (value: unknown): value is (typeof WEEKDAYS)[number] => typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);

@@ -23,7 +23,14 @@ async function setup(status: 'CONFIRMED' | 'PENDING' = 'CONFIRMED') {
   const otherDoor = await buildDoor(h, venue.tenantId, [venue.objects[1].id], { gpioPin: 22 });
   const dev = await buildActiveDevice(h, venue.tenantId, [door.id, otherDoor.id]);
   h.clock.set(CREATED_AT);
-  const bookingId = await bookViaRest(h, { tenantId: venue.tenantId, apiKey: venue.apiKey, objectId: venue.objects[0].id, startTime: START, endTime: END, status: status === 'PENDING' ? undefined : status });
+  const bookingId = await bookViaRest(h, {
+    tenantId: venue.tenantId,
+    apiKey: venue.apiKey,
+    objectId: venue.objects[0].id,
+    startTime: START,
+    endTime: END,
+    status: status === 'PENDING' ? undefined : status,
+  });
   const credentials = (await h.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/bookings/${bookingId}/credentials`, apiKey: venue.apiKey })).body;
   return { ...venue, door, otherDoor, ...dev, bookingId, credentials };
 }
@@ -44,9 +51,7 @@ describe('booking credentials', () => {
       qrCode: { token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), svg: expect.stringMatching(/^<svg[\s\S]*<\/svg>\s*$/) },
       sms: { code: expect.stringMatching(/^\d{8}$/), message: expect.any(String) },
     });
-    expect(s.credentials.sms.message).toBe(
-      `Your door code for Court 1 at Sportpark Test: ${s.credentials.sms.code}. Valid Mon 23 Nov 2026 11:00–12:00 (Europe/Berlin).`,
-    );
+    expect(s.credentials.sms.message).toBe(`Your door code for Court 1 at Sportpark Test: ${s.credentials.sms.code}. Valid Mon 23 Nov 2026 11:00–12:00 (Europe/Berlin).`);
   });
 
   it('stay the same across requests and through GraphQL, and the database holds neither value', async () => {
@@ -94,7 +99,11 @@ describe('booking credentials', () => {
     // Make the first booking hold the second booking's nonce-0 code, then issue the second's afresh.
     const taken = smsCode(h.deps.secret, s.tenantId, second, 0);
     await db.deleteFrom('booking_credentials').where('booking_id', '=', second).execute();
-    await db.updateTable('booking_credentials').set({ sms_code_hash: smsCodeHash(h.deps.secret, s.tenantId, taken) }).where('booking_id', '=', s.bookingId).execute();
+    await db
+      .updateTable('booking_credentials')
+      .set({ sms_code_hash: smsCodeHash(h.deps.secret, s.tenantId, taken) })
+      .where('booking_id', '=', s.bookingId)
+      .execute();
     const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${s.tenantId}/bookings/${second}/credentials`, apiKey: s.apiKey });
     expect(res.body.sms.code).toBe(smsCode(h.deps.secret, s.tenantId, second, 1));
     expect(res.body.sms.code).not.toBe(taken);

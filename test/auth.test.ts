@@ -83,7 +83,10 @@ describe('REST auth outcomes', () => {
 
   it('403 for a missing scope before the request is validated', async () => {
     const key = await h.key(mine.tenantId, ['catalog:read']);
-    for (const [method, path, body] of [['GET', 'bookings?pageSize=abc', undefined], ['POST', 'bookings', {}]] as const) {
+    for (const [method, path, body] of [
+      ['GET', 'bookings?pageSize=abc', undefined],
+      ['POST', 'bookings', {}],
+    ] as const) {
       const res = await h.request({ method, url: `/api/v1/tenants/${mine.tenantId}/${path}`, apiKey: key, body });
       expectProblem(res, 403, 'missing_scope');
       expect(res.body.detail).toContain('bookings:');
@@ -167,7 +170,10 @@ describe('GraphQL auth outcomes', () => {
 describe('API key management', () => {
   it('a created key is usable at once, is shown once and then listed without its value', async () => {
     const { apiKey } = await h.tenant();
-    const created = await h.graphql(apiKey, `mutation { createApiKey(name: "Booking sync", scopes: ["catalog:read"], rateLimitPerMinute: 50) { apiKey apiKeyInfo { id name prefix scopes rateLimitPerMinute revokedAt } } }`);
+    const created = await h.graphql(
+      apiKey,
+      `mutation { createApiKey(name: "Booking sync", scopes: ["catalog:read"], rateLimitPerMinute: 50) { apiKey apiKeyInfo { id name prefix scopes rateLimitPerMinute revokedAt } } }`,
+    );
     const { apiKey: plain, apiKeyInfo } = created.body.data.createApiKey;
     expect(plain).toMatch(/^svc_[A-Za-z0-9_-]{43,}$/);
     expect(apiKeyInfo).toMatchObject({ name: 'Booking sync', prefix: plain.slice(0, 12), scopes: ['catalog:read'], rateLimitPerMinute: 50, revokedAt: null });

@@ -58,12 +58,24 @@ describe('GET /objects/availability', () => {
     const v = await buildVenue(h, { objects: 2 });
     const db = h.deps.database.db;
     const second = await createAccommodation(db, v.tenantId, { name: 'Halle Süd', address: 'Südweg 2', timeZone: 'Europe/Berlin' });
-    const hall = await createObject(db, v.tenantId, { accommodationId: second.id, name: 'Hall A', pricePerHour: 1000, openingHours: { saturday: { open: '10:00', close: '12:00' } } });
+    const hall = await createObject(db, v.tenantId, {
+      accommodationId: second.id,
+      name: 'Hall A',
+      pricePerHour: 1000,
+      openingHours: { saturday: { open: '10:00', close: '12:00' } },
+    });
     const one = await availability(v, `date=2026-11-21&objectId=${v.objects[1].id}`);
     expect(one.body.objects.map((o: { objectId: string }) => o.objectId)).toEqual([v.objects[1].id]);
     const byAccommodation = await availability(v, `date=2026-11-21&accommodationId=${second.id}`);
     expect(byAccommodation.body.objects).toEqual([
-      { objectId: hall.id, objectName: 'Hall A', slots: [{ start: '10:00', end: '11:00', available: true }, { start: '11:00', end: '12:00', available: true }] },
+      {
+        objectId: hall.id,
+        objectName: 'Hall A',
+        slots: [
+          { start: '10:00', end: '11:00', available: true },
+          { start: '11:00', end: '12:00', available: true },
+        ],
+      },
     ]);
     const mismatch = await availability(v, `date=2026-11-21&objectId=${v.object.id}&accommodationId=${second.id}`);
     expect(mismatch.body.objects).toEqual([]);
@@ -202,7 +214,10 @@ describe('GraphQL availability', () => {
   it('returns exactly {objectName, slots {start end available}} for one object', async () => {
     const v = await buildVenue(h);
     await book(v, '2026-11-21T10:00:00+01:00', '2026-11-21T11:00:00+01:00');
-    const res = await h.graphql(v.apiKey, `query($d: String!, $o: ID!) { availability(date: $d, objectId: $o) { objectName slots { start end available } } }`, { d: '2026-11-21', o: v.object.id });
+    const res = await h.graphql(v.apiKey, `query($d: String!, $o: ID!) { availability(date: $d, objectId: $o) { objectName slots { start end available } } }`, {
+      d: '2026-11-21',
+      o: v.object.id,
+    });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.availability.objectName).toBe('Court 1');
     expect(labels(res.body.data.availability.slots)).toEqual(HOURS_8_TO_22);

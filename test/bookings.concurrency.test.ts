@@ -27,12 +27,7 @@ function book(v: Venue, start: string, end: string, objectId = v.object.id) {
 }
 
 async function liveRows(v: Venue) {
-  return h.deps.database.db
-    .selectFrom('bookings')
-    .select(['id', 'start_time'])
-    .where('tenant_id', '=', v.tenantId)
-    .where('status', 'in', ['PENDING', 'CONFIRMED'])
-    .execute();
+  return h.deps.database.db.selectFrom('bookings').select(['id', 'start_time']).where('tenant_id', '=', v.tenantId).where('status', 'in', ['PENDING', 'CONFIRMED']).execute();
 }
 
 describe('no double booking', () => {

@@ -83,13 +83,34 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     ['a duration below minDurationMinutes', {}, { endTime: '2026-11-21T10:30:00+01:00' }, 400, 'duration_out_of_range', 'endTime'],
     ['a duration above maxDurationMinutes', { bookingRules: { maxDurationMinutes: 120 } }, { endTime: '2026-11-21T13:00:00+01:00' }, 400, 'duration_out_of_range', 'endTime'],
     ['a start off the slot grid', {}, { startTime: '2026-11-21T10:30:00+01:00', endTime: '2026-11-21T11:30:00+01:00' }, 400, 'start_not_aligned', 'startTime'],
-    ['a start off a 30-minute grid from 08:15', { openingHours: { saturday: { open: '08:15', close: '22:00' } }, bookingRules: { slotIncrementMinutes: 30 } }, { startTime: '2026-11-21T10:00:00+01:00', endTime: '2026-11-21T11:00:00+01:00' }, 400, 'start_not_aligned', 'startTime'],
+    [
+      'a start off a 30-minute grid from 08:15',
+      { openingHours: { saturday: { open: '08:15', close: '22:00' } }, bookingRules: { slotIncrementMinutes: 30 } },
+      { startTime: '2026-11-21T10:00:00+01:00', endTime: '2026-11-21T11:00:00+01:00' },
+      400,
+      'start_not_aligned',
+      'startTime',
+    ],
     ['a start before opening', {}, { startTime: '2026-11-21T07:00:00+01:00', endTime: '2026-11-21T08:00:00+01:00' }, 400, 'outside_opening_hours', 'startTime'],
     ['an end after closing', {}, { startTime: '2026-11-21T21:00:00+01:00', endTime: '2026-11-21T23:00:00+01:00' }, 400, 'outside_opening_hours', 'endTime'],
     ['a weekday without opening hours', { openingHours: { monday: { open: '08:00', close: '22:00' } } }, {}, 400, 'outside_opening_hours', 'startTime'],
-    ['a start inside minAdvanceMinutes', { bookingRules: { minAdvanceMinutes: 120 } }, { startTime: '2026-11-20T11:00:00+01:00', endTime: '2026-11-20T12:00:00+01:00' }, 400, 'too_short_notice', 'startTime'],
+    [
+      'a start inside minAdvanceMinutes',
+      { bookingRules: { minAdvanceMinutes: 120 } },
+      { startTime: '2026-11-20T11:00:00+01:00', endTime: '2026-11-20T12:00:00+01:00' },
+      400,
+      'too_short_notice',
+      'startTime',
+    ],
     ['a start in the past', {}, { startTime: '2026-11-20T09:00:00+01:00', endTime: '2026-11-20T10:00:00+01:00' }, 400, 'too_short_notice', 'startTime'],
-    ['a start beyond maxAdvanceDays', { bookingRules: { maxAdvanceDays: 30 } }, { startTime: '2026-12-21T10:00:00+01:00', endTime: '2026-12-21T11:00:00+01:00' }, 400, 'too_far_ahead', 'startTime'],
+    [
+      'a start beyond maxAdvanceDays',
+      { bookingRules: { maxAdvanceDays: 30 } },
+      { startTime: '2026-12-21T10:00:00+01:00', endTime: '2026-12-21T11:00:00+01:00' },
+      400,
+      'too_far_ahead',
+      'startTime',
+    ],
   ];
 
   it.each(cases)('%s', async (_name, venue, overrides, status, code, field) => {

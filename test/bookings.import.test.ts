@@ -41,14 +41,18 @@ async function importFails(tenantId: string, file: unknown): Promise<DomainError
 describe('import: bookings section', () => {
   it('keeps status and times, ignores hours and rules, prices as at creation, emits no events', async () => {
     const { tenantId } = await h.tenant();
-    const result = await importCatalog(h.deps, tenantId, catalog([
-      // in the past, on a Friday (no hours), at night, 90 minutes
-      { key: 'past', object: 'court1', ...ada, startTime: '2026-11-13T02:15:00Z', endTime: '2026-11-13T03:45:00Z', status: 'COMPLETED' },
-      { key: 'b1', object: 'court1', ...ada, guestPhone: '+49 30 1', startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CONFIRMED' },
-      { key: 'b2', object: 'court2', guestName: 'Grace', guestEmail: 'grace@example.com', startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T12:00:00Z' },
-      // a cancelled booking may overlap a live one
-      { key: 'gone', object: 'court1', ...ada, startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CANCELLED' },
-    ]));
+    const result = await importCatalog(
+      h.deps,
+      tenantId,
+      catalog([
+        // in the past, on a Friday (no hours), at night, 90 minutes
+        { key: 'past', object: 'court1', ...ada, startTime: '2026-11-13T02:15:00Z', endTime: '2026-11-13T03:45:00Z', status: 'COMPLETED' },
+        { key: 'b1', object: 'court1', ...ada, guestPhone: '+49 30 1', startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CONFIRMED' },
+        { key: 'b2', object: 'court2', guestName: 'Grace', guestEmail: 'grace@example.com', startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T12:00:00Z' },
+        // a cancelled booking may overlap a live one
+        { key: 'gone', object: 'court1', ...ada, startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CANCELLED' },
+      ]),
+    );
     expect(Object.keys(result.bookings).sort()).toEqual(['b1', 'b2', 'gone', 'past']);
     const rows = await h.deps.database.db.selectFrom('bookings').selectAll().where('tenant_id', '=', tenantId).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -64,10 +68,13 @@ describe('import: bookings section', () => {
 
   it('refuses overlapping live bookings (including the buffer) and imports nothing', async () => {
     const { tenantId } = await h.tenant();
-    const error = await importFails(tenantId, catalog([
-      { key: 'a', object: 'court2', ...ada, startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CONFIRMED' },
-      { key: 'b', object: 'court2', ...ada, startTime: '2026-11-20T11:00:00Z', endTime: '2026-11-20T12:00:00Z', status: 'PENDING' },
-    ]));
+    const error = await importFails(
+      tenantId,
+      catalog([
+        { key: 'a', object: 'court2', ...ada, startTime: '2026-11-20T10:00:00Z', endTime: '2026-11-20T11:00:00Z', status: 'CONFIRMED' },
+        { key: 'b', object: 'court2', ...ada, startTime: '2026-11-20T11:00:00Z', endTime: '2026-11-20T12:00:00Z', status: 'PENDING' },
+      ]),
+    );
     expect(error.status).toBe(409);
     expect(error.code).toBe('slot_unavailable');
     expect(error.message).toContain('bookings[b]');

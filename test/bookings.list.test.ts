@@ -21,7 +21,12 @@ async function seed() {
   for (let i = 0; i < 25; i += 1) {
     const status = statuses[i % 4];
     const email = i % 5 === 0 ? 'Grace@Example.com' : `guest${i}@example.com`;
-    const b = await buildBooking(h, v.tenantId, court1.id, { start: hourOn(2 + Math.floor(i / 10), 8 + (i % 10)), end: hourOn(2 + Math.floor(i / 10), 9 + (i % 10)), status, guestEmail: email });
+    const b = await buildBooking(h, v.tenantId, court1.id, {
+      start: hourOn(2 + Math.floor(i / 10), 8 + (i % 10)),
+      end: hourOn(2 + Math.floor(i / 10), 9 + (i % 10)),
+      status,
+      guestEmail: email,
+    });
     made.push({ id: b.id, start: b.start_time.toISOString(), objectId: court1.id, status, email });
   }
   for (let i = 0; i < 3; i += 1) {
@@ -209,9 +214,18 @@ describe('GraphQL bookings', () => {
     const all = await h.graphql(data.v.apiKey, QUERY);
     expect(all.body.errors).toBeUndefined();
     expect(all.body.data.bookings.map((b: { id: string }) => b.id)).toEqual(data.ordered.slice(0, 20).map((b) => b.id));
-    expect(all.body.data.bookings[0].object).toEqual({ id: data.ordered[0].objectId, name: expect.stringMatching(/^Court/), accommodation: { name: 'Sportpark Test', address: 'Teststrasse 1, 10115 Berlin' } });
+    expect(all.body.data.bookings[0].object).toEqual({
+      id: data.ordered[0].objectId,
+      name: expect.stringMatching(/^Court/),
+      accommodation: { name: 'Sportpark Test', address: 'Teststrasse 1, 10115 Berlin' },
+    });
     const cancelled = await h.graphql(data.v.apiKey, QUERY, { status: 'CANCELLED', first: 3 });
-    expect(cancelled.body.data.bookings.map((b: { id: string }) => b.id)).toEqual(data.ordered.filter((b) => b.status === 'CANCELLED').slice(0, 3).map((b) => b.id));
+    expect(cancelled.body.data.bookings.map((b: { id: string }) => b.id)).toEqual(
+      data.ordered
+        .filter((b) => b.status === 'CANCELLED')
+        .slice(0, 3)
+        .map((b) => b.id),
+    );
   });
 
   it.each([0, 101])('refuses first: %i', async (first) => {
@@ -225,7 +239,12 @@ describe('GraphQL bookings', () => {
       `{ bookingPage(page: 2, pageSize: 5, objectId: "${data.court1.id}") { bookings { id objectName } pagination { page pageSize total } } }`,
     );
     expect(page.body.data.bookingPage.pagination).toEqual({ page: 2, pageSize: 5, total: 25 });
-    expect(page.body.data.bookingPage.bookings.map((b: { id: string }) => b.id)).toEqual(data.ordered.filter((b) => b.objectId === data.court1.id).slice(5, 10).map((b) => b.id));
+    expect(page.body.data.bookingPage.bookings.map((b: { id: string }) => b.id)).toEqual(
+      data.ordered
+        .filter((b) => b.objectId === data.court1.id)
+        .slice(5, 10)
+        .map((b) => b.id),
+    );
     const one = await h.graphql(data.v.apiKey, `{ booking(id: "${data.made[0].id}") { id status paymentUrl object { name } } }`);
     expect(one.body.data.booking).toMatchObject({ id: data.made[0].id, status: 'PENDING', object: { name: 'Court 1' } });
     const missing = await h.graphql(data.v.apiKey, `{ booking(id: "00000000-0000-4000-8000-000000000000") { id } }`);

@@ -20,8 +20,7 @@ async function bookingIn(status: Status) {
   return { v, booking, url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}` };
 }
 
-const eventsOf = async (tenantId: string) =>
-  (await h.deps.database.db.selectFrom('events').select('type').where('tenant_id', '=', tenantId).execute()).map((e) => e.type);
+const eventsOf = async (tenantId: string) => (await h.deps.database.db.selectFrom('events').select('type').where('tenant_id', '=', tenantId).execute()).map((e) => e.type);
 
 describe('PATCH /bookings/{bookingId}', () => {
   const pairs = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as const));

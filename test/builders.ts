@@ -46,9 +46,9 @@ export async function buildVenue(h: Harness, options: VenueOptions = {}) {
 }
 
 export async function buildDoor(h: Harness, tenantId: string, objectIds: string[], overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {}) {
-  return h.deps.database.db.transaction().execute((trx) =>
-    createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }),
-  );
+  return h.deps.database.db
+    .transaction()
+    .execute((trx) => createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }));
 }
 
 /** A pricing rule of the tenant, created through the service (input as in the flat REST body). */
@@ -57,7 +57,11 @@ export async function buildPricingRule(h: Harness, tenantId: string, input: Pric
 }
 
 /** A cancellation policy of the tenant; `isDefault` makes it the default. */
-export async function buildCancellationPolicy(h: Harness, tenantId: string, input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] }) {
+export async function buildCancellationPolicy(
+  h: Harness,
+  tenantId: string,
+  input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] },
+) {
   return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, { name: input.name ?? 'Standard', ...input }));
 }
 

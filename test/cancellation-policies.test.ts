@@ -18,11 +18,9 @@ const FIELDS = 'id name isDefault tiers { hoursBeforeStart refundPercent }';
 describe('cancellation policies', () => {
   it('are managed over GraphQL and listed over REST', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
-    const created = await h.graphql(
-      apiKey,
-      `mutation($t: [CancellationTierInput!]!) { createCancellationPolicy(name: "Standard", isDefault: true, tiers: $t) { ${FIELDS} } }`,
-      { t: [...STANDARD].reverse() },
-    );
+    const created = await h.graphql(apiKey, `mutation($t: [CancellationTierInput!]!) { createCancellationPolicy(name: "Standard", isDefault: true, tiers: $t) { ${FIELDS} } }`, {
+      t: [...STANDARD].reverse(),
+    });
     expect(created.body.errors).toBeUndefined();
     const standard = created.body.data.createCancellationPolicy;
     expect(standard).toEqual({ id: expect.any(String), name: 'Standard', isDefault: true, tiers: STANDARD });
@@ -62,9 +60,7 @@ describe('cancellation policies', () => {
     const { apiKey, tenantId } = await buildVenue(h);
     const policies = [];
     for (const name of ['A', 'B', 'C', 'D']) policies.push(await buildCancellationPolicy(h, tenantId, { name, tiers: STANDARD }));
-    const results = await Promise.all(
-      policies.map((p) => h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id } }`, { id: p.id })),
-    );
+    const results = await Promise.all(policies.map((p) => h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id } }`, { id: p.id })));
     for (const res of results) {
       // Either it became the default (and may have been replaced since), or it was told to retry.
       if (res.body.errors) expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
@@ -165,7 +161,12 @@ describe('cancellationQuote tells the refund before cancelling', () => {
     const still = await h.graphql(readOnly, 'query($id: ID!) { booking(id: $id) { status refundAmount } }', { id: venue.bookingId });
     expect(still.body.data.booking).toEqual({ status: 'PENDING', refundAmount: null });
 
-    const cancelled = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`, apiKey: venue.apiKey, body: { status: 'CANCELLED' } });
+    const cancelled = await h.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`,
+      apiKey: venue.apiKey,
+      body: { status: 'CANCELLED' },
+    });
     expect(cancelled.body.refundAmount).toBe(2000);
   });
 

@@ -27,12 +27,17 @@ const fieldsOf = (error: { extensions: { fields?: { field: string }[] } }) => (e
 describe('accommodations', () => {
   it('creates, reads, updates and deletes an accommodation', async () => {
     const { apiKey } = await h.tenant();
-    const created = await ok(apiKey, `mutation { createAccommodation(name: " Sportpark Nord ", address: "Hauptstrasse 1, 10115 Berlin", timeZone: "Europe/Berlin") { id name address timeZone objects { id } createdAt } }`);
+    const created = await ok(
+      apiKey,
+      `mutation { createAccommodation(name: " Sportpark Nord ", address: "Hauptstrasse 1, 10115 Berlin", timeZone: "Europe/Berlin") { id name address timeZone objects { id } createdAt } }`,
+    );
     const a = created.createAccommodation;
     expect(a).toMatchObject({ name: 'Sportpark Nord', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Berlin', objects: [] });
     expect(new Date(a.createdAt).toISOString()).toBe(a.createdAt);
 
-    const updated = await ok(apiKey, `mutation($id: ID!) { updateAccommodation(id: $id, name: "Sportpark Süd", timeZone: "Europe/Vienna") { name address timeZone } }`, { id: a.id });
+    const updated = await ok(apiKey, `mutation($id: ID!) { updateAccommodation(id: $id, name: "Sportpark Süd", timeZone: "Europe/Vienna") { name address timeZone } }`, {
+      id: a.id,
+    });
     expect(updated.updateAccommodation).toEqual({ name: 'Sportpark Süd', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Vienna' });
 
     const read = await ok(apiKey, `query($id: ID!) { accommodation(id: $id) { name } accommodations { id } }`, { id: a.id });
@@ -59,7 +64,11 @@ describe('accommodations', () => {
   ])('refuses %s, naming the field', async (_, override, fields) => {
     const { apiKey } = await h.tenant();
     const vars = { name: 'Park', address: 'Street 1', timeZone: 'Europe/Berlin', ...override };
-    const res = await fails(apiKey, `mutation($name: String!, $address: String!, $timeZone: String!) { createAccommodation(name: $name, address: $address, timeZone: $timeZone) { id } }`, vars);
+    const res = await fails(
+      apiKey,
+      `mutation($name: String!, $address: String!, $timeZone: String!) { createAccommodation(name: $name, address: $address, timeZone: $timeZone) { id } }`,
+      vars,
+    );
     expect(res.status).toBe(400);
     expect(res.error.extensions.code).toBe('BAD_USER_INPUT');
     expect(fieldsOf(res.error)).toEqual(fields);
@@ -160,7 +169,11 @@ function renameObjectVars(override: Record<string, unknown>) {
 describe('opening hours and special dates', () => {
   it('setOpeningHours replaces the week; a weekday left out is closed', async () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
-    const data = await ok(apiKey, `mutation($o: ID!) { setOpeningHours(objectId: $o, schedule: { tuesday: { open: "09:00", close: "17:30" }, sunday: null }) { schedule { monday { open } tuesday { open close } sunday { open } } } }`, { o: object.id });
+    const data = await ok(
+      apiKey,
+      `mutation($o: ID!) { setOpeningHours(objectId: $o, schedule: { tuesday: { open: "09:00", close: "17:30" }, sunday: null }) { schedule { monday { open } tuesday { open close } sunday { open } } } }`,
+      { o: object.id },
+    );
     expect(data.setOpeningHours.schedule).toEqual({ monday: null, tuesday: { open: '09:00', close: '17:30' }, sunday: null });
     const rest = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`, apiKey });
     expect(rest.body.schedule).toEqual({ monday: null, tuesday: { open: '09:00', close: '17:30' }, wednesday: null, thursday: null, friday: null, saturday: null, sunday: null });
@@ -172,7 +185,10 @@ describe('opening hours and special dates', () => {
     ['close equal to open', { sunday: { open: '12:00', close: '12:00' } }, ['schedule.sunday.close']],
   ])('setOpeningHours refuses %s and keeps the old hours', async (_, schedule, fields) => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await fails(apiKey, `mutation($o: ID!, $s: WeeklyScheduleInput!) { setOpeningHours(objectId: $o, schedule: $s) { schedule { monday { open } } } }`, { o: object.id, s: schedule });
+    const res = await fails(apiKey, `mutation($o: ID!, $s: WeeklyScheduleInput!) { setOpeningHours(objectId: $o, schedule: $s) { schedule { monday { open } } } }`, {
+      o: object.id,
+      s: schedule,
+    });
     expect(res.status).toBe(400);
     expect(fieldsOf(res.error)).toEqual(fields);
     const read = await ok(apiKey, `query($o: ID!) { openingHours(objectId: $o) { schedule { monday { open close } } } }`, { o: object.id });
@@ -220,7 +236,11 @@ describe('opening hours and special dates', () => {
 describe('booking rules', () => {
   it('setBookingRules changes only the rules given', async () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
-    const data = await ok(apiKey, `mutation($o: ID!) { setBookingRules(objectId: $o, rules: { minDurationMinutes: 30, slotIncrementMinutes: 30, maxAdvanceDays: 90 }) { minDurationMinutes maxDurationMinutes slotIncrementMinutes minAdvanceMinutes maxAdvanceDays bufferMinutes } }`, { o: object.id });
+    const data = await ok(
+      apiKey,
+      `mutation($o: ID!) { setBookingRules(objectId: $o, rules: { minDurationMinutes: 30, slotIncrementMinutes: 30, maxAdvanceDays: 90 }) { minDurationMinutes maxDurationMinutes slotIncrementMinutes minAdvanceMinutes maxAdvanceDays bufferMinutes } }`,
+      { o: object.id },
+    );
     const expected = { minDurationMinutes: 30, maxDurationMinutes: 240, slotIncrementMinutes: 30, minAdvanceMinutes: 0, maxAdvanceDays: 90, bufferMinutes: 0 };
     expect(data.setBookingRules).toEqual(expected);
     const rest = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`, apiKey });
@@ -252,7 +272,11 @@ describe('doors', () => {
     const door = created.createDoor;
     expect(door).toMatchObject({ name: 'Main gate', gpioPin: 17, behavior: 'unlock_per_scan', unlockDurationSeconds: 5, objectIds: [a] });
 
-    const updated = await ok(apiKey, `mutation($id: ID!, $ids: [ID!]) { updateDoor(id: $id, gpioPin: 4, behavior: "toggle", unlockDurationSeconds: 10, objectIds: $ids) { ${DOOR} } }`, { id: door.id, ids: [a, b] });
+    const updated = await ok(
+      apiKey,
+      `mutation($id: ID!, $ids: [ID!]) { updateDoor(id: $id, gpioPin: 4, behavior: "toggle", unlockDurationSeconds: 10, objectIds: $ids) { ${DOOR} } }`,
+      { id: door.id, ids: [a, b] },
+    );
     expect(updated.updateDoor).toMatchObject({ name: 'Main gate', gpioPin: 4, behavior: 'toggle', unlockDurationSeconds: 10 });
     expect([...updated.updateDoor.objectIds].sort()).toEqual([a, b].sort());
 
@@ -269,7 +293,11 @@ describe('doors', () => {
 
   it('deleting an object removes it from its doors', async () => {
     const { tenantId, apiKey, objects } = await buildVenue(h, { objects: 2 });
-    const door = await buildDoor(h, tenantId, objects.map((o) => o.id));
+    const door = await buildDoor(
+      h,
+      tenantId,
+      objects.map((o) => o.id),
+    );
     await ok(apiKey, `mutation($id: ID!) { deleteObject(id: $id) }`, { id: objects[0].id });
     const read = await ok(apiKey, `query($id: ID!) { door(id: $id) { objectIds } }`, { id: door.id });
     expect(read.door.objectIds).toEqual([objects[1].id]);
@@ -302,7 +330,14 @@ describe('doors', () => {
     ['a malformed object id', { objectIds: ['court-1'] }, ['objectIds']],
   ])('refuses %s, naming the field', async (_, override, fields) => {
     const { apiKey } = await h.tenant();
-    const vars = { name: 'Gate', pin: 17, ...('gpioPin' in override ? { pin: override.gpioPin } : {}), behavior: (override as { behavior?: string }).behavior, seconds: (override as { unlockDurationSeconds?: number }).unlockDurationSeconds, ids: (override as { objectIds?: string[] }).objectIds };
+    const vars = {
+      name: 'Gate',
+      pin: 17,
+      ...('gpioPin' in override ? { pin: override.gpioPin } : {}),
+      behavior: (override as { behavior?: string }).behavior,
+      seconds: (override as { unlockDurationSeconds?: number }).unlockDurationSeconds,
+      ids: (override as { objectIds?: string[] }).objectIds,
+    };
     const res = await fails(
       apiKey,
       `mutation($name: String!, $pin: Int!, $behavior: String, $seconds: Int, $ids: [ID!]) { createDoor(name: $name, gpioPin: $pin, behavior: $behavior, unlockDurationSeconds: $seconds, objectIds: $ids) { id } }`,
@@ -319,7 +354,19 @@ describe('deleting what has bookings', () => {
     const start = new Date('2026-11-20T10:00:00Z');
     await h.deps.database.db
       .insertInto('bookings')
-      .values({ tenant_id: tenantId, object_id: object.id, guest_name: 'Ada', guest_email: 'ada@example.com', guest_phone: null, start_time: start, end_time: new Date('2026-11-20T11:00:00Z'), blocked_until: new Date('2026-11-20T11:00:00Z'), status: 'CONFIRMED', total_price: 2000, refund_amount: null })
+      .values({
+        tenant_id: tenantId,
+        object_id: object.id,
+        guest_name: 'Ada',
+        guest_email: 'ada@example.com',
+        guest_phone: null,
+        start_time: start,
+        end_time: new Date('2026-11-20T11:00:00Z'),
+        blocked_until: new Date('2026-11-20T11:00:00Z'),
+        status: 'CONFIRMED',
+        total_price: 2000,
+        refund_amount: null,
+      })
       .execute();
     const obj = await fails(apiKey, `mutation($id: ID!) { deleteObject(id: $id) }`, { id: object.id });
     expect(obj.status).toBe(409);

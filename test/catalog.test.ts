@@ -10,7 +10,9 @@ beforeAll(async () => {
 describe('opening hours and booking rules over REST', () => {
   it('returns the contract shape of opening hours with special dates', async () => {
     const { tenantId, apiKey, object } = await buildVenue(h, { openingHours: { monday: { open: '08:00', close: '22:00' } } });
-    const set = await h.graphql(apiKey, `mutation($o: ID!) { setSpecialDate(objectId: $o, date: "2026-12-24", closed: true, reason: "Christmas Eve") { specialDates { date } } }`, { o: object.id });
+    const set = await h.graphql(apiKey, `mutation($o: ID!) { setSpecialDate(objectId: $o, date: "2026-12-24", closed: true, reason: "Christmas Eve") { specialDates { date } } }`, {
+      o: object.id,
+    });
     expect(set.body.errors).toBeUndefined();
     const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`, apiKey });
     expect(res.status).toBe(200);

@@ -222,14 +222,20 @@ describe('cli user create', () => {
     expect(signIn.json().user).toEqual({ id: json(run.user).userId, email: 'Owner@CLI-Club.example', role: 'admin' });
   });
 
-  it('refuses an unknown role (exit 2; the password and email rules are the GraphQL tests\' concern)', () => {
+  it("refuses an unknown role (exit 2; the password and email rules are the GraphQL tests' concern)", () => {
     expect(run.userRole.code).toBe(2);
     expect(run.userRole.stderr).toContain('--role must be admin or staff');
     for (const name of ['userRole']) expect(run[name].stdout).toBe('');
   });
 
-  it('records the CLI\'s key and user creations in the audit log', async () => {
-    const rows = await target.database.db.selectFrom('audit_log').select(['action', 'actor_type', 'target_id']).where('tenant_id', '=', json(run.tenant).tenantId).where('actor_type', '=', 'cli').orderBy('id').execute();
+  it("records the CLI's key and user creations in the audit log", async () => {
+    const rows = await target.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_type', 'target_id'])
+      .where('tenant_id', '=', json(run.tenant).tenantId)
+      .where('actor_type', '=', 'cli')
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { action: 'api_key.created', actor_type: 'cli', target_id: json(run.apikey).id },
       { action: 'user.created', actor_type: 'cli', target_id: json(run.user).userId },

@@ -25,8 +25,7 @@ afterAll(async () => {
   await plain?.close();
 });
 
-const corsHeaders = (headers: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-')));
+const corsHeaders = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-')));
 
 describe('without CORS_ORIGINS', () => {
   it('GraphQL answers any origin without CORS headers (the reported case)', async () => {

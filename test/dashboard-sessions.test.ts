@@ -104,7 +104,12 @@ describe('Secure cookie', () => {
     app = await buildApp({ ...h.deps, env: { ...h.deps.env, publicUrl: 'https://portier.example' } });
     await app.fastify.ready();
     const user = await buildUser(h, tenantId);
-    const res = await requester(app.fastify)({ method: 'POST', url: '/dashboard/api/session', body: { email: user.email, password: PASSWORD }, headers: { origin: 'https://portier.example' } });
+    const res = await requester(app.fastify)({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      body: { email: user.email, password: PASSWORD },
+      headers: { origin: 'https://portier.example' },
+    });
     expect(res.status).toBe(200);
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/; Secure/);
@@ -114,7 +119,7 @@ describe('Secure cookie', () => {
 });
 
 describe('GraphQL through the session', () => {
-  it('acts as the user with the cookie, the CSRF token and Portier\'s own Origin', async () => {
+  it("acts as the user with the cookie, the CSRF token and Portier's own Origin", async () => {
     const user = await buildUser(h, tenantId);
     const session = await signIn(h.request, user.email);
     const res = await sessionGraphql(h.request, session, '{ viewer { id name } viewerUser { id email role } }');
@@ -183,8 +188,16 @@ describe('GraphQL through the session', () => {
       await h.request({ method: 'POST', url: '/dashboard/api/session', body: { email: user.email, password: PASSWORD }, headers: { origin: foreign } }),
       await h.request({ method: 'GET', url: '/dashboard/api/session', headers: { cookie: session.cookie, origin: foreign } }),
       await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, { origin: foreign }),
-      await h.app.fastify.inject({ method: 'OPTIONS', url: '/api/v1/graphql', headers: { origin: foreign, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token, content-type' } }).then((r) => ({ headers: r.headers }) as TestResponse),
-      await h.app.fastify.inject({ method: 'OPTIONS', url: '/dashboard/api/session', headers: { origin: foreign, 'access-control-request-method': 'POST' } }).then((r) => ({ headers: r.headers }) as TestResponse),
+      await h.app.fastify
+        .inject({
+          method: 'OPTIONS',
+          url: '/api/v1/graphql',
+          headers: { origin: foreign, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token, content-type' },
+        })
+        .then((r) => ({ headers: r.headers }) as TestResponse),
+      await h.app.fastify
+        .inject({ method: 'OPTIONS', url: '/dashboard/api/session', headers: { origin: foreign, 'access-control-request-method': 'POST' } })
+        .then((r) => ({ headers: r.headers }) as TestResponse),
     ];
     for (const res of responses) {
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();

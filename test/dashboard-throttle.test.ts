@@ -78,7 +78,7 @@ describe('sign-in throttling', () => {
     expect((await attempt(user.email, PASSWORD, '10.4.0.2')).status).toBe(200);
   });
 
-  it('a success forgets the account\'s failures from that address', async () => {
+  it("a success forgets the account's failures from that address", async () => {
     const user = await buildUser(h, tenantId);
     for (let i = 0; i < 2; i += 1) await attempt(user.email, 'wrong password!', '10.5.0.1');
     expect((await attempt(user.email, PASSWORD, '10.5.0.1')).status).toBe(200);

@@ -29,7 +29,10 @@ describe('users', () => {
   it('an admin invites a user with an initial password; the user signs in and sees themself', async () => {
     const t = await adminSession();
     const email = `New.Person-${Date.now()}@Example.test`;
-    const created = await t.gql(`mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: STAFF) { ${USER_FIELDS} } }`, { e: email, p: 'initial password 123' });
+    const created = await t.gql(`mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: STAFF) { ${USER_FIELDS} } }`, {
+      e: email,
+      p: 'initial password 123',
+    });
     expect(created.status).toBe(200);
     const user = created.body.data.createUser;
     expect(user).toMatchObject({ email, role: 'STAFF' });
@@ -75,7 +78,7 @@ describe('users', () => {
     expect((await t.gql('{ users { id } }')).status).toBe(403);
   });
 
-  it('removing a user ends their sessions; another tenant\'s user is not found', async () => {
+  it("removing a user ends their sessions; another tenant's user is not found", async () => {
     const t = await adminSession();
     const leaver = await buildUser(h, t.tenantId, 'staff');
     const theirs = await signIn(h.request, leaver.email);
@@ -108,7 +111,10 @@ describe('changePassword', () => {
     const here = await signIn(h.request, user.email);
     const elsewhere = await signIn(h.request, user.email);
     const change = (current: string, next: string) =>
-      sessionGraphql(h.request, here, 'mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) { user { id } signedOutSessions } }', { c: current, n: next });
+      sessionGraphql(h.request, here, 'mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) { user { id } signedOutSessions } }', {
+        c: current,
+        n: next,
+      });
     const wrong = await change('not my password', 'a brand new password');
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].extensions.fields).toEqual([{ field: 'currentPassword', message: 'is not your current password' }]);

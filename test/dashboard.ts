@@ -38,7 +38,13 @@ export async function signIn(request: Request, email: string, password = PASSWOR
 }
 
 /** A GraphQL POST as the dashboard sends it: cookie, CSRF token and Portier's own Origin. */
-export function sessionGraphql(request: Request, session: { cookie: string; csrfToken?: string }, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
+export function sessionGraphql(
+  request: Request,
+  session: { cookie: string; csrfToken?: string },
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return request({
     method: 'POST',
     url: '/api/v1/graphql',

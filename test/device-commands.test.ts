@@ -71,7 +71,12 @@ describe('creating commands (tenant side, REST)', () => {
 
   it('answers 404 for an unknown device, 409 for a revoked one, 403 for another tenant and without devices:write', async () => {
     const s = await setup();
-    const unknown = await h.request({ method: 'POST', url: `/api/v1/tenants/${s.tenantId}/devices/${crypto.randomUUID()}/commands`, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } });
+    const unknown = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${s.tenantId}/devices/${crypto.randomUUID()}/commands`,
+      apiKey: s.apiKey,
+      body: { type: 'unlock', doorId: s.door.id },
+    });
     expect(unknown.status).toBe(404);
 
     const other = await buildVenue(h);
@@ -114,9 +119,18 @@ describe('command lifecycle', () => {
     expect(different.status).toBe(409);
     expect(different.body.code).toBe('command_already_reported');
 
-    const list = await h.graphql(s.apiKey, `query($d: ID!) { deviceCommands(deviceId: $d) { command { id status } doorId deliveredAt completedAt result error } }`, { d: s.deviceId });
+    const list = await h.graphql(s.apiKey, `query($d: ID!) { deviceCommands(deviceId: $d) { command { id status } doorId deliveredAt completedAt result error } }`, {
+      d: s.deviceId,
+    });
     expect(list.body.data.deviceCommands).toEqual([
-      { command: { id: created.id, status: 'executed' }, doorId: s.door.id, deliveredAt: '2026-11-20T10:00:10.000Z', completedAt: '2026-11-20T10:00:10.000Z', result: report.result, error: null },
+      {
+        command: { id: created.id, status: 'executed' },
+        doorId: s.door.id,
+        deliveredAt: '2026-11-20T10:00:10.000Z',
+        completedAt: '2026-11-20T10:00:10.000Z',
+        result: report.result,
+        error: null,
+      },
     ]);
   });
 
@@ -163,7 +177,12 @@ describe('command lifecycle', () => {
     const second = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id, durationSeconds: 2 } })).body.command;
     const polled = await device(s.deviceKey, 'GET', `/${s.deviceId}/commands`);
     expect(polled.status).toBe(200);
-    expect(polled.body).toEqual({ commands: [{ ...first, status: 'delivered' }, { ...second, status: 'delivered' }] });
+    expect(polled.body).toEqual({
+      commands: [
+        { ...first, status: 'delivered' },
+        { ...second, status: 'delivered' },
+      ],
+    });
     expect((await device(s.deviceKey, 'GET', `/${s.deviceId}/commands`)).body).toEqual({ commands: [] });
   });
 
@@ -199,7 +218,10 @@ describe('command lifecycle', () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
     const door = await buildDoor(h, tenantId, [object.id]);
     const { device: registered } = await buildDevice(h, tenantId, [door.id]);
-    const res = await h.graphql(apiKey, `mutation($d: ID!, $door: ID!) { createDeviceCommand(deviceId: $d, type: "unlock", doorId: $door) { command { status payload } } }`, { d: registered.id, door: door.id });
+    const res = await h.graphql(apiKey, `mutation($d: ID!, $door: ID!) { createDeviceCommand(deviceId: $d, type: "unlock", doorId: $door) { command { status payload } } }`, {
+      d: registered.id,
+      door: door.id,
+    });
     expect(res.body.data.createDeviceCommand.command).toEqual({ status: 'pending', payload: { gpio_pin: 17, duration_seconds: 5 } });
   });
 });

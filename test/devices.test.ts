@@ -14,7 +14,13 @@ const TELEMETRY = { cpu_percent: 12, memory_percent: 40, wifi_signal_dbm: -61, d
 
 /** An activation from a given client address (the failure limit is per address). */
 async function activate(body: unknown, remoteAddress = '127.0.0.1'): Promise<TestResponse> {
-  const res = await h.app.fastify.inject({ method: 'POST', url: '/api/devices/activate', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' }, remoteAddress });
+  const res = await h.app.fastify.inject({
+    method: 'POST',
+    url: '/api/devices/activate',
+    payload: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+    remoteAddress,
+  });
   return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : undefined, text: res.body };
 }
 
@@ -29,11 +35,20 @@ describe('registering devices (tenant side)', () => {
   it('returns a one-time activation code, stores only its hash, and lists the device pending activation', async () => {
     const { apiKey, object, tenantId } = await buildVenue(h);
     const door = await buildDoor(h, tenantId, [object.id]);
-    const res = await h.graphql(apiKey, `mutation($d: [ID!]!) { registerDevice(name: "Gate controller", doorIds: $d) { activationCode device { ${DEVICE_FIELDS} } } }`, { d: [door.id] });
+    const res = await h.graphql(apiKey, `mutation($d: [ID!]!) { registerDevice(name: "Gate controller", doorIds: $d) { activationCode device { ${DEVICE_FIELDS} } } }`, {
+      d: [door.id],
+    });
     expect(res.body.errors).toBeUndefined();
     const { activationCode, device: registered } = res.body.data.registerDevice;
     expect(activationCode).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){6}$/);
-    expect(registered).toMatchObject({ name: 'Gate controller', status: 'PENDING_ACTIVATION', online: false, telemetry: null, keyPrefix: null, doors: [{ id: door.id, name: 'Gate' }] });
+    expect(registered).toMatchObject({
+      name: 'Gate controller',
+      status: 'PENDING_ACTIVATION',
+      online: false,
+      telemetry: null,
+      keyPrefix: null,
+      doors: [{ id: door.id, name: 'Gate' }],
+    });
     const days = (Date.parse(registered.activationExpiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
@@ -156,9 +171,7 @@ describe('activation', () => {
   it('of 20 concurrent activations with one code, exactly one gets a device key', async () => {
     const { tenantId } = await buildVenue(h);
     const { activationCode } = await buildDevice(h, tenantId, []);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => activate({ activation_code: activationCode, serial: `SN-${i}`, firmware_version: '1' }, '10.3.0.1')),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate({ activation_code: activationCode, serial: `SN-${i}`, firmware_version: '1' }, '10.3.0.1')));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'activation_code_used')).toBe(true);
@@ -186,7 +199,12 @@ describe('device authentication', () => {
     expect((await device(deviceKey, 'GET', `/${deviceId}/config`)).status).toBe(200);
     const revoked = await h.graphql(apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { status revokedAt online } }`, { id: deviceId });
     expect(revoked.body.data.revokeDevice).toMatchObject({ status: 'REVOKED', online: false });
-    for (const [method, url] of [['GET', '/config'], ['POST', '/heartbeat'], ['GET', '/commands'], ['POST', '/access-check']] as const) {
+    for (const [method, url] of [
+      ['GET', '/config'],
+      ['POST', '/heartbeat'],
+      ['GET', '/commands'],
+      ['POST', '/access-check'],
+    ] as const) {
       const res = await device(deviceKey, method, `/${deviceId}${url}`, method === 'POST' ? {} : undefined);
       expect(res.status, url).toBe(401);
     }
@@ -267,7 +285,14 @@ describe('heartbeat and config', () => {
     expect(res.body.heartbeat_interval_seconds).toBe(15);
     const byId = Object.fromEntries(res.body.doors.map((d: { id: string }) => [d.id, d]));
     expect(Object.keys(byId).sort()).toEqual([gate.id, side.id].sort());
-    expect(byId[gate.id]).toEqual({ id: gate.id, name: 'Gate', gpio_pin: 17, behavior: 'unlock_per_scan', unlock_duration_seconds: 5, object_ids: [objects[0].id, objects[1].id].sort() });
+    expect(byId[gate.id]).toEqual({
+      id: gate.id,
+      name: 'Gate',
+      gpio_pin: 17,
+      behavior: 'unlock_per_scan',
+      unlock_duration_seconds: 5,
+      object_ids: [objects[0].id, objects[1].id].sort(),
+    });
     expect(byId[side.id]).toEqual({ id: side.id, name: 'Gate', gpio_pin: 22, behavior: 'unlock_per_scan', unlock_duration_seconds: 8, object_ids: [objects[1].id] });
   });
 
@@ -287,7 +312,9 @@ describe('catalog import of devices', () => {
   it('registers each device for its doors and returns its id and activation code', async () => {
     const { tenantId, apiKey } = await h.tenant();
     const result = await importCatalog(h.deps, tenantId, {
-      accommodations: [{ key: 'park', name: 'Sportpark Nord', address: 'Hauptstrasse 1', timeZone: 'Europe/Berlin', objects: [{ key: 'court1', name: 'Court 1', pricePerHour: 2000 }] }],
+      accommodations: [
+        { key: 'park', name: 'Sportpark Nord', address: 'Hauptstrasse 1', timeZone: 'Europe/Berlin', objects: [{ key: 'court1', name: 'Court 1', pricePerHour: 2000 }] },
+      ],
       doors: [{ key: 'gate', name: 'Main gate', gpioPin: 17, unlockDurationSeconds: 5, behavior: 'unlock_per_scan', objects: ['court1'] }],
       devices: [{ key: 'ctrl', name: 'Gate controller', doors: ['gate'] }],
     });

@@ -217,7 +217,19 @@ const VOLATILE = ['last_heartbeat_at', 'telemetry', 'last_used_at', 'updated_at'
 
 /** Everything the fuzzed tenant owns, as one text (columns that reads and heartbeats touch left out). */
 async function fingerprint(): Promise<string> {
-  const tables = ['accommodations', 'objects', 'special_dates', 'doors', 'bookings', 'pricing_rules', 'cancellation_policies', 'webhooks', 'devices', 'device_commands', 'api_keys'];
+  const tables = [
+    'accommodations',
+    'objects',
+    'special_dates',
+    'doors',
+    'bookings',
+    'pricing_rules',
+    'cancellation_policies',
+    'webhooks',
+    'devices',
+    'device_commands',
+    'api_keys',
+  ];
   const drop = VOLATILE.map((c) => `- '${c}'`).join(' ');
   const row = `(to_jsonb(x) ${drop})::text`;
   const parts = tables.map((t) => `(select coalesce(string_agg(${row}, ',' order by ${row}), '') from ${t} x where x.tenant_id = $1)`);
@@ -272,18 +284,33 @@ const GRAPHQL_DOCUMENTS = [
 
 function graphqlArbitrary(op: DocumentedOperation): fc.Arbitrary<RequestOptions> {
   const variables = fc.record(
-    { t: fc.oneof(fc.constant<Json>(tenantId), hostile), s: fc.oneof(fc.constantFrom<Json>('PENDING', 'CONFIRMD', slotInDays(2).startTime), hostile), f: fc.oneof(fc.integer({ min: 1, max: 50 }), hostile), n: fc.oneof(fc.constant<Json>('Court'), hostile), o: fc.oneof(fc.constant<Json>(ids.objectId), hostile), e: fc.oneof(fc.constant<Json>(slotInDays(2).endTime), hostile) },
+    {
+      t: fc.oneof(fc.constant<Json>(tenantId), hostile),
+      s: fc.oneof(fc.constantFrom<Json>('PENDING', 'CONFIRMD', slotInDays(2).startTime), hostile),
+      f: fc.oneof(fc.integer({ min: 1, max: 50 }), hostile),
+      n: fc.oneof(fc.constant<Json>('Court'), hostile),
+      o: fc.oneof(fc.constant<Json>(ids.objectId), hostile),
+      e: fc.oneof(fc.constant<Json>(slotInDays(2).endTime), hostile),
+    },
     { requiredKeys: [] },
   );
-  return fc.tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), variables, fc.oneof({ weight: 4, arbitrary: fc.constant<Json | undefined>(undefined) }, { weight: 1, arbitrary: hostile })).map(([query, vars, extensions]) => {
-    if (op.method === 'GET') {
-      const read = query.startsWith('mutation') ? '{ __typename }' : query;
-      const params = [`query=${encode(read)}`, `variables=${encode(JSON.stringify(vars))}`];
-      if (extensions !== undefined) params.push(`extensions=${encode(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
-      return { method: 'GET', url: `${op.url}?${params.join('&')}`, apiKey };
-    }
-    return { method: 'POST', url: op.url, apiKey, body: JSON.stringify({ query, variables: vars, ...(extensions === undefined ? {} : { extensions }) }), headers: { 'content-type': 'application/json' } };
-  });
+  return fc
+    .tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), variables, fc.oneof({ weight: 4, arbitrary: fc.constant<Json | undefined>(undefined) }, { weight: 1, arbitrary: hostile }))
+    .map(([query, vars, extensions]) => {
+      if (op.method === 'GET') {
+        const read = query.startsWith('mutation') ? '{ __typename }' : query;
+        const params = [`query=${encode(read)}`, `variables=${encode(JSON.stringify(vars))}`];
+        if (extensions !== undefined) params.push(`extensions=${encode(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
+        return { method: 'GET', url: `${op.url}?${params.join('&')}`, apiKey };
+      }
+      return {
+        method: 'POST',
+        url: op.url,
+        apiKey,
+        body: JSON.stringify({ query, variables: vars, ...(extensions === undefined ? {} : { extensions }) }),
+        headers: { 'content-type': 'application/json' },
+      };
+    });
 }
 
 describe('fuzz: every documented operation, seeded and bounded', () => {

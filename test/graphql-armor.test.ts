@@ -33,7 +33,9 @@ describe('GraphQL limits refuse a document before it runs', () => {
   it('depth', async () => {
     const { apiKey } = await h.tenant();
     // createAccommodation { objects { accommodation { … { id } } } }: depth limit + 2 fields deep.
-    const tooDeep = `mutation { ${create('deep')} ${nested(GRAPHQL_LIMITS.maxDepth + 1).replace(/^\{ /, '{ objects { ').replace(/ \}$/, ' } }')} }`;
+    const tooDeep = `mutation { ${create('deep')} ${nested(GRAPHQL_LIMITS.maxDepth + 1)
+      .replace(/^\{ /, '{ objects { ')
+      .replace(/ \}$/, ' } }')} }`;
     expectRefused(await h.graphql(apiKey, tooDeep), /depth limit of 10 exceeded/i);
     const fine = `mutation { ${create('shallow')} { objects { accommodation { name } } } }`;
     expect((await h.graphql(apiKey, fine)).body.errors).toBeUndefined();

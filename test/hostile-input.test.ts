@@ -52,7 +52,11 @@ let day = 2;
 const booking = (over: Record<string, unknown>) => ({ objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays((day += 1)), ...over });
 
 async function bookingCount(): Promise<number> {
-  const rows = await h.deps.database.db.selectFrom('bookings').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', venue.tenantId).executeTakeFirstOrThrow();
+  const rows = await h.deps.database.db
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', venue.tenantId)
+    .executeTakeFirstOrThrow();
   return Number(rows.n);
 }
 
@@ -69,12 +73,22 @@ describe('REST bodies: NUL and lone surrogates in any string are refused naming 
   });
 
   it('webhook url', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/webhooks`, apiKey: venue.apiKey, body: { url: `https://example.com/${NUL}`, events: ['booking.created'], secret: 'a-secret-of-at-least-16' } });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/webhooks`,
+      apiKey: venue.apiKey,
+      body: { url: `https://example.com/${NUL}`, events: ['booking.created'], secret: 'a-secret-of-at-least-16' },
+    });
     expectProblemNaming(res, 'url');
   });
 
   it('pricing rule name', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/pricing-rules`, apiKey: venue.apiKey, body: { name: NUL, type: 'duration_based', percent: 10, minDurationMinutes: 60 } });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/pricing-rules`,
+      apiKey: venue.apiKey,
+      body: { name: NUL, type: 'duration_based', percent: 10, minDurationMinutes: 60 },
+    });
     expectProblemNaming(res, 'name');
   });
 
@@ -109,12 +123,22 @@ describe('REST query strings', () => {
 
 describe('year-0000 timestamps in bodies', () => {
   it('createBooking startTime', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/bookings`, apiKey: venue.apiKey, body: booking({ startTime: '0000-01-01T10:00:00Z', endTime: '0000-01-01T11:00:00Z' }) });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/bookings`,
+      apiKey: venue.apiKey,
+      body: booking({ startTime: '0000-01-01T10:00:00Z', endTime: '0000-01-01T11:00:00Z' }),
+    });
     expectProblemNaming(res, 'startTime');
   });
 
   it('price preview', async () => {
-    const res = await app.request({ method: 'POST', url: '/api/pricing/preview', apiKey: venue.apiKey, body: { objectId: venue.object.id, startTime: '0000-01-01T10:00:00Z', endTime: '0000-01-01T11:00:00Z' } });
+    const res = await app.request({
+      method: 'POST',
+      url: '/api/pricing/preview',
+      apiKey: venue.apiKey,
+      body: { objectId: venue.object.id, startTime: '0000-01-01T10:00:00Z', endTime: '0000-01-01T11:00:00Z' },
+    });
     expect(res.status, res.text).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('startTime');
   });
@@ -150,7 +174,16 @@ describe('device routes', () => {
   });
 
   it('a command result with NUL or a lone surrogate, and an error with NUL', async () => {
-    const created = await app.request({ method: 'POST', url: `${base}/devices/${deviceId}/commands`, apiKey: venue.apiKey, body: { type: 'unlock', doorId: (await h.deps.database.db.selectFrom('doors').select('id').where('tenant_id', '=', venue.tenantId).executeTakeFirstOrThrow()).id, durationSeconds: 5 } });
+    const created = await app.request({
+      method: 'POST',
+      url: `${base}/devices/${deviceId}/commands`,
+      apiKey: venue.apiKey,
+      body: {
+        type: 'unlock',
+        doorId: (await h.deps.database.db.selectFrom('doors').select('id').where('tenant_id', '=', venue.tenantId).executeTakeFirstOrThrow()).id,
+        durationSeconds: 5,
+      },
+    });
     expect(created.status, created.text).toBe(201);
     const url = `/api/devices/${deviceId}/commands/${created.body.command.id}`;
     for (const [body, field] of [
@@ -180,17 +213,27 @@ describe('GraphQL', () => {
   });
 
   it('NUL in a literal argument (a GraphQL string escape)', async () => {
-    const res = await app.graphql(venue.apiKey, `mutation { setSpecialDate(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", date: "2030-12-24", closed: true, reason: "x\\u0000y") { __typename } }`);
+    const res = await app.graphql(
+      venue.apiKey,
+      `mutation { setSpecialDate(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", date: "2030-12-24", closed: true, reason: "x\\u0000y") { __typename } }`,
+    );
     expectBadUserInput(res, 'reason');
   });
 
   it('a year-0000 date in a literal argument', async () => {
-    const res = await app.graphql(venue.apiKey, `mutation { setSpecialDate(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", date: "0000-12-24", closed: true) { __typename } }`);
+    const res = await app.graphql(
+      venue.apiKey,
+      `mutation { setSpecialDate(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", date: "0000-12-24", closed: true) { __typename } }`,
+    );
     expectBadUserInput(res, 'date');
   });
 
   it('a year-0000 DateTime variable', async () => {
-    const res = await app.graphql(venue.apiKey, `query($s: DateTime!, $e: DateTime!) { priceQuote(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", startTime: $s, endTime: $e) { totalPrice } }`, { s: '0000-01-01T10:00:00Z', e: '0000-01-01T11:00:00Z' });
+    const res = await app.graphql(
+      venue.apiKey,
+      `query($s: DateTime!, $e: DateTime!) { priceQuote(tenantId: "${venue.tenantId}", objectId: "${venue.object.id}", startTime: $s, endTime: $e) { totalPrice } }`,
+      { s: '0000-01-01T10:00:00Z', e: '0000-01-01T11:00:00Z' },
+    );
     expectBadUserInput(res, '$s');
   });
 
@@ -245,7 +288,13 @@ describe('content types on REST', () => {
   });
 
   it('text/plain on GraphQL POST is refused with 415', async () => {
-    const res = await app.request({ method: 'POST', url: '/api/v1/graphql', apiKey: venue.apiKey, body: JSON.stringify({ query: '{ __typename }' }), headers: { 'content-type': 'text/plain' } });
+    const res = await app.request({
+      method: 'POST',
+      url: '/api/v1/graphql',
+      apiKey: venue.apiKey,
+      body: JSON.stringify({ query: '{ __typename }' }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status, res.text).toBe(415);
   });
 });

@@ -76,7 +76,12 @@ describe('GET /metrics', () => {
     const url = `/api/v1/tenants/${venue.tenantId}/objects/${venue.object.id}/booking-rules`;
     expect((await request({ method: 'GET', url, apiKey: venue.apiKey })).status).toBe(200);
     expect((await request({ method: 'GET', url, apiKey: 'svc_wrong00000000000000000000' })).status).toBe(401);
-    const heartbeat = await request({ method: 'POST', url: `/api/devices/${device.deviceId}/heartbeat`, apiKey: device.deviceKey, body: { cpu_percent: 1, memory_percent: 1, wifi_signal_dbm: -40, door_states: {} } });
+    const heartbeat = await request({
+      method: 'POST',
+      url: `/api/devices/${device.deviceId}/heartbeat`,
+      apiKey: device.deviceKey,
+      body: { cpu_percent: 1, memory_percent: 1, wifi_signal_dbm: -40, door_states: {} },
+    });
     expect(heartbeat.status).toBe(200);
     const check = await request({ method: 'POST', url: `/api/devices/${device.deviceId}/access-check`, apiKey: device.deviceKey, body: { token: 'xx', doorId: door.id } });
     expect(check.status).toBe(200);

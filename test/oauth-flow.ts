@@ -140,7 +140,12 @@ export function basic(clientId: string, secret: string): string {
 }
 
 /** A token or revocation endpoint request with a form body. */
-export async function formPost(http: Http, url: string, params: Record<string, string>, auth?: string): Promise<{ status: number; body: Record<string, unknown>; headers: HttpResponse['headers'] }> {
+export async function formPost(
+  http: Http,
+  url: string,
+  params: Record<string, string>,
+  auth?: string,
+): Promise<{ status: number; body: Record<string, unknown>; headers: HttpResponse['headers'] }> {
   const res = await http({
     method: 'POST',
     url,

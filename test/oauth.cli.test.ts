@@ -12,13 +12,32 @@ describe('cli oauth-app', () => {
     expect(tenant.code).toBe(0);
     const { tenantId } = JSON.parse(tenant.stdout) as { tenantId: string };
 
-    const created = await runCli(['oauth-app', 'create', '--tenant', tenantId, '--name', 'Sync', '--redirect-uri', 'https://sync.example/cb', '--redirect-uri', 'http://127.0.0.1:8080/cb', '--scopes', 'bookings:read,catalog:read'], env);
+    const created = await runCli(
+      [
+        'oauth-app',
+        'create',
+        '--tenant',
+        tenantId,
+        '--name',
+        'Sync',
+        '--redirect-uri',
+        'https://sync.example/cb',
+        '--redirect-uri',
+        'http://127.0.0.1:8080/cb',
+        '--scopes',
+        'bookings:read,catalog:read',
+      ],
+      env,
+    );
     expect(created.code).toBe(0);
     const app = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
     expect(Object.keys(app).sort()).toEqual(['clientId', 'clientSecret']);
     expect(app.clientSecret).toMatch(/^pcs_/);
 
-    const pub = await runCli(['oauth-app', 'create', '--tenant', tenantId, '--name', 'Mobile', '--redirect-uri', 'com.example.portier:/cb', '--scopes', 'bookings:read', '--public'], env);
+    const pub = await runCli(
+      ['oauth-app', 'create', '--tenant', tenantId, '--name', 'Mobile', '--redirect-uri', 'com.example.portier:/cb', '--scopes', 'bookings:read', '--public'],
+      env,
+    );
     expect(pub.code).toBe(0);
     expect(Object.keys(JSON.parse(pub.stdout) as object)).toEqual(['clientId']);
 

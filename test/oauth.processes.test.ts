@@ -74,7 +74,11 @@ describe.skipIf(!databaseUrl)('OAuth across two processes sharing PostgreSQL (sk
     expect(rotated.status).toBe(200);
     const reused = await formPost(exchangeOn, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refresh }, auth);
     expect(reused.body.error).toBe('invalid_grant');
-    const after = await exchangeOn({ method: 'GET', url: `/api/v1/tenants/${customer.tenantId}/bookings`, headers: { authorization: `Bearer ${rotated.body.access_token as string}` } });
+    const after = await exchangeOn({
+      method: 'GET',
+      url: `/api/v1/tenants/${customer.tenantId}/bookings`,
+      headers: { authorization: `Bearer ${rotated.body.access_token as string}` },
+    });
     expect(after.status).toBe(401);
   }, 120_000);
 });

@@ -86,7 +86,14 @@ describe('OAuth: the code flow', () => {
       code_challenge_methods_supported: ['S256'],
     });
     expect(res.body.scopes_supported).toEqual(expect.arrayContaining(['bookings:read', 'admin']));
-    for (const absent of ['registration_endpoint', 'device_authorization_endpoint', 'userinfo_endpoint', 'introspection_endpoint', 'pushed_authorization_request_endpoint', 'end_session_endpoint']) {
+    for (const absent of [
+      'registration_endpoint',
+      'device_authorization_endpoint',
+      'userinfo_endpoint',
+      'introspection_endpoint',
+      'pushed_authorization_request_endpoint',
+      'end_session_endpoint',
+    ]) {
       expect(res.body).not.toHaveProperty(absent);
     }
     // No OpenID Connect discovery, no dynamic registration, no device flow routes.
@@ -109,7 +116,10 @@ describe('OAuth: the code flow', () => {
   it('the consent page names the app, the tenant that registered it and each scope in plain words', async () => {
     const s = await setup();
     const jar = new CookieJar();
-    const start = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read catalog:read', state: 'x', challenge: pkce().challenge }) });
+    const start = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read catalog:read', state: 'x', challenge: pkce().challenge }),
+    });
     jar.take(start);
     const interaction = String(start.headers.location);
     const page = await http({ method: 'GET', url: interaction, headers: { cookie: jar.header() } });
@@ -136,14 +146,22 @@ describe('OAuth: the code flow', () => {
   it('a forged form (no CSRF token, or another origin) is refused', async () => {
     const s = await setup();
     const jar = new CookieJar();
-    const start = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'x', challenge: pkce().challenge }) });
+    const start = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'x', challenge: pkce().challenge }),
+    });
     jar.take(start);
     const interaction = String(start.headers.location);
     const page = await http({ method: 'GET', url: interaction, headers: { cookie: jar.header() } });
     jar.take(page);
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
     const post = (body: Record<string, string>, origin = OWN_ORIGIN) =>
-      http({ method: 'POST', url: `${interaction}/sign-in`, headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin }, body: new URLSearchParams(body).toString() });
+      http({
+        method: 'POST',
+        url: `${interaction}/sign-in`,
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams(body).toString(),
+      });
     expect((await post({ email: s.user.email, password: s.user.password })).status).toBe(403);
     expect((await post({ csrf: 'forged', email: s.user.email, password: s.user.password })).status).toBe(403);
     expect((await post({ csrf, email: s.user.email, password: s.user.password }, 'https://evil.example')).status).toBe(403);
@@ -176,7 +194,12 @@ describe('OAuth: the code flow', () => {
     const catalog = await o.graphql(t.access_token, '{ accommodations { id } }');
     expect(catalog.body.errors[0].extensions.code).toBe('FORBIDDEN');
     // The price preview takes it too (404 for an unknown object, not 401).
-    const preview = await o.request({ method: 'POST', url: '/api/pricing/preview', apiKey: t.access_token, body: { objectId: '00000000-0000-4000-8000-000000000000', startTime: '2030-01-01T10:00:00Z', endTime: '2030-01-01T11:00:00Z' } });
+    const preview = await o.request({
+      method: 'POST',
+      url: '/api/pricing/preview',
+      apiKey: t.access_token,
+      body: { objectId: '00000000-0000-4000-8000-000000000000', startTime: '2030-01-01T10:00:00Z', endTime: '2030-01-01T11:00:00Z' },
+    });
     expect(preview.status).not.toBe(401);
   });
 
@@ -270,7 +293,9 @@ describe('OAuth: the code flow', () => {
   it('stores no token, code or secret in plain text', async () => {
     const s = await setup();
     const { code, verifier } = await authorize(s);
-    const rows = async () => JSON.stringify(await h.deps.database.db.selectFrom('oauth_store').selectAll().execute()) + JSON.stringify(await h.deps.database.db.selectFrom('oauth_apps').selectAll().execute());
+    const rows = async () =>
+      JSON.stringify(await h.deps.database.db.selectFrom('oauth_store').selectAll().execute()) +
+      JSON.stringify(await h.deps.database.db.selectFrom('oauth_apps').selectAll().execute());
     const before = await rows();
     expect(before).not.toContain(code);
     const t = (await exchange(s, code ?? '', verifier)).body as { access_token: string; refresh_token: string };
@@ -280,14 +305,21 @@ describe('OAuth: the code flow', () => {
 
   it('a rotated client secret replaces the old one at once; a wrong secret is invalid_client', async () => {
     const s = await setup();
-    const rotated = await o.graphql(s.owner.apiKey, 'mutation($id: ID!) { rotateOAuthAppSecret(clientId: $id) { clientSecret app { clientId secretRotatedAt } } }', { id: s.clientId });
+    const rotated = await o.graphql(s.owner.apiKey, 'mutation($id: ID!) { rotateOAuthAppSecret(clientId: $id) { clientSecret app { clientId secretRotatedAt } } }', {
+      id: s.clientId,
+    });
     const newSecret = rotated.body.data.rotateOAuthAppSecret.clientSecret as string;
     expect(newSecret).toMatch(/^pcs_/);
     const { code, verifier } = await authorize(s);
     const old = await formPost(http, '/oauth/token', { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier }, s.auth);
     expect(old.status).toBe(401);
     expect(old.body.error).toBe('invalid_client');
-    const ok = await formPost(http, '/oauth/token', { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier }, basic(s.clientId, newSecret));
+    const ok = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier },
+      basic(s.clientId, newSecret),
+    );
     expect(ok.status).toBe(200);
   });
 });
@@ -304,7 +336,10 @@ describe('OAuth: refusals are standard errors', () => {
   });
 
   it('an unknown client: an error page, no redirect', async () => {
-    const res = await http({ method: 'GET', url: authorizeUrl({ clientId: 'app_unknown', redirectUri: REDIRECT, scope: 'bookings:read', state: 's', challenge: pkce().challenge }) });
+    const res = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: 'app_unknown', redirectUri: REDIRECT, scope: 'bookings:read', state: 's', challenge: pkce().challenge }),
+    });
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
     expect(res.text).toContain('invalid_client');
@@ -316,7 +351,10 @@ describe('OAuth: refusals are standard errors', () => {
     const noneTo = new URL(String(none.headers.location));
     expect(noneTo.searchParams.get('error')).toBe('invalid_request');
     expect(noneTo.searchParams.get('state')).toBe('keep-me');
-    const plain = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'p', challenge: 'a'.repeat(43), method: 'plain' }) });
+    const plain = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'p', challenge: 'a'.repeat(43), method: 'plain' }),
+    });
     expect(new URL(String(plain.headers.location)).searchParams.get('error')).toBe('invalid_request');
 
     const missing = await authorize(s);
@@ -356,7 +394,11 @@ describe('OAuth: refusals are standard errors', () => {
     const s = await setup();
     const { code, verifier } = await authorize(s);
     // Codes live 60 s; age this one past its end instead of waiting.
-    await h.deps.database.db.updateTable('oauth_store').set({ expires_at: sql<Date>`now() - interval '1 second'` }).where('model', '=', 'AuthorizationCode').execute();
+    await h.deps.database.db
+      .updateTable('oauth_store')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('model', '=', 'AuthorizationCode')
+      .execute();
     const res = await exchange(s, code ?? '', verifier);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
@@ -419,10 +461,23 @@ describe('OAuth: what the walkthrough promises', () => {
   it('a secret in the body instead of HTTP Basic is invalid_client; only code is a response type; refresh cannot widen scope', async () => {
     const s = await setup();
     const { code, verifier } = await authorize(s);
-    const post = await formPost(http, '/oauth/token', { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier, client_id: s.clientId, client_secret: s.clientSecret });
+    const post = await formPost(http, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code: code ?? '',
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: s.clientId,
+      client_secret: s.clientSecret,
+    });
     expect(post.status).toBe(401);
     expect(post.body.error).toBe('invalid_client');
-    const token = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'rt', challenge: pkce().challenge }).replace('response_type=code', 'response_type=token') });
+    const token = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'rt', challenge: pkce().challenge }).replace(
+        'response_type=code',
+        'response_type=token',
+      ),
+    });
     // response_type=token answers in the fragment, as that response type would.
     expect(new URLSearchParams(new URL(String(token.headers.location)).hash.slice(1)).get('error')).toBe('unsupported_response_type');
     const t = await tokens(s, 'bookings:read');
@@ -436,12 +491,27 @@ describe('OAuth: what the walkthrough promises', () => {
 describe('OAuth apps over GraphQL', () => {
   it('creates, lists, rotates and deletes apps; admin only; clear 400-style errors', async () => {
     const { apiKey, tenantId } = await h.tenant('Maker');
-    const created = await o.graphql(apiKey, 'mutation { createOAuthApp(name: "Sync", redirectUris: ["https://sync.example/cb"], scopes: ["bookings:read"]) { clientSecret app { clientId name redirectUris scopes public authorizedTenantCount } } }');
+    const created = await o.graphql(
+      apiKey,
+      'mutation { createOAuthApp(name: "Sync", redirectUris: ["https://sync.example/cb"], scopes: ["bookings:read"]) { clientSecret app { clientId name redirectUris scopes public authorizedTenantCount } } }',
+    );
     expect(created.body.data.createOAuthApp.clientSecret).toMatch(/^pcs_/);
-    expect(created.body.data.createOAuthApp.app).toMatchObject({ name: 'Sync', redirectUris: ['https://sync.example/cb'], scopes: ['bookings:read'], public: false, authorizedTenantCount: 0 });
-    const pub = await o.graphql(apiKey, 'mutation { createOAuthApp(name: "Mobile", redirectUris: ["com.example.portier:/cb", "http://127.0.0.1:7777/cb"], scopes: ["bookings:read"], public: true) { clientSecret app { public } } }');
+    expect(created.body.data.createOAuthApp.app).toMatchObject({
+      name: 'Sync',
+      redirectUris: ['https://sync.example/cb'],
+      scopes: ['bookings:read'],
+      public: false,
+      authorizedTenantCount: 0,
+    });
+    const pub = await o.graphql(
+      apiKey,
+      'mutation { createOAuthApp(name: "Mobile", redirectUris: ["com.example.portier:/cb", "http://127.0.0.1:7777/cb"], scopes: ["bookings:read"], public: true) { clientSecret app { public } } }',
+    );
     expect(pub.body.data.createOAuthApp).toEqual({ clientSecret: null, app: { public: true } });
-    const bad = await o.graphql(apiKey, 'mutation { createOAuthApp(name: "", redirectUris: ["http://evil.example/cb", "javascript:alert(1)"], scopes: ["nope"]) { clientSecret } }');
+    const bad = await o.graphql(
+      apiKey,
+      'mutation { createOAuthApp(name: "", redirectUris: ["http://evil.example/cb", "javascript:alert(1)"], scopes: ["nope"]) { clientSecret } }',
+    );
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(bad.body.errors[0].message).toMatch(/name/);
     expect(bad.body.errors[0].message).toMatch(/redirectUris/);

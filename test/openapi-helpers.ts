@@ -32,7 +32,10 @@ export function servedRoutes(fastify: FastifyInstance): string[] {
     const path = (stack[depth - 1] ?? '') + match[1];
     stack[depth] = path;
     stack.length = depth + 1;
-    const methods = (match[2] ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+    const methods = (match[2] ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
     for (const method of methods) {
       if (method === 'HEAD' && methods.includes('GET')) continue;
       routes.push(`${method} ${path}`);
@@ -48,7 +51,10 @@ export function dereference(schema: unknown, document: OpenApiDocument, depth = 
   if (!schema || typeof schema !== 'object') return schema;
   const ref = (schema as { $ref?: string }).$ref;
   if (ref) {
-    const target = ref.replace(/^#\//, '').split('/').reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], document);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], document);
     return dereference(target, document, depth + 1);
   }
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, dereference(v, document, depth + 1)]));

@@ -33,18 +33,29 @@ describe('hand-written routes in the OpenAPI document', () => {
     const built = await documentOf((app) => {
       app.post(
         '/api/pricing/preview',
-        { config: { auth: 'apiKey', scope: 'pricing:read' }, schema: { operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], body: Preview, response: { 200: Result } } },
+        {
+          config: { auth: 'apiKey', scope: 'pricing:read' },
+          schema: { operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], body: Preview, response: { 200: Result } },
+        },
         async () => ({}),
       );
       app.post(
         '/api/devices/:deviceId/heartbeat',
         {
           config: { auth: 'device' },
-          schema: { params: T.Object({ deviceId: T.String({ format: 'uuid' }) }), body: T.Object({ cpu_percent: T.Integer() }), response: { 200: T.Object({ status: T.Literal('ok') }) } },
+          schema: {
+            params: T.Object({ deviceId: T.String({ format: 'uuid' }) }),
+            body: T.Object({ cpu_percent: T.Integer() }),
+            response: { 200: T.Object({ status: T.Literal('ok') }) },
+          },
         },
         async () => ({}),
       );
-      app.get('/pay/:token', { config: { auth: 'none', openapi: { operationId: 'paymentPage', responses: { 200: { contentType: 'text/html', schema: { type: 'string' } } } } } }, async () => '');
+      app.get(
+        '/pay/:token',
+        { config: { auth: 'none', openapi: { operationId: 'paymentPage', responses: { 200: { contentType: 'text/html', schema: { type: 'string' } } } } } },
+        async () => '',
+      );
       app.get('/internal', { config: { openapi: false } }, async () => '');
       app.get('/forgotten', async () => '');
     });
@@ -75,12 +86,26 @@ describe('hand-written routes in the OpenAPI document', () => {
 describe('bridged mutations in the OpenAPI document', () => {
   it('take path parameters from the path only and the other arguments from a flat body', async () => {
     const built = await documentOf((app) => {
-      app.patch('/api/v1/tenants/:tenantId/objects/:objectId/booking-rules', {
-        config: { auth: 'apiKey', restRoute: { field: 'Mutation.setBookingRules', method: 'PATCH', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Set booking rules' } },
-      }, async () => ({}));
-      app.post('/api/v1/tenants/:tenantId/accommodations', {
-        config: { auth: 'apiKey', restRoute: { field: 'Mutation.createAccommodation', method: 'POST', path: '/tenants/:tenantId/accommodations', status: 201, summary: 'Create an accommodation' } },
-      }, async () => ({}));
+      app.patch(
+        '/api/v1/tenants/:tenantId/objects/:objectId/booking-rules',
+        {
+          config: {
+            auth: 'apiKey',
+            restRoute: { field: 'Mutation.setBookingRules', method: 'PATCH', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Set booking rules' },
+          },
+        },
+        async () => ({}),
+      );
+      app.post(
+        '/api/v1/tenants/:tenantId/accommodations',
+        {
+          config: {
+            auth: 'apiKey',
+            restRoute: { field: 'Mutation.createAccommodation', method: 'POST', path: '/tenants/:tenantId/accommodations', status: 201, summary: 'Create an accommodation' },
+          },
+        },
+        async () => ({}),
+      );
     });
     const rules = built.document.paths['/api/v1/tenants/{tenantId}/objects/{objectId}/booking-rules'].patch;
     expect(rules.operationId).toBe('setBookingRules');
@@ -88,7 +113,11 @@ describe('bridged mutations in the OpenAPI document', () => {
     expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId']);
     expect(rules.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { type: 'object', properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } }, required: ['rules'], additionalProperties: false } } },
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } }, required: ['rules'], additionalProperties: false },
+        },
+      },
     });
     expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', { type: ['integer', 'null'], format: 'int32' });
 
@@ -96,7 +125,8 @@ describe('bridged mutations in the OpenAPI document', () => {
     const body = create.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>; required: string[] };
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'name', 'timeZone']);
     expect(body.required.sort()).toEqual(['address', 'name', 'timeZone']);
-    const created = (create.responses['201'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json'].schema;
+    const created = (create.responses['201'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json']
+      .schema;
     expect(created.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(created.required).toEqual(expect.arrayContaining(['id', 'name', 'address', 'timeZone', 'createdAt']));
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '429']));

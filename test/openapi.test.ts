@@ -30,7 +30,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents exactly the routes fastify serves', () => {
-    const documented = operationsOf(document).map((op) => `${op.method} ${op.url}`).sort();
+    const documented = operationsOf(document)
+      .map((op) => `${op.method} ${op.url}`)
+      .sort();
     expect(documented).toEqual(servedRoutes(h.app.fastify));
     expect(h.app.openapi().undocumented).toEqual([]);
     // Every bridged route is among them.
@@ -181,7 +183,6 @@ describe('the API reference page', () => {
     expect(rules).toContain('minDurationMinutes: integer (int32)');
     expect(rules).toContain('429');
   });
-
 
   it('is one self-contained HTML page that loads nothing from elsewhere', async () => {
     const res = await h.request({ method: 'GET', url: '/api/docs' });

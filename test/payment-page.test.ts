@@ -17,7 +17,14 @@ async function bookedVenue() {
     method: 'POST',
     url: `/api/v1/tenants/${v.tenantId}/bookings`,
     apiKey: v.apiKey,
-    body: { objectId: v.object.id, guestName: 'Ada Lovelace', guestEmail: 'ada@example.com', guestPhone: '+49 30 1234567', startTime: '2026-11-21T09:00:00Z', endTime: '2026-11-21T11:00:00Z' },
+    body: {
+      objectId: v.object.id,
+      guestName: 'Ada Lovelace',
+      guestEmail: 'ada@example.com',
+      guestPhone: '+49 30 1234567',
+      startTime: '2026-11-21T09:00:00Z',
+      endTime: '2026-11-21T11:00:00Z',
+    },
   });
   expect(res.status).toBe(201);
   const booking = res.body.booking as { id: string; paymentUrl: string };

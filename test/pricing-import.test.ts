@@ -37,7 +37,15 @@ describe('catalog import: pricingRules and cancellationPolicies', () => {
         { key: 'court2-weekend', name: 'Court 2 weekend', type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10, objects: ['court2'] },
       ],
       cancellationPolicies: [
-        { key: 'std', name: 'Standard', isDefault: true, tiers: [{ hoursBeforeStart: 24, refundPercent: 100 }, { hoursBeforeStart: 0, refundPercent: 0 }] },
+        {
+          key: 'std',
+          name: 'Standard',
+          isDefault: true,
+          tiers: [
+            { hoursBeforeStart: 24, refundPercent: 100 },
+            { hoursBeforeStart: 0, refundPercent: 0 },
+          ],
+        },
         { key: 'strict', name: 'Strict', tiers: [{ hoursBeforeStart: 72, refundPercent: 50 }] },
       ],
     });
@@ -57,10 +65,18 @@ describe('catalog import: pricingRules and cancellationPolicies', () => {
   });
 
   it.each([
-    ['an invalid rule, naming its place in the file', { pricingRules: [{ key: 'peak', name: 'Peak', type: 'time_based', startTime: '18:00', percent: 25 }] }, 'pricingRules[peak].endTime'],
+    [
+      'an invalid rule, naming its place in the file',
+      { pricingRules: [{ key: 'peak', name: 'Peak', type: 'time_based', startTime: '18:00', percent: 25 }] },
+      'pricingRules[peak].endTime',
+    ],
     ['an unknown object key', { pricingRules: [{ key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, objects: ['court9'] }] }, 'pricingRules[p].objects[0]'],
     ['an unknown rule field', { pricingRules: [{ key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, discount: 5 }] }, 'pricingRules[p].discount'],
-    ['invalid tiers', { cancellationPolicies: [{ key: 's', name: 'S', tiers: [{ hoursBeforeStart: -1, refundPercent: 100 }] }] }, 'cancellationPolicies[s].tiers[0].hoursBeforeStart'],
+    [
+      'invalid tiers',
+      { cancellationPolicies: [{ key: 's', name: 'S', tiers: [{ hoursBeforeStart: -1, refundPercent: 100 }] }] },
+      'cancellationPolicies[s].tiers[0].hoursBeforeStart',
+    ],
     [
       'two default policies',
       {

@@ -108,7 +108,9 @@ describe('pricing rules over GraphQL', () => {
     const rule = created.body.data.createPricingRule.pricingRule;
     expect(rule).toMatchObject({ type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10, active: true });
 
-    const updated = await h.graphql(apiKey, `mutation($id: ID!) { updatePricingRule(id: $id, type: "duration_based", minDurationMinutes: 120, percent: -10) { ${FIELDS} } }`, { id: rule.id });
+    const updated = await h.graphql(apiKey, `mutation($id: ID!) { updatePricingRule(id: $id, type: "duration_based", minDurationMinutes: 120, percent: -10) { ${FIELDS} } }`, {
+      id: rule.id,
+    });
     expect(updated.body.errors).toBeUndefined();
     expect(updated.body.data.updatePricingRule).toMatchObject({ name: 'Weekend', type: 'duration_based', weekdays: null, minDurationMinutes: 120, percent: -10 });
 

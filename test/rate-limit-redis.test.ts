@@ -9,9 +9,7 @@ import { send, startServerProcess, type ServerProcess } from './server-process.j
 const databaseUrl = inject('databaseUrl');
 const redisUrl = process.env.REDIS_URL;
 const runnable = Boolean(databaseUrl && redisUrl);
-const title = runnable
-  ? 'two server processes sharing Redis'
-  : 'two server processes sharing Redis — SKIPPED: set REDIS_URL and DATABASE_URL (PostgreSQL) to run it';
+const title = runnable ? 'two server processes sharing Redis' : 'two server processes sharing Redis — SKIPPED: set REDIS_URL and DATABASE_URL (PostgreSQL) to run it';
 
 if (!runnable) console.info(title);
 

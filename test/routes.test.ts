@@ -119,7 +119,10 @@ describe('nothing else is reachable', () => {
     const schema = buildSchema();
     const bridged = new Set(REST_ROUTES.map((r) => r.field));
     const probes: { method: 'GET' | 'POST'; url: string }[] = [];
-    for (const [kind, type, method] of [['Query', schema.getQueryType(), 'GET'], ['Mutation', schema.getMutationType(), 'POST']] as const) {
+    for (const [kind, type, method] of [
+      ['Query', schema.getQueryType(), 'GET'],
+      ['Mutation', schema.getMutationType(), 'POST'],
+    ] as const) {
       for (const field of Object.keys(type?.getFields() ?? {})) {
         if (bridged.has(`${kind}.${field}`)) continue;
         probes.push({ method, url: `${REST_BASE}/${field}` });

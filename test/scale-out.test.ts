@@ -100,7 +100,10 @@ describe.skipIf(!runnable)(title, () => {
     const v = await buildVenue(h);
     const door = await buildDoor(h, v.tenantId, [v.object.id]);
     const { activationCode } = await buildDevice(h, v.tenantId, [door.id]);
-    const activated = await json(`${at(0)}/api/devices/activate`, { method: 'POST', body: JSON.stringify({ activation_code: activationCode, serial: 'SN', firmware_version: '1' }) });
+    const activated = await json(`${at(0)}/api/devices/activate`, {
+      method: 'POST',
+      body: JSON.stringify({ activation_code: activationCode, serial: 'SN', firmware_version: '1' }),
+    });
     expect(activated.status).toBe(200);
     const device = { id: activated.body.device_id as string, key: activated.body.device_key as string };
     const booked = await json(`${at(1)}/api/v1/tenants/${v.tenantId}/bookings`, {
@@ -117,7 +120,11 @@ describe.skipIf(!runnable)(title, () => {
       .where('id', '=', bookingId)
       .execute();
     const check = (n: number, token: string) =>
-      json(`${at(n)}/api/devices/${device.id}/access-check`, { method: 'POST', headers: { authorization: `Bearer ${device.key}` }, body: JSON.stringify({ token, doorId: door.id }) });
+      json(`${at(n)}/api/devices/${device.id}/access-check`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${device.key}` },
+        body: JSON.stringify({ token, doorId: door.id }),
+      });
     const statuses: number[] = [];
     for (let n = 0; n < 12; n += 1) statuses.push((await check(n, String(30_000_000 + n))).status);
     expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);

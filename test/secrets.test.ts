@@ -82,7 +82,12 @@ async function useDoorAndWebhookSecrets(tenantId: string, apiKey: string, object
   });
   expect(webhook.status).toBe(201);
 
-  const created = await app.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey, body: { objectId, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays(3) } });
+  const created = await app.request({
+    method: 'POST',
+    url: `/api/v1/tenants/${tenantId}/bookings`,
+    apiKey,
+    body: { objectId, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays(3) },
+  });
   expect(created.status).toBe(201);
   const bookingId: string = created.body.booking.id;
   const paymentToken = String(created.body.booking.paymentUrl).split('/pay/')[1];
@@ -134,10 +139,17 @@ describe('credentials', () => {
     expect(app.logs.length).toBeGreaterThan(10);
     const logs = app.logs.join('');
     const rows = await dumpDatabase();
-    for (const table of ['api_keys', 'devices', 'webhooks', 'booking_credentials']) expect(rows.some((r) => r.startsWith(`${table}:`)), table).toBe(true);
+    for (const table of ['api_keys', 'devices', 'webhooks', 'booking_credentials'])
+      expect(
+        rows.some((r) => r.startsWith(`${table}:`)),
+        table,
+      ).toBe(true);
     const dump = rows.join('\n');
 
-    for (const [where, text] of [['logs', logs], ['database', dump]] as const) {
+    for (const [where, text] of [
+      ['logs', logs],
+      ['database', dump],
+    ] as const) {
       for (const secret of secrets) {
         expect(found(text, secret.value), `${where} contain ${secret.what}`).toBe(false);
         // Not even the part a displayed prefix hides.

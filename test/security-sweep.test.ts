@@ -1,15 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  type GraphQLField,
-  type GraphQLInputType,
-} from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType, type GraphQLField, type GraphQLInputType } from 'graphql';
 import { getDirectiveExtensions } from '@graphql-tools/utils';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { buildActiveDevice, buildDoor, buildVenue } from './builders.js';
@@ -120,7 +110,9 @@ describe('every REST route refuses', () => {
   afterEach(() => h.clock.set(null));
 
   it('is public only when listed as public', () => {
-    const publicRoutes = restOperations().filter(isPublic).map((op) => `${op.method} ${op.url}`);
+    const publicRoutes = restOperations()
+      .filter(isPublic)
+      .map((op) => `${op.method} ${op.url}`);
     expect(publicRoutes.filter((r) => !PUBLIC_ROUTES.includes(r))).toEqual([]);
     expect(restOperations().filter((op) => !isPublic(op) && !usesScheme(op, 'apiKey') && !usesScheme(op, 'deviceKey'))).toEqual([]);
   });
@@ -246,7 +238,10 @@ function graphqlCall(kind: 'query' | 'mutation', field: GraphQLField<unknown, un
 function rootFields() {
   const schema = buildSchema();
   const fields: { kind: 'query' | 'mutation'; field: GraphQLField<unknown, unknown>; sets: string[][] }[] = [];
-  for (const [kind, root] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+  for (const [kind, root] of [
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+  ] as const) {
     for (const field of Object.values(root?.getFields() ?? {})) {
       const sets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
       fields.push({ kind, field, sets });
@@ -257,7 +252,10 @@ function rootFields() {
 
 function expectGraphQLRefusal(res: TestResponse, what: string, codes: string[]) {
   const errors = (res.body.errors ?? []) as { extensions?: { code?: string } }[];
-  expect(errors.map((e) => e.extensions?.code), `${what}: ${refused(res)}`).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${codes.join('|')})$`))]));
+  expect(
+    errors.map((e) => e.extensions?.code),
+    `${what}: ${refused(res)}`,
+  ).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${codes.join('|')})$`))]));
   const data = res.body.data as Record<string, unknown> | null | undefined;
   expect(data?.[what.split(' ')[1]] ?? null, `${what} returned data`).toBeNull();
 }

@@ -121,9 +121,7 @@ describe('the server process on a fresh embedded database', () => {
 
 describe('start-up refusals', () => {
   it('with DATABASE_URL and no PORTIER_SECRET the start stops with a clear message', { timeout: 180_000 }, async () => {
-    const result = await finished(
-      spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }),
-    );
+    const result = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }));
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('PORTIER_SECRET is required when DATABASE_URL is set');
   });

@@ -24,7 +24,10 @@ export interface ServerProcess {
  * Runs `npm start`'s node command with the given environment (on top of a copy of this
  * process's, without the database and Redis settings unless given) and waits until it listens.
  */
-export async function startServerProcess(env: Record<string, string>, options: { /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const base: Record<string, string | undefined> = { ...process.env };
   delete base.DATABASE_URL;
@@ -102,7 +105,13 @@ export interface Outcome {
 /** One request on its own connection (no keep-alive), with our X-Request-Id. */
 export function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; id: string; /** Sends half the body, waits for this, then the rest. */ pauseBody?: Promise<unknown> },
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    id: string;
+    /** Sends half the body, waits for this, then the rest. */ pauseBody?: Promise<unknown>;
+  },
 ): Promise<Outcome> {
   return new Promise((settle) => {
     let settled = false;

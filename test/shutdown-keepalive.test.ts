@@ -171,7 +171,12 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
     }
     // Responses completed after the signal told the client to close the connection.
     const signalAt = server.logs.findIndex((l) => String(l.msg).startsWith('shutting down'));
-    const drained = new Set(server.logs.slice(signalAt).filter((l) => l.msg === 'request completed').map((l) => String(l.reqId)));
+    const drained = new Set(
+      server.logs
+        .slice(signalAt)
+        .filter((l) => l.msg === 'request completed')
+        .map((l) => String(l.reqId)),
+    );
     const duringDrain = outcomes.filter((o) => drained.has(o.id));
     expect(duringDrain.length).toBeGreaterThan(0);
     for (const outcome of duringDrain) expect(outcome.connection, outcome.id).toBe('close');
@@ -180,7 +185,9 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
 
     expect(exitCode).toBe(0);
     expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
-    console.info(`keep-alive shutdown on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}: ${outcomes.length} requests, ${duringDrain.length} answered while draining, ${resets.length} resets, exit ${exitCode}`);
+    console.info(
+      `keep-alive shutdown on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}: ${outcomes.length} requests, ${duringDrain.length} answered while draining, ${resets.length} resets, exit ${exitCode}`,
+    );
   });
 
   it('answers a request that outlives SHUTDOWN_TIMEOUT_SECONDS 503 before exiting', { timeout: 420_000 }, async () => {

@@ -44,7 +44,13 @@ describe('SIGTERM', () => {
 
     // One request is certainly in flight when the signal arrives: its body is only half sent.
     const shuttingDown = running.waitForLog((line) => String(line.msg).startsWith('shutting down'));
-    const slow = send(`${running.url}/api/v1/graphql`, { method: 'POST', headers: auth, body: JSON.stringify({ query: '{ viewer { id name } }' }), id: 'slow', pauseBody: shuttingDown });
+    const slow = send(`${running.url}/api/v1/graphql`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ query: '{ viewer { id name } }' }),
+      id: 'slow',
+      pauseBody: shuttingDown,
+    });
     await running.waitForLog((line) => line.msg === 'incoming request' && line.reqId === 'slow');
 
     const before = burst('before', 60);

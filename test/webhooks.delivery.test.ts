@@ -66,7 +66,15 @@ const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === 
 async function deliveriesOf(v: Venue, webhookId: string) {
   const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhookId}/deliveries?first=100`, apiKey: v.apiKey });
   expect(res.status).toBe(200);
-  return res.body.deliveries as { eventId: string; status: string; attemptCount: number; nextAttemptAt: string | null; lastStatusCode: number | null; lastError: string | null; attempts: unknown[] }[];
+  return res.body.deliveries as {
+    eventId: string;
+    status: string;
+    attemptCount: number;
+    nextAttemptAt: string | null;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    attempts: unknown[];
+  }[];
 }
 
 describe('signed deliveries', () => {
@@ -89,7 +97,12 @@ describe('signed deliveries', () => {
     expect(headersOf(whsec)['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
 
     const payload = new Webhook(WEBHOOK_SECRET).verify(whsec.body, headersOf(whsec)) as { id: string; type: string; timestamp: string; data: any };
-    expect(payload).toEqual({ id: whsec.headers['webhook-id'], type: 'booking.created', timestamp: expect.any(String), data: { booking: expect.objectContaining({ id: bookingId, status: 'PENDING' }) } });
+    expect(payload).toEqual({
+      id: whsec.headers['webhook-id'],
+      type: 'booking.created',
+      timestamp: expect.any(String),
+      data: { booking: expect.objectContaining({ id: bookingId, status: 'PENDING' }) },
+    });
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
 
     // A plain secret's key is its UTF-8 bytes: standardwebhooks takes them base64-encoded (or raw bytes).
@@ -303,7 +316,9 @@ describe('redeliver', () => {
     const missing = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${v.object.id}/redeliver`, apiKey: v.apiKey });
     expect(missing.status).toBe(404);
     const reader = await h.key(v.tenantId, ['webhooks:read']);
-    expect((await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`, apiKey: reader })).status).toBe(403);
+    expect((await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`, apiKey: reader })).status).toBe(
+      403,
+    );
   });
 
   it('is offered through GraphQL with the delivery log', async () => {

@@ -86,11 +86,7 @@ export function heartbeatScenario(baseUrl: string, devices: DeviceCredentials[],
  * Access checks cycling through the given attempts (each with the device that makes it). With
  * `expectAllowed` (default true) an answer counts as right only when it allows entry.
  */
-export function accessCheckScenario(
-  baseUrl: string,
-  attempts: { device: DeviceCredentials; attempt: AccessAttempt }[],
-  options: { expectAllowed?: boolean } = {},
-): Scenario {
+export function accessCheckScenario(baseUrl: string, attempts: { device: DeviceCredentials; attempt: AccessAttempt }[], options: { expectAllowed?: boolean } = {}): Scenario {
   if (attempts.length === 0) throw new Error('accessCheckScenario needs at least one attempt');
   const expectAllowed = options.expectAllowed ?? true;
   return {

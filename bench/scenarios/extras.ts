@@ -33,7 +33,10 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
     .returning('id')
     .execute();
   const doorIds = doors.map((door) => door.id);
-  await db.insertInto('door_objects').values(doorIds.map((door_id, i) => ({ tenant_id: d.tenantId, door_id, object_id: d.objectIds[i] }))).execute();
+  await db
+    .insertInto('door_objects')
+    .values(doorIds.map((door_id, i) => ({ tenant_id: d.tenantId, door_id, object_id: d.objectIds[i] })))
+    .execute();
 
   const now = new Date();
   const devices: Extras['devices'] = [];
@@ -58,7 +61,10 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
     for (const { id } of ids) devices[index++].deviceId = id;
   }
   for (const chunk of chunks(devices, 2000)) {
-    await db.insertInto('device_doors').values(chunk.map((dev) => ({ tenant_id: d.tenantId, device_id: dev.deviceId, door_id: dev.doorId }))).execute();
+    await db
+      .insertInto('device_doors')
+      .values(chunk.map((dev) => ({ tenant_id: d.tenantId, device_id: dev.deviceId, door_id: dev.doorId })))
+      .execute();
   }
 
   // A CONFIRMED booking on every object from an hour ago to three hours ahead (seeded bookings start tomorrow).
@@ -66,7 +72,20 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
   const end = new Date(now.getTime() + 3 * 3_600_000);
   const running = await db
     .insertInto('bookings')
-    .values(d.objectIds.map((object_id) => ({ tenant_id: d.tenantId, object_id, guest_name: 'Door Guest', guest_email: 'door@example.com', guest_phone: null, start_time: start, end_time: end, blocked_until: end, status: 'CONFIRMED' as const, total_price: 8000 })))
+    .values(
+      d.objectIds.map((object_id) => ({
+        tenant_id: d.tenantId,
+        object_id,
+        guest_name: 'Door Guest',
+        guest_email: 'door@example.com',
+        guest_phone: null,
+        start_time: start,
+        end_time: end,
+        blocked_until: end,
+        status: 'CONFIRMED' as const,
+        total_price: 8000,
+      })),
+    )
     .returning(['id', 'object_id'])
     .execute();
   const byObject = new Map(running.map((b) => [b.object_id, b.id]));

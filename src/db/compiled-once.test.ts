@@ -24,7 +24,12 @@ describe('compiledOnce', () => {
   it('fills each named value into its parameter and keeps constants', async () => {
     const { db, executed } = recordingDb();
     const find = compiledOnce(['keyHash', 'since'], (d, p) =>
-      d.selectFrom('devices').select('id').where('key_hash', '=', p.keyHash).where('status' as never, '=', 'active' as never).where(sql`created_at`, '>', p.since),
+      d
+        .selectFrom('devices')
+        .select('id')
+        .where('key_hash', '=', p.keyHash)
+        .where('status' as never, '=', 'active' as never)
+        .where(sql`created_at`, '>', p.since),
     );
     await find(db, { keyHash: 'h1', since: new Date('2026-01-01T00:00:00Z') });
     await find(db, { keyHash: 'h2', since: new Date('2027-01-01T00:00:00Z') });

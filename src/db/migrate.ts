@@ -35,7 +35,11 @@ async function newerMigrationsOnly(db: Kysely<any>, migrator: Migrator): Promise
   }
   const knownNames = new Set(known.map((m) => m.name));
   const unknown = executed.filter((name) => !knownNames.has(name));
-  const latestKnown = known.map((m) => m.name).sort().at(-1) ?? '';
+  const latestKnown =
+    known
+      .map((m) => m.name)
+      .sort()
+      .at(-1) ?? '';
   if (unknown.length === 0 || !known.every((m) => m.executedAt) || !unknown.every((name) => name > latestKnown)) return [];
   return unknown.sort();
 }

@@ -370,7 +370,20 @@ export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 /** What the Booking type shows: a listing reads only these columns. */
 export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at'>;
-export const BOOKING_VIEW_COLUMNS = ['id', 'object_id', 'guest_name', 'guest_email', 'guest_phone', 'start_time', 'end_time', 'status', 'total_price', 'currency', 'refund_amount', 'created_at'] as const satisfies readonly (keyof BookingView)[];
+export const BOOKING_VIEW_COLUMNS = [
+  'id',
+  'object_id',
+  'guest_name',
+  'guest_email',
+  'guest_phone',
+  'start_time',
+  'end_time',
+  'status',
+  'total_price',
+  'currency',
+  'refund_amount',
+  'created_at',
+] as const satisfies readonly (keyof BookingView)[];
 export type EventRow = Selectable<EventsTable>;
 export type PricingRuleRow = Selectable<PricingRulesTable>;
 export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;
@@ -393,7 +406,9 @@ export type AuditLogRow = Selectable<AuditLogTable>;
 // fails the type-check when a migration adds, drops or renames a table or column they do not follow.
 type Missing<A, B> = Exclude<keyof B, keyof A>;
 type SameKeys<A, B> = [Missing<A, B>, Missing<B, A>] extends [never, never] ? true : { missingHere: Missing<A, B>; notInDatabase: Missing<B, A> };
-type ColumnMismatches = { [T in keyof DB & keyof GeneratedDB]: SameKeys<DB[T], GeneratedDB[T]> extends true ? never : { table: T; columns: SameKeys<DB[T], GeneratedDB[T]> } }[keyof DB & keyof GeneratedDB];
+type ColumnMismatches = {
+  [T in keyof DB & keyof GeneratedDB]: SameKeys<DB[T], GeneratedDB[T]> extends true ? never : { table: T; columns: SameKeys<DB[T], GeneratedDB[T]> };
+}[keyof DB & keyof GeneratedDB];
 type AssertTrue<T extends true> = T;
 export type TablesFollowMigrations = AssertTrue<SameKeys<DB, GeneratedDB>>;
 export type ColumnsFollowMigrations = AssertTrue<[ColumnMismatches] extends [never] ? true : ColumnMismatches>;

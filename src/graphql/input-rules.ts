@@ -8,8 +8,7 @@ import { stringProblem } from '../input-guard.js';
 
 // `spec: false`: yoga answers a validation error 200 under application/json (GraphQL over HTTP)
 // unless told otherwise; refused input is a 400 on every transport.
-const badInput = (message: string, nodes: ASTNode[]) =>
-  new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: false } } });
+const badInput = (message: string, nodes: ASTNode[]) => new GraphQLError(message, { nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: false } } });
 
 /** The argument or input field a literal belongs to, for the message. */
 function ownerName(parent: ASTNode | ReadonlyArray<ASTNode> | undefined, ancestors: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>): string {

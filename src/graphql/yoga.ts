@@ -26,9 +26,7 @@ export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
 /** A GraphQLError of any copy of graphql-js (its ESM and CJS builds are distinct classes). */
 const isGraphQLError = (value: unknown): value is GraphQLError =>
-  value instanceof GraphQLError ||
-  Object.prototype.toString.call(value) === '[object GraphQLError]' ||
-  (value instanceof Error && value.name === 'GraphQLError');
+  value instanceof GraphQLError || Object.prototype.toString.call(value) === '[object GraphQLError]' || (value instanceof Error && value.name === 'GraphQLError');
 
 const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
 

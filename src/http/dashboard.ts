@@ -49,7 +49,11 @@ export const DASHBOARD_PAGES: { path: string; operationId: string; summary: stri
   { path: '/admin/webhooks/:id', operationId: 'dashboardWebhook', summary: 'Dashboard: one webhook’s delivery log' },
 ];
 
-const HTML_PAGE = { description: 'The dashboard app (HTML); it signs in or draws the page.', contentType: 'text/html', schema: { type: 'string', description: 'An HTML document.' } };
+const HTML_PAGE = {
+  description: 'The dashboard app (HTML); it signs in or draws the page.',
+  contentType: 'text/html',
+  schema: { type: 'string', description: 'An HTML document.' },
+};
 const NOT_BUILT = { description: 'The dashboard is not built (`npm run build:dashboard`).', contentType: 'application/problem+json', schema: { type: 'object' } };
 
 function pageDoc(page: (typeof DASHBOARD_PAGES)[number]): RouteDoc {
@@ -85,7 +89,10 @@ export async function registerDashboard(app: FastifyInstance): Promise<void> {
   for (const page of DASHBOARD_PAGES) {
     app.get(`${DASHBOARD_PATH}${page.path}`, { config: { auth: 'none', openapi: pageDoc(page) }, exposeHeadRoute: false }, (_req, reply) => {
       if (!built) return notBuilt(reply);
-      return reply.headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache' }).type('text/html; charset=utf-8').sendFile('index.html', { cacheControl: false });
+      return reply
+        .headers({ ...SECURITY_HEADERS, 'cache-control': 'no-cache' })
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html', { cacheControl: false });
     });
   }
 

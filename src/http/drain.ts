@@ -104,7 +104,13 @@ export function registerGracefulClose(app: FastifyInstance): GracefulClose {
             new Promise<void>((resolve) => {
               const res = reply.raw;
               res.once('close', () => resolve());
-              res.writeHead(503, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close', 'retry-after': '1', 'x-request-id': reply.request.id });
+              res.writeHead(503, {
+                'content-type': 'application/problem+json; charset=utf-8',
+                'content-length': Buffer.byteLength(body),
+                connection: 'close',
+                'retry-after': '1',
+                'x-request-id': reply.request.id,
+              });
               res.end(body, () => resolve());
             }),
         ),

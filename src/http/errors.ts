@@ -60,9 +60,15 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
     if (status >= 400 && status < 500) {
       const code = (fe.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
       if (req.url.startsWith(GRAPHQL_PATH)) {
-        return reply.status(status).type('application/json; charset=utf-8').send({ errors: [{ message: fe.message, extensions: { code: 'BAD_REQUEST', reason: code } }] });
+        return reply
+          .status(status)
+          .type('application/json; charset=utf-8')
+          .send({ errors: [{ message: fe.message, extensions: { code: 'BAD_REQUEST', reason: code } }] });
       }
-      return reply.status(status).type(PROBLEM).send(problem(status, code, fe.message));
+      return reply
+        .status(status)
+        .type(PROBLEM)
+        .send(problem(status, code, fe.message));
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply

@@ -18,13 +18,22 @@ export function frameworkErrorHandler(holder: { rateLimit?: RateLimit }) {
       reply.header('x-ratelimit-limit', limit.max).header('x-ratelimit-remaining', limit.remaining).header('x-ratelimit-reset', limit.ttlInSeconds);
       if (limit.isExceeded) {
         reply.header('retry-after', limit.ttlInSeconds);
-        return reply.status(429).type(PROBLEM).send(problem(429, 'rate_limited', `Rate limit of ${limit.max} requests per minute exceeded; retry in ${limit.ttlInSeconds} s`));
+        return reply
+          .status(429)
+          .type(PROBLEM)
+          .send(problem(429, 'rate_limited', `Rate limit of ${limit.max} requests per minute exceeded; retry in ${limit.ttlInSeconds} s`));
       }
     }
     const status = error.statusCode ?? 400;
     const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
     // A URL fastify cannot route is the path's fault: name it, like any refused field.
-    const fields = status === 400 || status === 414 ? [{ field: 'path', message: status === 414 ? 'has a parameter longer than 100 characters' : 'is not valid percent-encoded UTF-8' }] : undefined;
-    return reply.status(status).type(PROBLEM).send(problem(status, code, error.message, fields));
+    const fields =
+      status === 400 || status === 414
+        ? [{ field: 'path', message: status === 414 ? 'has a parameter longer than 100 characters' : 'is not valid percent-encoded UTF-8' }]
+        : undefined;
+    return reply
+      .status(status)
+      .type(PROBLEM)
+      .send(problem(status, code, error.message, fields));
   };
 }

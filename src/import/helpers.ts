@@ -64,4 +64,3 @@ export function resolveKey(map: Record<string, string>, kind: string, key: unkno
   }
   return map[key];
 }
-

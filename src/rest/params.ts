@@ -27,9 +27,7 @@ function problemOf(schema: GraphQLSchema, typeRef: string, value: unknown): stri
     }
     return undefined;
   }
-  const named = schema.getType(ref) as
-    | { name: string; serialize?: (v: unknown) => unknown; getValues?: () => { name: string }[]; getFields?: unknown }
-    | undefined;
+  const named = schema.getType(ref) as { name: string; serialize?: (v: unknown) => unknown; getValues?: () => { name: string }[]; getFields?: unknown } | undefined;
   if (named?.getValues) {
     const names = named.getValues().map((v) => v.name);
     return typeof value === 'string' && names.includes(value) ? undefined : `must be one of ${names.join(', ')} (got ${JSON.stringify(value)?.slice(0, 100)})`;
@@ -45,8 +43,7 @@ function problemOf(schema: GraphQLSchema, typeRef: string, value: unknown): stri
   }
 }
 
-const asRecord = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
 /**
  * A fastify preHandler for one bridged route. The key's scope (403 missing_scope, from the field's

@@ -22,18 +22,50 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Query.bookingPage', method: 'GET', path: '/tenants/:tenantId/bookings', scope: 'bookings:read', summary: 'List bookings' },
   { field: 'Query.bookingDetails', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId', scope: 'bookings:read', summary: 'Get one booking' },
   { field: 'Mutation.createBooking', method: 'POST', path: '/tenants/:tenantId/bookings', status: 201, scope: 'bookings:write', summary: 'Create a booking' },
-  { field: 'Mutation.updateBookingStatus', method: 'PATCH', path: '/tenants/:tenantId/bookings/:bookingId', scope: 'bookings:write', summary: 'Confirm, cancel or complete a booking' },
+  {
+    field: 'Mutation.updateBookingStatus',
+    method: 'PATCH',
+    path: '/tenants/:tenantId/bookings/:bookingId',
+    scope: 'bookings:write',
+    summary: 'Confirm, cancel or complete a booking',
+  },
   { field: 'Query.webhookList', method: 'GET', path: '/tenants/:tenantId/webhooks', scope: 'webhooks:read', summary: 'List webhook subscriptions' },
   { field: 'Mutation.createWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks', status: 201, scope: 'webhooks:write', summary: 'Create a webhook subscription' },
   { field: 'Query.webhookDetails', method: 'GET', path: '/tenants/:tenantId/webhooks/:webhookId', scope: 'webhooks:read', summary: 'Get one webhook subscription' },
   { field: 'Mutation.deleteWebhook', method: 'DELETE', path: '/tenants/:tenantId/webhooks/:webhookId', scope: 'webhooks:write', summary: 'Delete a webhook subscription' },
   { field: 'Mutation.testWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/test', scope: 'webhooks:write', summary: 'Send a test event to a subscription' },
   { field: 'Query.webhookDeliveries', method: 'GET', path: '/tenants/:tenantId/webhooks/:webhookId/deliveries', scope: 'webhooks:read', summary: 'Delivery log of a subscription' },
-  { field: 'Mutation.redeliverWebhookEvent', method: 'POST', path: '/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver', status: 202, scope: 'webhooks:write', summary: 'Deliver one event to a subscription again' },
+  {
+    field: 'Mutation.redeliverWebhookEvent',
+    method: 'POST',
+    path: '/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver',
+    status: 202,
+    scope: 'webhooks:write',
+    summary: 'Deliver one event to a subscription again',
+  },
   { field: 'Query.objectAvailability', method: 'GET', path: '/tenants/:tenantId/objects/availability', scope: 'bookings:read', summary: 'Available time slots for a date' },
-  { field: 'Query.openingHours', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/opening-hours', scope: 'catalog:read', summary: 'Weekly schedule and special dates of an object' },
-  { field: 'Query.bookingCredentials', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId/credentials', scope: 'bookings:read', summary: 'QR and SMS access credentials of a booking' },
-  { field: 'Mutation.createDeviceCommand', method: 'POST', path: '/tenants/:tenantId/devices/:deviceId/commands', status: 201, scope: 'devices:write', summary: 'Queue a command (unlock) for a device' },
+  {
+    field: 'Query.openingHours',
+    method: 'GET',
+    path: '/tenants/:tenantId/objects/:objectId/opening-hours',
+    scope: 'catalog:read',
+    summary: 'Weekly schedule and special dates of an object',
+  },
+  {
+    field: 'Query.bookingCredentials',
+    method: 'GET',
+    path: '/tenants/:tenantId/bookings/:bookingId/credentials',
+    scope: 'bookings:read',
+    summary: 'QR and SMS access credentials of a booking',
+  },
+  {
+    field: 'Mutation.createDeviceCommand',
+    method: 'POST',
+    path: '/tenants/:tenantId/devices/:deviceId/commands',
+    status: 201,
+    scope: 'devices:write',
+    summary: 'Queue a command (unlock) for a device',
+  },
   { field: 'Query.bookingRules', method: 'GET', path: '/tenants/:tenantId/objects/:objectId/booking-rules', scope: 'catalog:read', summary: 'Booking rules of an object' },
   { field: 'Query.pricingRuleList', method: 'GET', path: '/tenants/:tenantId/pricing-rules', scope: 'pricing:read', summary: 'List pricing rules' },
   { field: 'Mutation.createPricingRule', method: 'POST', path: '/tenants/:tenantId/pricing-rules', status: 201, scope: 'pricing:write', summary: 'Create a pricing rule' },
@@ -41,7 +73,5 @@ export const REST_ROUTES: RestRoute[] = [
 ];
 
 export function sofaRoutes(routes: RestRoute[] = REST_ROUTES) {
-  return Object.fromEntries(
-    routes.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200, description: r.summary } as const]),
-  );
+  return Object.fromEntries(routes.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200, description: r.summary } as const]));
 }

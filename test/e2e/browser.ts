@@ -7,14 +7,7 @@ import { chromium as playwright, type Browser } from 'playwright-core';
 // would try to reach other hosts switched off: no page may load anything from another host.
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
-const QUIET_FLAGS = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-gpu',
-];
+const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--disable-gpu'];
 
 /**
  * @sparticuz/chromium's own flags are made for AWS Lambda; these would make the tests lie:

@@ -34,7 +34,12 @@ function newestMtime(dir: string): number {
 export async function ensureDashboardBuilt(): Promise<void> {
   const sources = Math.max(newestMtime(join(ROOT, 'dashboard', 'src')), statSync(join(ROOT, 'dashboard', 'index.html')).mtimeMs);
   if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
-  const build = await finished(spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const build = await finished(
+    spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   if (build.code !== 0) throw new Error(`dashboard build failed:\n${build.stdout}\n${build.stderr}`);
 }
 
@@ -150,12 +155,18 @@ async function seedCatalog(url: string, tenantId: string, apiKey: string): Promi
     ['Main gate', 17],
     ['Court door', 27],
   ] as const) {
-    const { createDoor } = await gql<{ createDoor: { id: string } }>('mutation($n: String!, $p: Int!, $o: [ID!]) { createDoor(name: $n, gpioPin: $p, objectIds: $o) { id } }', { n: name, p: pin, o: objectIds });
+    const { createDoor } = await gql<{ createDoor: { id: string } }>('mutation($n: String!, $p: Int!, $o: [ID!]) { createDoor(name: $n, gpioPin: $p, objectIds: $o) { id } }', {
+      n: name,
+      p: pin,
+      o: objectIds,
+    });
     doorIds.push(createDoor.id);
   }
   await gql('mutation { createPricingRule(name: "Evening peak", type: "time_based", percent: 25, startTime: "18:00", endTime: "22:00") { pricingRule { id } } }');
   await gql('mutation { createPricingRule(name: "Weekend", type: "day_based", percent: 10, weekdays: ["saturday", "sunday"]) { pricingRule { id } } }');
-  await gql('mutation { createCancellationPolicy(name: "Standard", isDefault: true, tiers: [{hoursBeforeStart: 48, refundPercent: 100}, {hoursBeforeStart: 24, refundPercent: 50}]) { id } }');
+  await gql(
+    'mutation { createCancellationPolicy(name: "Standard", isDefault: true, tiers: [{hoursBeforeStart: 48, refundPercent: 100}, {hoursBeforeStart: 24, refundPercent: 50}]) { id } }',
+  );
 
   const book = async (guestName: string, guestEmail: string, objectId: string, start: DateTime) => {
     const { createBooking } = await gql<{ createBooking: { booking: { id: string } } }>(
@@ -199,7 +210,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

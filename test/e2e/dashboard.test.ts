@@ -197,7 +197,9 @@ describe('dashboard admin flows', () => {
     expect(pending.booking.status).toBe('PENDING');
     await page.getByRole('button', { name: 'Yes, cancel' }).click();
     await page.getByText('refunded', { exact: false }).first().waitFor();
-    const cancelled = await env.graphql<{ booking: { status: string; refundAmount: number } }>('query($id: ID!) { booking(id: $id) { status refundAmount } }', { id: env.seed.bookingIds.toCancel });
+    const cancelled = await env.graphql<{ booking: { status: string; refundAmount: number } }>('query($id: ID!) { booking(id: $id) { status refundAmount } }', {
+      id: env.seed.bookingIds.toCancel,
+    });
     expect(cancelled.booking.status).toBe('CANCELLED');
 
     // The webhook made by the test before receives both events; Ada's page lists hers.

@@ -75,7 +75,12 @@ async function api(path: string, accessToken: string, init: RequestInit = {}) {
 describe('OAuth end to end (oauth4webapi + Chromium)', () => {
   it('discovery → authorize → sign in → Allow → code → token → REST and GraphQL → refresh (rotated) → old refresh token refused, grant revoked → revocation of a fresh grant', async () => {
     const owner = await h.tenant('Calendar Co');
-    const registered = await createApp(h.deps.database.db, { tenantId: owner.tenantId, name: 'Calendar Sync', redirectUris: [REDIRECT], scopes: ['bookings:read', 'catalog:read'] });
+    const registered = await createApp(h.deps.database.db, {
+      tenantId: owner.tenantId,
+      name: 'Calendar Sync',
+      redirectUris: [REDIRECT],
+      scopes: ['bookings:read', 'catalog:read'],
+    });
     const customer = await h.tenant('Harbour Hotel');
     const user = await buildUser(h, customer.tenantId, 'admin');
 

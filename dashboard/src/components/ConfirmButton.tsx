@@ -1,7 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 
 /** A destructive action that asks once more, in place, before it runs. */
-export function ConfirmButton({ label, confirmLabel, question, onConfirm, busy, tone = 'danger' }: { label: string; confirmLabel: string; question: string; onConfirm: () => void; busy?: boolean; tone?: 'danger' | 'secondary' }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  question,
+  onConfirm,
+  busy,
+  tone = 'danger',
+}: {
+  label: string;
+  confirmLabel: string;
+  question: string;
+  onConfirm: () => void;
+  busy?: boolean;
+  tone?: 'danger' | 'secondary';
+}) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {

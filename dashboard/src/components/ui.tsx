@@ -44,8 +44,16 @@ export function Field({ label, hint, error, className, ...input }: FieldProps) {
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...input} />
-      {hint ? <p className="field-hint" id={hintId}>{hint}</p> : null}
-      {error ? <p className="field-error" id={errorId}>{error}</p> : null}
+      {hint ? (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -65,13 +73,31 @@ export function SelectField({ label, error, children, className, ...select }: Se
       <select id={id} aria-invalid={error ? true : undefined} aria-describedby={errorId} {...select}>
         {children}
       </select>
-      {error ? <p className="field-error" id={errorId}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
 /** A group of checkboxes (scopes, doors, events), each labelled by its own name. */
-export function CheckboxGroup({ legend, name, options, defaultChecked = [], error, hint }: { legend: string; name: string; options: { value: string; label: string }[]; defaultChecked?: string[]; error?: string; hint?: ReactNode }) {
+export function CheckboxGroup({
+  legend,
+  name,
+  options,
+  defaultChecked = [],
+  error,
+  hint,
+}: {
+  legend: string;
+  name: string;
+  options: { value: string; label: string }[];
+  defaultChecked?: string[];
+  error?: string;
+  hint?: ReactNode;
+}) {
   const id = useId();
   return (
     <fieldset className="checkbox-group" aria-describedby={error ? `${id}-error` : undefined}>
@@ -85,7 +111,11 @@ export function CheckboxGroup({ legend, name, options, defaultChecked = [], erro
           </label>
         ))}
       </div>
-      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
@@ -98,7 +128,10 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
   return (
     <div className="notice notice-error" role="alert">
       <strong>{title ?? (forbidden ? 'Not allowed' : 'Something went wrong')}</strong>
-      <span>{forbidden && !title ? 'Your role does not allow this. ' : ''}{message}</span>
+      <span>
+        {forbidden && !title ? 'Your role does not allow this. ' : ''}
+        {message}
+      </span>
     </div>
   );
 }
@@ -125,7 +158,15 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** A table that scrolls sideways on narrow screens instead of breaking the layout. */
-export function TableWrap({ label, children, stackable = false }: { label: string; children: ReactNode; /** On a phone, one card per row (cells need data-label). */ stackable?: boolean }) {
+export function TableWrap({
+  label,
+  children,
+  stackable = false,
+}: {
+  label: string;
+  children: ReactNode;
+  /** On a phone, one card per row (cells need data-label). */ stackable?: boolean;
+}) {
   return (
     <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table className={stackable ? 'stackable' : undefined}>{children}</table>

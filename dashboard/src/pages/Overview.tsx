@@ -142,7 +142,9 @@ function TodaysBookings() {
                 <tbody>
                   {bookings.map((booking) => (
                     <tr key={booking.id}>
-                      <td className="nowrap" data-label="Time">{timeRange(booking.startTime, booking.endTime, accommodation.timeZone).split(', ')[1]}</td>
+                      <td className="nowrap" data-label="Time">
+                        {timeRange(booking.startTime, booking.endTime, accommodation.timeZone).split(', ')[1]}
+                      </td>
                       <td data-label="Guest">
                         <Link to={`/bookings/${booking.id}`}>{booking.guestName}</Link>
                       </td>
@@ -207,7 +209,8 @@ function RecentDenials() {
         <ul className="plain-list">
           {denials.map((entry) => (
             <li key={entry.id}>
-              <Badge value="denied" /> door <code>{entry.doorId}</code> · {(entry.reason ?? 'denied').replace(/_/g, ' ')} <span className="muted small">{dateTime(entry.checkedAt)}</span>
+              <Badge value="denied" /> door <code>{entry.doorId}</code> · {(entry.reason ?? 'denied').replace(/_/g, ' ')}{' '}
+              <span className="muted small">{dateTime(entry.checkedAt)}</span>
             </li>
           ))}
         </ul>

@@ -49,18 +49,8 @@ describe('parseToken', () => {
 describe('smsMessage', () => {
   const base = { code: '12345678', objectName: 'Court 1', accommodationName: 'Sportpark Nord' };
   it.each([
-    [
-      'Europe/Berlin',
-      '2026-11-20T10:00:00Z',
-      '2026-11-20T11:00:00Z',
-      'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Fri 20 Nov 2026 11:00–12:00 (Europe/Berlin).',
-    ],
-    [
-      'Europe/Berlin',
-      '2026-03-29T00:30:00Z',
-      '2026-03-29T01:30:00Z',
-      'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Sun 29 Mar 2026 01:30–03:30 (Europe/Berlin).',
-    ],
+    ['Europe/Berlin', '2026-11-20T10:00:00Z', '2026-11-20T11:00:00Z', 'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Fri 20 Nov 2026 11:00–12:00 (Europe/Berlin).'],
+    ['Europe/Berlin', '2026-03-29T00:30:00Z', '2026-03-29T01:30:00Z', 'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Sun 29 Mar 2026 01:30–03:30 (Europe/Berlin).'],
     [
       'America/New_York',
       '2026-11-21T03:00:00Z',

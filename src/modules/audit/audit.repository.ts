@@ -15,7 +15,10 @@ export interface AuditInsert {
 }
 
 export async function insertAuditEntry(db: Executor, entry: AuditInsert): Promise<void> {
-  await db.insertInto('audit_log').values({ ...entry, details: JSON.stringify(entry.details) }).execute();
+  await db
+    .insertInto('audit_log')
+    .values({ ...entry, details: JSON.stringify(entry.details) })
+    .execute();
 }
 
 /** Newest first; `before` is an entry id (the cursor). One more row than asked tells whether more follow. */

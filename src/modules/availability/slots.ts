@@ -14,10 +14,7 @@ export interface SpecialDay {
 }
 
 /** How an object is open on one local date. */
-export type DayOpening =
-  | { open: true; hours: DayHours }
-  | { open: false; closedBy: 'special_date'; reason: string }
-  | { open: false; closedBy: 'weekday'; weekday: Weekday };
+export type DayOpening = { open: true; hours: DayHours } | { open: false; closedBy: 'special_date'; reason: string } | { open: false; closedBy: 'weekday'; weekday: Weekday };
 
 const WEEKDAY_OF_LUXON: Record<number, Weekday> = {
   1: 'monday',

@@ -5,9 +5,7 @@ import { validateBookingWindow, type BookingWindowObject } from './booking-rules
 
 // Run under several TZ values by `npm run test:tz`: instants are written with explicit offsets.
 
-const MON_TO_SAT: WeeklySchedule = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
-);
+const MON_TO_SAT: WeeklySchedule = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, { open: '08:00', close: '22:00' }]));
 
 const OBJECT: BookingWindowObject = {
   opening_hours: MON_TO_SAT,
@@ -74,7 +72,14 @@ describe('validateBookingWindow', () => {
   });
 
   it('says "must not be in the past" without a minimum notice', () => {
-    const [error] = validateBookingWindow({ ...OBJECT, min_advance_minutes: 0 }, 'Europe/Berlin', [], new Date('2026-11-20T08:00:00+01:00'), new Date('2026-11-20T09:00:00+01:00'), NOW);
+    const [error] = validateBookingWindow(
+      { ...OBJECT, min_advance_minutes: 0 },
+      'Europe/Berlin',
+      [],
+      new Date('2026-11-20T08:00:00+01:00'),
+      new Date('2026-11-20T09:00:00+01:00'),
+      NOW,
+    );
     expect(error).toEqual({ field: 'startTime', code: 'too_short_notice', message: 'must not be in the past' });
   });
 

@@ -9,8 +9,7 @@ import { findPaymentView, type PaymentView } from './bookings.repository.js';
 // token Portier did not issue gets the same 404 as a booking that no longer exists. A payment
 // provider plugs in here later; for now the page shows what is due.
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const money = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' });
 
@@ -66,12 +65,17 @@ const HTML = 'text/html';
 const PAYMENT_PAGE_DOC: RouteDoc = {
   operationId: 'paymentPage',
   summary: 'The payment page a booking’s paymentUrl opens',
-  description: 'An HTML page showing the booking (object, venue, local time, status) and the amount due in EUR; nothing is due once the booking is cancelled. Not cached, not indexed.',
+  description:
+    'An HTML page showing the booking (object, venue, local time, status) and the amount due in EUR; nothing is due once the booking is cancelled. Not cached, not indexed.',
   tags: ['bookings'],
   params: { type: 'object', properties: { token: { type: 'string', description: 'The opaque token of the booking’s paymentUrl.' } }, required: ['token'] },
   responses: {
     200: { description: 'The payment page.', contentType: HTML, schema: { type: 'string', description: 'An HTML document.' } },
-    404: { description: 'The token is not one Portier issued, or its booking no longer exists (an HTML page that reveals nothing).', contentType: HTML, schema: { type: 'string', description: 'An HTML document.' } },
+    404: {
+      description: 'The token is not one Portier issued, or its booking no longer exists (an HTML page that reveals nothing).',
+      contentType: HTML,
+      schema: { type: 'string', description: 'An HTML document.' },
+    },
   },
 };
 

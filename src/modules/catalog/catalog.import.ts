@@ -17,9 +17,7 @@ export async function importAccommodations(ctx: ImportContext, value: unknown): 
   const objectKeys = new Set<string>();
   for (const { key, item, path } of keyedItems('accommodations', value)) {
     rejectUnknownFields(item, ACCOMMODATION_FIELDS, path);
-    const accommodation = await atPath(path, () =>
-      catalog.createAccommodation(ctx.trx, ctx.tenantId, item as { name?: string; address?: string; timeZone?: string }),
-    );
+    const accommodation = await atPath(path, () => catalog.createAccommodation(ctx.trx, ctx.tenantId, item as { name?: string; address?: string; timeZone?: string }));
     ctx.result.accommodations[key] = accommodation.id;
     for (const { key: objectKey, item: object, path: objectPath } of keyedItems(`${path}.objects`, item.objects ?? [])) {
       rejectUnknownFields(object, OBJECT_FIELDS, objectPath);

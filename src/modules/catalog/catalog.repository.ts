@@ -7,7 +7,12 @@ export async function insertAccommodation(db: Executor, values: { tenant_id: str
   return db.insertInto('accommodations').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateAccommodation(db: Executor, tenantId: string, id: string, values: Partial<{ name: string; address: string; time_zone: string }>): Promise<AccommodationRow | undefined> {
+export async function updateAccommodation(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  values: Partial<{ name: string; address: string; time_zone: string }>,
+): Promise<AccommodationRow | undefined> {
   if (Object.keys(values).length === 0) return findAccommodation(db, tenantId, id);
   return db.updateTable('accommodations').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
 }
@@ -105,7 +110,10 @@ export async function listSpecialDates(db: Executor, tenantId: string, objectId:
   return db.selectFrom('special_dates').selectAll().where('tenant_id', '=', tenantId).where('object_id', '=', objectId).orderBy('date').execute();
 }
 
-export async function upsertSpecialDate(db: Executor, row: { tenant_id: string; object_id: string; date: string; closed: boolean; reason: string; open: string | null; close: string | null }): Promise<void> {
+export async function upsertSpecialDate(
+  db: Executor,
+  row: { tenant_id: string; object_id: string; date: string; closed: boolean; reason: string; open: string | null; close: string | null },
+): Promise<void> {
   await db
     .insertInto('special_dates')
     .values(row)
@@ -122,7 +130,12 @@ export async function insertDoor(db: Executor, values: { tenant_id: string; name
   return db.insertInto('doors').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateDoor(db: Executor, tenantId: string, id: string, values: Partial<{ name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number }>): Promise<DoorRow | undefined> {
+export async function updateDoor(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  values: Partial<{ name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number }>,
+): Promise<DoorRow | undefined> {
   if (Object.keys(values).length === 0) return findDoor(db, tenantId, id);
   return db.updateTable('doors').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
 }
@@ -143,7 +156,10 @@ export async function deleteDoor(db: Executor, tenantId: string, id: string): Pr
 export async function replaceDoorObjects(db: Executor, tenantId: string, doorId: string, objectIds: string[]): Promise<void> {
   await db.deleteFrom('door_objects').where('tenant_id', '=', tenantId).where('door_id', '=', doorId).execute();
   if (objectIds.length) {
-    await db.insertInto('door_objects').values(objectIds.map((object_id) => ({ tenant_id: tenantId, door_id: doorId, object_id }))).execute();
+    await db
+      .insertInto('door_objects')
+      .values(objectIds.map((object_id) => ({ tenant_id: tenantId, door_id: doorId, object_id })))
+      .execute();
   }
 }
 
@@ -156,21 +172,45 @@ export async function existingObjectIds(db: Executor, tenantId: string, ids: str
 // Batch reads for DataLoaders: keyed by id only, because the parent row was tenant-checked already.
 
 export async function accommodationsByIds(db: Executor, ids: readonly string[]): Promise<AccommodationRow[]> {
-  return db.selectFrom('accommodations').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('accommodations')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function objectsByIds(db: Executor, ids: readonly string[]): Promise<ObjectRow[]> {
-  return db.selectFrom('objects').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('objects')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function objectsByAccommodationIds(db: Executor, ids: readonly string[]): Promise<ObjectRow[]> {
-  return db.selectFrom('objects').selectAll().where('accommodation_id', 'in', [...ids]).orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('objects')
+    .selectAll()
+    .where('accommodation_id', 'in', [...ids])
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 export async function specialDatesByObjectIds(db: Executor, ids: readonly string[]): Promise<SpecialDateRow[]> {
-  return db.selectFrom('special_dates').selectAll().where('object_id', 'in', [...ids]).orderBy('date').execute();
+  return db
+    .selectFrom('special_dates')
+    .selectAll()
+    .where('object_id', 'in', [...ids])
+    .orderBy('date')
+    .execute();
 }
 
 export async function doorObjectsByDoorIds(db: Executor, ids: readonly string[]): Promise<{ door_id: string; object_id: string }[]> {
-  return db.selectFrom('door_objects').select(['door_id', 'object_id']).where('door_id', 'in', [...ids]).orderBy('object_id').execute();
+  return db
+    .selectFrom('door_objects')
+    .select(['door_id', 'object_id'])
+    .where('door_id', 'in', [...ids])
+    .orderBy('object_id')
+    .execute();
 }

@@ -19,19 +19,14 @@ export const catalogResolvers: Resolvers = {
   Mutation: {
     createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
     updateAccommodation: (_, a, ctx) => catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
-    deleteAccommodation: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
+    deleteAccommodation: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
     createObject: (_, a, ctx) => catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
     updateObject: (_, a, ctx) => catalog.updateObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
     deleteObject: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    setOpeningHours: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
-    setSpecialDate: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a)),
-    removeSpecialDate: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
-    setBookingRules: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
+    setOpeningHours: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
+    setSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a)),
+    removeSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
+    setBookingRules: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
     createDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantOf(ctx.principal, a.tenantId), a)),
     updateDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantOf(ctx.principal, a.tenantId), a.id, a)),
     deleteDoor: (_, a, ctx) => catalog.deleteDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),

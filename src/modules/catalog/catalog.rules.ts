@@ -68,7 +68,11 @@ export function normalizeSchedule(value: Record<string, DayHours | null | undefi
 }
 
 /** Merges `input` over `base` and checks every value and their relations. */
-export function mergeBookingRules(base: BookingRules, input: Partial<Record<keyof BookingRules, unknown>> | null | undefined, field = 'bookingRules'): { rules: BookingRules; errors: FieldError[] } {
+export function mergeBookingRules(
+  base: BookingRules,
+  input: Partial<Record<keyof BookingRules, unknown>> | null | undefined,
+  field = 'bookingRules',
+): { rules: BookingRules; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const rules = { ...base };
   if (input != null && (typeof input !== 'object' || Array.isArray(input))) {

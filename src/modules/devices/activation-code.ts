@@ -19,11 +19,7 @@ export function generateActivationCode(): string {
 
 /** The canonical form that is hashed, or undefined when the input cannot be a code. */
 export function normalizeActivationCode(input: string): string | undefined {
-  const canonical = input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/O/g, '0')
-    .replace(/[IL]/g, '1');
+  const canonical = input.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
   if (canonical.length !== SYMBOLS) return undefined;
   for (const symbol of canonical) if (!ALPHABET.includes(symbol)) return undefined;
   return canonical;

@@ -5,7 +5,16 @@ import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from 
 
 export async function insertCommand(
   db: Executor,
-  values: { tenant_id: string; device_id: string; door_id: string | null; type: string; payload: Record<string, unknown>; status: DeviceCommandStatus; expires_at: Date; created_at: Date },
+  values: {
+    tenant_id: string;
+    device_id: string;
+    door_id: string | null;
+    type: string;
+    payload: Record<string, unknown>;
+    status: DeviceCommandStatus;
+    expires_at: Date;
+    created_at: Date;
+  },
 ): Promise<DeviceCommandRow> {
   return db
     .insertInto('device_commands')
@@ -31,9 +40,7 @@ export async function claimPendingCommands(db: Executor, tenantId: string, devic
     .where('status', '=', 'pending')
     .returningAll()
     .execute();
-  return rows
-    .filter((r) => r.status === 'delivered')
-    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+  return rows.filter((r) => r.status === 'delivered').sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
 const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'now'], (db, p) =>
@@ -59,9 +66,7 @@ const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'n
  */
 export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<DeviceCommandRow[]> {
   const rows = (await heartbeatStatement(db, { tenantId, deviceId, telemetry: JSON.stringify(telemetry), now })) as DeviceCommandRow[];
-  return rows
-    .filter((r) => r.status === 'delivered')
-    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+  return rows.filter((r) => r.status === 'delivered').sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
 /** Records the result of a command not yet reported; undefined when it was reported, expired or is unknown. */
@@ -91,9 +96,7 @@ export async function findCommandWithReport(
   return db
     .selectFrom('device_commands')
     .selectAll()
-    .select(
-      sql<boolean>`(status = ${report.status} AND result IS NOT DISTINCT FROM ${result}::jsonb AND error IS NOT DISTINCT FROM ${report.error}::text)`.as('same_report'),
-    )
+    .select(sql<boolean>`(status = ${report.status} AND result IS NOT DISTINCT FROM ${result}::jsonb AND error IS NOT DISTINCT FROM ${report.error}::text)`.as('same_report'))
     .where('tenant_id', '=', where.tenantId)
     .where('device_id', '=', where.deviceId)
     .where('id', '=', where.id)

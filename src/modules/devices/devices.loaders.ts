@@ -5,6 +5,9 @@ import * as repo from './devices.repository.js';
 
 export function createDeviceLoaders(db: Kysely<DB>) {
   return {
-    doorsByDevice: groupLoader((ids: readonly string[]) => repo.doorsOfDevices(db, ids), (r) => r.device_id),
+    doorsByDevice: groupLoader(
+      (ids: readonly string[]) => repo.doorsOfDevices(db, ids),
+      (r) => r.device_id,
+    ),
   };
 }

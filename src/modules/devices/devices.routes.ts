@@ -158,7 +158,8 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       schema: {
         operationId: 'deviceAccessCheck',
         summary: 'Check a scanned QR token or typed SMS code for a door',
-        description: 'A door the device does not drive is 403 door_not_assigned; valid credentials are always checked; past 10 wrong SMS codes at a door in a minute (30 in an hour), other SMS codes at that door get 429.',
+        description:
+          'A door the device does not drive is 403 door_not_assigned; valid credentials are always checked; past 10 wrong SMS codes at a door in a minute (30 in an hour), other SMS codes at that door get 429.',
         tags,
         params: DeviceParams,
         body: AccessCheckBody,

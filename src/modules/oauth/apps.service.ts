@@ -40,7 +40,13 @@ export function secretMatches(secretHash: string | null, presented: string): boo
 export async function createApp(db: Executor, input: AppInput): Promise<CreatedApp> {
   const v = new Validator();
   v.check(typeof input.name === 'string' && input.name.trim().length > 0 && input.name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
-  if (v.check(Array.isArray(input.redirectUris) && input.redirectUris.length > 0 && input.redirectUris.length <= MAX_REDIRECT_URIS, 'redirectUris', `must list 1 to ${MAX_REDIRECT_URIS} redirect URIs`)) {
+  if (
+    v.check(
+      Array.isArray(input.redirectUris) && input.redirectUris.length > 0 && input.redirectUris.length <= MAX_REDIRECT_URIS,
+      'redirectUris',
+      `must list 1 to ${MAX_REDIRECT_URIS} redirect URIs`,
+    )
+  ) {
     for (const uri of input.redirectUris) {
       const checked = classifyRedirectUri(uri);
       if ('error' in checked) v.add('redirectUris', checked.error);

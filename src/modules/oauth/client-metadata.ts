@@ -20,8 +20,6 @@ export function clientMetadataOf(app: OAuthAppRow): ClientMetadata {
     response_types: ['code'],
     scope: app.scopes.join(' '),
     application_type: native ? 'native' : 'web',
-    ...(app.public || app.secret_hash === null
-      ? { token_endpoint_auth_method: 'none' }
-      : { token_endpoint_auth_method: 'client_secret_basic', client_secret: app.secret_hash }),
+    ...(app.public || app.secret_hash === null ? { token_endpoint_auth_method: 'none' } : { token_endpoint_auth_method: 'client_secret_basic', client_secret: app.secret_hash }),
   };
 }

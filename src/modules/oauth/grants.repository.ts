@@ -43,7 +43,14 @@ export async function listConnectedApps(db: Executor, tenantId: string, now: Dat
   for (const row of rows) {
     const seen = byApp.get(row.client_id);
     if (!seen) {
-      byApp.set(row.client_id, { client_id: row.client_id, name: row.name, owner_tenant_name: row.owner_tenant_name, scopes: [...row.scopes], authorized_at: row.created_at, last_used_at: row.last_used_at });
+      byApp.set(row.client_id, {
+        client_id: row.client_id,
+        name: row.name,
+        owner_tenant_name: row.owner_tenant_name,
+        scopes: [...row.scopes],
+        authorized_at: row.created_at,
+        last_used_at: row.last_used_at,
+      });
       continue;
     }
     seen.scopes = [...new Set([...seen.scopes, ...row.scopes])];

@@ -136,7 +136,12 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       if (!signedIn.ok) {
         if (signedIn.retryAfterSeconds) reply.header('retry-after', String(signedIn.retryAfterSeconds));
         const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
-        return html(reply, signedIn.retryAfterSeconds ? 429 : 401, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }), details.params.redirect_uri);
+        return html(
+          reply,
+          signedIn.retryAfterSeconds ? 429 : 401,
+          signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }),
+          details.params.redirect_uri,
+        );
       }
       await provider.interactionResult(req.raw, reply.raw, { login: { accountId: signedIn.user.userId, remember: false } });
       return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);

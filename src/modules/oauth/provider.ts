@@ -49,7 +49,12 @@ export function createProvider(deps: AppDeps): Provider {
     claims: {},
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'none'],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'EdDSA', token_endpoint_auth_method: 'client_secret_basic' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      id_token_signed_response_alg: 'EdDSA',
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },

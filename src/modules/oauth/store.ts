@@ -115,7 +115,10 @@ export function unsealPayload(secret: ServerSecret, sealed: string): AdapterPayl
 }
 
 export async function purgeExpired(db: Executor): Promise<void> {
-  await db.deleteFrom('oauth_store').where('expires_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await db
+    .deleteFrom('oauth_store')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 hour'`)
+    .execute();
 }
 
 /** Every token, code and the grant itself of these grants, gone at once. */

@@ -2,12 +2,7 @@
 // loaded from another host), every interpolated value escaped.
 
 export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 const STYLE = `
@@ -73,14 +68,7 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
   );
 }
 
-export function consentPage(input: {
-  app: AppView;
-  userEmail: string;
-  tenantName: string;
-  scopes: { scope: string; words: string }[];
-  action: string;
-  csrfToken: string;
-}): string {
+export function consentPage(input: { app: AppView; userEmail: string; tenantName: string; scopes: { scope: string; words: string }[]; action: string; csrfToken: string }): string {
   const items = input.scopes.map((s) => `<li>${escapeHtml(s.words)}<code>${escapeHtml(s.scope)}</code></li>`).join('\n');
   return page(
     `Authorize ${input.app.name}`,

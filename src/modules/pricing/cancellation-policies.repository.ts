@@ -14,7 +14,12 @@ export async function insertPolicy(db: Executor, tenantId: string, values: Polic
     .executeTakeFirstOrThrow();
 }
 
-export async function updatePolicy(db: Executor, tenantId: string, id: string, values: Partial<PolicyValues> & { isDefault?: boolean }): Promise<CancellationPolicyRow | undefined> {
+export async function updatePolicy(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  values: Partial<PolicyValues> & { isDefault?: boolean },
+): Promise<CancellationPolicyRow | undefined> {
   const set = {
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(values.tiers !== undefined ? { tiers: JSON.stringify(values.tiers) } : {}),

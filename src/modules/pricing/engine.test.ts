@@ -255,7 +255,10 @@ const cases: Case[] = [
   {
     name: 'discounts larger than the price: the total floors at 0',
     request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', { createdAt: new Date('2026-11-01T09:00:00+01:00') }),
-    rules: [{ ...early, percent: -100 }, { ...long, percent: -50 }],
+    rules: [
+      { ...early, percent: -100 },
+      { ...long, percent: -50 },
+    ],
     basePrice: 4000,
     adjustments: [
       ['Early bird', -4000],

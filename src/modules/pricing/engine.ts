@@ -85,10 +85,7 @@ function localDateOf(instant: Date, zone: string): LocalDate {
 function localInstant(date: LocalDate, minuteOfDay: number, zone: string): number {
   const day = minuteOfDay >= MINUTES_PER_DAY ? date.plus({ days: 1 }) : date;
   const minute = minuteOfDay % MINUTES_PER_DAY;
-  return DateTime.fromObject(
-    { year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 },
-    { zone },
-  ).toMillis();
+  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 }, { zone }).toMillis();
 }
 
 const weekdayOf = (date: LocalDate): Weekday => WEEKDAYS[date.weekday - 1];
@@ -101,12 +98,7 @@ function overlapMs(start: number, end: number, from: number, to: number): number
  * The milliseconds of [start, end) inside a daily local window. A window whose end is not after
  * its start wraps past midnight; `weekdays` then names the day the window starts on.
  */
-export function msInsideDailyWindow(
-  start: Date,
-  end: Date,
-  zone: string,
-  window: { startTime: string; endTime: string; weekdays?: readonly Weekday[] | null },
-): number {
+export function msInsideDailyWindow(start: Date, end: Date, zone: string, window: { startTime: string; endTime: string; weekdays?: readonly Weekday[] | null }): number {
   const from = minutesOfDay(window.startTime);
   const to = minutesOfDay(window.endTime);
   const wraps = to <= from;
@@ -170,7 +162,10 @@ export function quotePrice(request: PriceRequest, rules: readonly PricingRule[])
     const amount = adjustmentOf(rule, request, basePrice, durationMs);
     if (amount !== null) adjustments.push({ rule: rule.name, amount });
   }
-  const totalPrice = Math.max(0, adjustments.reduce((sum, a) => sum + a.amount, basePrice));
+  const totalPrice = Math.max(
+    0,
+    adjustments.reduce((sum, a) => sum + a.amount, basePrice),
+  );
   return {
     basePrice,
     adjustments,

@@ -37,7 +37,14 @@ describe('checkTiers', () => {
     ['a fractional hoursBeforeStart', [{ hoursBeforeStart: 1.5, refundPercent: 0 }], 'tiers[0].hoursBeforeStart'],
     ['refundPercent above 100', [{ hoursBeforeStart: 0, refundPercent: 101 }], 'tiers[0].refundPercent'],
     ['a missing refundPercent', [{ hoursBeforeStart: 0 }], 'tiers[0].refundPercent'],
-    ['two tiers at the same hour', [{ hoursBeforeStart: 24, refundPercent: 100 }, { hoursBeforeStart: 24, refundPercent: 50 }], 'tiers[1].hoursBeforeStart'],
+    [
+      'two tiers at the same hour',
+      [
+        { hoursBeforeStart: 24, refundPercent: 100 },
+        { hoursBeforeStart: 24, refundPercent: 50 },
+      ],
+      'tiers[1].hoursBeforeStart',
+    ],
     ['an unknown field', [{ hoursBeforeStart: 24, refundPercent: 100, percent: 5 }], 'tiers[0].percent'],
   ])('refuses %s', (_, value, field) => {
     const { tiers, errors } = checkTiers(value);

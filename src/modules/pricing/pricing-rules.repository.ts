@@ -33,7 +33,11 @@ export function ruleOf(row: PricingRuleRow): PricingRule {
 }
 
 export async function insertPricingRule(db: Executor, tenantId: string, rule: PricingRule): Promise<PricingRuleRow> {
-  return db.insertInto('pricing_rules').values({ tenant_id: tenantId, ...columnsOf(rule) }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('pricing_rules')
+    .values({ tenant_id: tenantId, ...columnsOf(rule) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function updatePricingRule(db: Executor, tenantId: string, id: string, rule: PricingRule): Promise<PricingRuleRow | undefined> {

@@ -18,7 +18,11 @@ describe('checkPricingRule accepts', () => {
     ['a time_based rule with no weekdays listed', { name: 'x', type: 'time_based', startTime: '20:00', endTime: '24:00', weekdays: [], percent: 5 }, { weekdays: null }],
     ['a day_based rule', { name: 'Weekend', type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10 }, { weekdays: ['saturday', 'sunday'], startTime: null }],
     ['a duration_based rule', { name: 'Long', type: 'duration_based', minDurationMinutes: 120, percent: -10 }, { minDurationMinutes: 120 }],
-    ['an early_bird rule for some objects, inactive', { name: 'Early', type: 'early_bird', minDaysInAdvance: 7, percent: -100, active: false, objectIds: [OBJECT] }, { minDaysInAdvance: 7, active: false, objectIds: [OBJECT] }],
+    [
+      'an early_bird rule for some objects, inactive',
+      { name: 'Early', type: 'early_bird', minDaysInAdvance: 7, percent: -100, active: false, objectIds: [OBJECT] },
+      { minDaysInAdvance: 7, active: false, objectIds: [OBJECT] },
+    ],
     ['nulls as absent', { name: 'Long', type: 'duration_based', minDurationMinutes: 60, percent: 1000, startTime: null, weekdays: null, active: null }, { active: true }],
   ])('%s', (_, input, expected) => {
     const { rule, errors } = checkPricingRule(input);

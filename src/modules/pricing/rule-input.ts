@@ -38,8 +38,7 @@ export interface PricingRuleInput {
   minDaysInAdvance?: unknown;
 }
 
-const isWholeIn = (value: unknown, [min, max]: readonly [number, number]): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isWholeIn = (value: unknown, [min, max]: readonly [number, number]): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 function checkWeekdays(value: unknown, errors: FieldError[], allowEmpty: boolean): Weekday[] | null {
   if (!Array.isArray(value) || value.some((d) => !isWeekday(d))) {

@@ -17,9 +17,7 @@ export async function insertApiKey(
   return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) =>
-  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
-);
+const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) => db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null));
 
 /** The key behind a hash (every API request). */
 export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
@@ -35,11 +33,5 @@ export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKe
 }
 
 export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
-  return db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return db.updateTable('api_keys').set({ revoked_at: new Date() }).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
 }

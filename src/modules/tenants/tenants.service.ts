@@ -30,7 +30,11 @@ export async function createApiKey(db: Executor, input: ApiKeyInput): Promise<Cr
     v.check(unknown.length === 0, 'scopes', `unknown scope ${unknown.join(', ')}; known scopes are ${SCOPES.join(', ')}`);
   }
   if (input.rateLimitPerMinute != null) {
-    v.check(Number.isInteger(input.rateLimitPerMinute) && input.rateLimitPerMinute > 0 && input.rateLimitPerMinute <= 1_000_000, 'rateLimitPerMinute', 'must be a positive integer');
+    v.check(
+      Number.isInteger(input.rateLimitPerMinute) && input.rateLimitPerMinute > 0 && input.rateLimitPerMinute <= 1_000_000,
+      'rateLimitPerMinute',
+      'must be a positive integer',
+    );
   }
   v.throwIfAny();
   if (!isUuid(input.tenantId) || !(await repo.findTenant(db, input.tenantId))) throw notFound('Tenant', input.tenantId);

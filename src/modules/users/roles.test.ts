@@ -34,14 +34,39 @@ describe('scopesOfRole', () => {
 
   it('staff may run bookings, availability, device state, unlock commands and the access log', () => {
     const allowed = fieldsAllowed(effectiveScopesOfRole('staff'));
-    for (const field of ['bookings', 'bookingPage', 'booking', 'updateBookingStatus', 'availability', 'devices', 'device', 'accessLog', 'createDeviceCommand', 'accommodations', 'pricingRules']) {
+    for (const field of [
+      'bookings',
+      'bookingPage',
+      'booking',
+      'updateBookingStatus',
+      'availability',
+      'devices',
+      'device',
+      'accessLog',
+      'createDeviceCommand',
+      'accommodations',
+      'pricingRules',
+    ]) {
       expect(allowed.has(field), field).toBe(true);
     }
   });
 
   it('staff may not touch API keys, users, the audit log, webhooks, the catalog or prices', () => {
     const allowed = fieldsAllowed(effectiveScopesOfRole('staff'));
-    for (const field of ['apiKeys', 'createApiKey', 'revokeApiKey', 'users', 'createUser', 'updateUserRole', 'removeUser', 'auditLog', 'webhooks', 'createWebhook', 'createAccommodation', 'createPricingRule']) {
+    for (const field of [
+      'apiKeys',
+      'createApiKey',
+      'revokeApiKey',
+      'users',
+      'createUser',
+      'updateUserRole',
+      'removeUser',
+      'auditLog',
+      'webhooks',
+      'createWebhook',
+      'createAccommodation',
+      'createPricingRule',
+    ]) {
       expect(allowed.has(field), field).toBe(false);
     }
   });

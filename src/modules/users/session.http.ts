@@ -195,7 +195,14 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
       const now = deps.now();
       await db.transaction().execute(async (trx) => {
         await endSession(trx, live.session.id, now);
-        await recordAudit(trx, { tenantId: live.tenant.id, actor: userActor(live.user), action: 'session.signed_out', target: { type: 'user', id: live.user.id }, ip: req.ip, at: now });
+        await recordAudit(trx, {
+          tenantId: live.tenant.id,
+          actor: userActor(live.user),
+          action: 'session.signed_out',
+          target: { type: 'user', id: live.user.id },
+          ip: req.ip,
+          at: now,
+        });
       });
     }
     sessions.clearCookie(reply);

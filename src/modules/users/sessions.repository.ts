@@ -39,7 +39,15 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
   const { u_email, u_role, u_password_hash, u_created_at, u_password_changed_at, t_name, t_created_at, ...session } = row;
   return {
     session,
-    user: { id: session.user_id, tenant_id: session.tenant_id, email: u_email, role: u_role, password_hash: u_password_hash, created_at: u_created_at, password_changed_at: u_password_changed_at },
+    user: {
+      id: session.user_id,
+      tenant_id: session.tenant_id,
+      email: u_email,
+      role: u_role,
+      password_hash: u_password_hash,
+      created_at: u_created_at,
+      password_changed_at: u_password_changed_at,
+    },
     tenant: { id: session.tenant_id, name: t_name, created_at: t_created_at },
   };
 }

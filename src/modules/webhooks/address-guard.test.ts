@@ -74,9 +74,7 @@ describe('hostRefusal (creation time)', () => {
 describe('guardedLookup (connection time)', () => {
   const lookup = guardedLookup(resolverOf({ 'rebind.test': ['127.0.0.1'], 'public.test': ['93.184.216.34', '2606:4700::1'] }));
   const call = (host: string, options: { all?: boolean; family?: number }) =>
-    new Promise<{ err: Error | null; address?: unknown; family?: number }>((resolve) =>
-      lookup(host, options, (err, address, family) => resolve({ err, address, family })),
-    );
+    new Promise<{ err: Error | null; address?: unknown; family?: number }>((resolve) => lookup(host, options, (err, address, family) => resolve({ err, address, family })));
 
   it('fails the connection when the name resolves to a private address', async () => {
     const { err } = await call('rebind.test', { all: true });

@@ -37,14 +37,7 @@ export async function fanOut(trx: Executor, now: Date, limit: number): Promise<n
  * subscriptions in `busyWebhookIds`. A claim moves next_attempt_at to `leaseUntil`, so if the
  * claimer dies mid-attempt the delivery becomes due again and is sent again (same webhook-id).
  */
-export async function claimDue(
-  trx: Executor,
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  perWebhook: number,
-  busyWebhookIds: string[],
-): Promise<string[]> {
+export async function claimDue(trx: Executor, now: Date, leaseUntil: Date, limit: number, perWebhook: number, busyWebhookIds: string[]): Promise<string[]> {
   if (limit <= 0) return [];
   const rows = await sql<{ id: string }>`
     UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
@@ -122,11 +115,7 @@ export async function insertAttempt(db: Executor, a: AttemptRecord): Promise<voi
 }
 
 /** Records an attempt's outcome on the delivery: the next attempt's time, or the final status. */
-export async function settleDelivery(
-  db: Executor,
-  a: AttemptRecord,
-  outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; retryStep: number },
-): Promise<void> {
+export async function settleDelivery(db: Executor, a: AttemptRecord, outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; retryStep: number }): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({
@@ -206,14 +195,7 @@ export async function attemptsOf(db: Executor, deliveryIds: readonly string[]): 
 }
 
 /** A webhook.test event that is never fanned out, and its one delivery, already claimed until `leaseUntil`. */
-export async function insertTestDelivery(
-  trx: Executor,
-  tenantId: string,
-  webhookId: string,
-  data: Record<string, unknown>,
-  now: Date,
-  leaseUntil: Date,
-): Promise<string> {
+export async function insertTestDelivery(trx: Executor, tenantId: string, webhookId: string, data: Record<string, unknown>, now: Date, leaseUntil: Date): Promise<string> {
   const event = await trx
     .insertInto('events')
     .values({ tenant_id: tenantId, type: 'webhook.test', data: JSON.stringify(data), created_at: now, fanned_out_at: now })

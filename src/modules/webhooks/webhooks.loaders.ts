@@ -5,6 +5,9 @@ import * as deliveries from './deliveries.repository.js';
 
 export function createWebhookLoaders(db: Kysely<DB>) {
   return {
-    attemptsByDelivery: groupLoader((ids: readonly string[]) => deliveries.attemptsOf(db, ids), (r) => r.delivery_id),
+    attemptsByDelivery: groupLoader(
+      (ids: readonly string[]) => deliveries.attemptsOf(db, ids),
+      (r) => r.delivery_id,
+    ),
   };
 }

@@ -71,7 +71,15 @@ export function ApiKeysPage() {
           <ErrorNotice error={formLevelError(create.error, ['name', 'scopes', 'rateLimitPerMinute'])} />
           <div className="form-row">
             <Field label="Name" name="name" required placeholder="e.g. Booking website" error={fieldErrorOf(create.error, 'name')} />
-            <Field label="Requests per minute" name="rateLimitPerMinute" type="number" min={1} inputMode="numeric" hint="Leave empty for the server default." error={fieldErrorOf(create.error, 'rateLimitPerMinute')} />
+            <Field
+              label="Requests per minute"
+              name="rateLimitPerMinute"
+              type="number"
+              min={1}
+              inputMode="numeric"
+              hint="Leave empty for the server default."
+              error={fieldErrorOf(create.error, 'rateLimitPerMinute')}
+            />
           </div>
           <CheckboxGroup legend="Scopes" name="scopes" options={SCOPES.map((scope) => ({ value: scope, label: scope }))} error={fieldErrorOf(create.error, 'scopes')} />
           <div>
@@ -105,7 +113,9 @@ export function ApiKeysPage() {
             <tbody>
               {keys.data?.apiKeys.map((key) => (
                 <tr key={key.id}>
-                  <td className="strong" data-label="Name">{key.name}</td>
+                  <td className="strong" data-label="Name">
+                    {key.name}
+                  </td>
                   <td data-label="Prefix">
                     <code>{key.prefix}…</code>
                   </td>
@@ -118,10 +128,20 @@ export function ApiKeysPage() {
                       ))}
                     </ul>
                   </td>
-                  <td className="nowrap" data-label="Created">{dateTime(key.createdAt)}</td>
+                  <td className="nowrap" data-label="Created">
+                    {dateTime(key.createdAt)}
+                  </td>
                   <td data-label="Status">{key.revokedAt ? <Badge value="REVOKED" /> : <Badge value="active" />}</td>
                   <td className="actions">
-                    {key.revokedAt ? null : <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question={`Revoke “${key.name}”? It stops working at once.`} busy={revoke.isPending} onConfirm={() => revoke.mutate({ id: key.id })} />}
+                    {key.revokedAt ? null : (
+                      <ConfirmButton
+                        label="Revoke"
+                        confirmLabel="Yes, revoke"
+                        question={`Revoke “${key.name}”? It stops working at once.`}
+                        busy={revoke.isPending}
+                        onConfirm={() => revoke.mutate({ id: key.id })}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}

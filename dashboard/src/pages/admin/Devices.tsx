@@ -122,7 +122,12 @@ export function DevicesPage() {
             {doors.length === 0 ? (
               <Empty>Create doors in the Catalog first: a device drives one or more doors.</Empty>
             ) : (
-              <CheckboxGroup legend="Doors it drives" name="doorIds" options={doors.map((door) => ({ value: door.id, label: door.name }))} error={fieldErrorOf(register.error, 'doorIds')} />
+              <CheckboxGroup
+                legend="Doors it drives"
+                name="doorIds"
+                options={doors.map((door) => ({ value: door.id, label: door.name }))}
+                error={fieldErrorOf(register.error, 'doorIds')}
+              />
             )}
             <div>
               <button type="submit" className="button button-primary" disabled={register.isPending}>
@@ -131,7 +136,11 @@ export function DevicesPage() {
             </div>
           </form>
           {registered ? (
-            <SecretReveal label={`Activation code for “${registered.name}”`} value={registered.code} note="Enter it on the controller within 7 days (POST /api/devices/activate). It is shown only once." />
+            <SecretReveal
+              label={`Activation code for “${registered.name}”`}
+              value={registered.code}
+              note="Enter it on the controller within 7 days (POST /api/devices/activate). It is shown only once."
+            />
           ) : null}
         </Section>
       ) : null}
@@ -153,7 +162,19 @@ export function DevicesPage() {
   );
 }
 
-function DeviceCard({ device, allDoors, canWrite, onRevoke, revoking }: { device: DeviceRow; allDoors: { id: string; name: string }[]; canWrite: boolean; onRevoke: () => void; revoking: boolean }) {
+function DeviceCard({
+  device,
+  allDoors,
+  canWrite,
+  onRevoke,
+  revoking,
+}: {
+  device: DeviceRow;
+  allDoors: { id: string; name: string }[];
+  canWrite: boolean;
+  onRevoke: () => void;
+  revoking: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const setDoors = useGraphQLMutation(SetDeviceDoors, [['devices']]);
   const unlock = useGraphQLMutation(QueueUnlock, [['devices']]);
@@ -221,11 +242,20 @@ function DeviceCard({ device, allDoors, canWrite, onRevoke, revoking }: { device
         </div>
       </dl>
       <ErrorNotice error={setDoors.error ?? unlock.error} />
-      {unlock.data ? <p className="muted small" role="status">Unlock queued; the controller picks it up with its next heartbeat (expires {dateTime(unlock.data.createDeviceCommand.command.expires_at)}).</p> : null}
+      {unlock.data ? (
+        <p className="muted small" role="status">
+          Unlock queued; the controller picks it up with its next heartbeat (expires {dateTime(unlock.data.createDeviceCommand.command.expires_at)}).
+        </p>
+      ) : null}
       {canWrite && device.status !== 'REVOKED' ? (
         editing ? (
           <form className="stack inset" onSubmit={saveDoors} aria-label={`Doors of ${device.name}`}>
-            <CheckboxGroup legend="Doors it drives" name="doorIds" options={allDoors.map((door) => ({ value: door.id, label: door.name }))} defaultChecked={device.doors.map((d) => d.id)} />
+            <CheckboxGroup
+              legend="Doors it drives"
+              name="doorIds"
+              options={allDoors.map((door) => ({ value: door.id, label: door.name }))}
+              defaultChecked={device.doors.map((d) => d.id)}
+            />
             <div className="button-row">
               <button type="submit" className="button button-primary button-small" disabled={setDoors.isPending}>
                 Save doors

@@ -123,7 +123,12 @@ export function OAuthAppsPage() {
               {fieldErrorOf(create.error, 'redirectUris') ? <p className="field-error">{fieldErrorOf(create.error, 'redirectUris')}</p> : null}
             </div>
           </div>
-          <CheckboxGroup legend="Scopes it may ask for" name="scopes" options={SCOPES.filter((s) => s !== 'admin').map((scope) => ({ value: scope, label: scope }))} error={fieldErrorOf(create.error, 'scopes')} />
+          <CheckboxGroup
+            legend="Scopes it may ask for"
+            name="scopes"
+            options={SCOPES.filter((s) => s !== 'admin').map((scope) => ({ value: scope, label: scope }))}
+            error={fieldErrorOf(create.error, 'scopes')}
+          />
           <label className="checkbox">
             <input type="checkbox" name="public" />
             <span>Public app (mobile or single-page: no client secret)</span>
@@ -194,10 +199,28 @@ export function OAuthAppsPage() {
                         tone="secondary"
                         question="The old secret stops working at once."
                         busy={rotate.isPending}
-                        onConfirm={() => rotate.mutate({ clientId: app.clientId }, { onSuccess: (data) => setShown({ name: data.rotateOAuthAppSecret.app.name, clientId: data.rotateOAuthAppSecret.app.clientId, clientSecret: data.rotateOAuthAppSecret.clientSecret }) })}
+                        onConfirm={() =>
+                          rotate.mutate(
+                            { clientId: app.clientId },
+                            {
+                              onSuccess: (data) =>
+                                setShown({
+                                  name: data.rotateOAuthAppSecret.app.name,
+                                  clientId: data.rotateOAuthAppSecret.app.clientId,
+                                  clientSecret: data.rotateOAuthAppSecret.clientSecret,
+                                }),
+                            },
+                          )
+                        }
                       />
                     )}
-                    <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${app.name}? Every grant and token ends.`} busy={remove.isPending} onConfirm={() => remove.mutate({ clientId: app.clientId })} />
+                    <ConfirmButton
+                      label="Delete"
+                      confirmLabel="Yes, delete"
+                      question={`Delete ${app.name}? Every grant and token ends.`}
+                      busy={remove.isPending}
+                      onConfirm={() => remove.mutate({ clientId: app.clientId })}
+                    />
                   </td>
                 </tr>
               ))}
@@ -257,7 +280,13 @@ export function ConnectedAppsPage() {
                     {relative(app.lastUsedAt)}
                   </td>
                   <td className="actions">
-                    <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question={`Disconnect ${app.name}?`} busy={revoke.isPending} onConfirm={() => revoke.mutate({ clientId: app.clientId })} />
+                    <ConfirmButton
+                      label="Revoke"
+                      confirmLabel="Yes, revoke"
+                      question={`Disconnect ${app.name}?`}
+                      busy={revoke.isPending}
+                      onConfirm={() => revoke.mutate({ clientId: app.clientId })}
+                    />
                   </td>
                 </tr>
               ))}

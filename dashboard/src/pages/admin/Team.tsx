@@ -83,7 +83,16 @@ export function TeamPage() {
           {invited ? <SuccessNotice>{invited} can sign in now. Hand over the initial password; they change it under Team → Your password.</SuccessNotice> : null}
           <div className="form-row">
             <Field label="Email address" name="email" type="email" required autoComplete="off" error={fieldErrorOf(create.error, 'email')} />
-            <Field label="Initial password" name="password" type="password" required minLength={12} autoComplete="new-password" hint="At least 12 characters." error={fieldErrorOf(create.error, 'password')} />
+            <Field
+              label="Initial password"
+              name="password"
+              type="password"
+              required
+              minLength={12}
+              autoComplete="new-password"
+              hint="At least 12 characters."
+              error={fieldErrorOf(create.error, 'password')}
+            />
             <SelectField label="Role" name="role" defaultValue="STAFF" error={fieldErrorOf(create.error, 'role')}>
               <option value="STAFF">Staff</option>
               <option value="ADMIN">Admin</option>
@@ -127,7 +136,13 @@ export function TeamPage() {
                       {self ? (
                         <span>{user.role === 'ADMIN' ? 'Admin' : 'Staff'}</span>
                       ) : (
-                        <select aria-label={`Role of ${user.email}`} value={user.role} disabled={updateRole.isPending} onChange={(event) => updateRole.mutate({ id: user.id, role: event.target.value as UserRole })} className="select-inline">
+                        <select
+                          aria-label={`Role of ${user.email}`}
+                          value={user.role}
+                          disabled={updateRole.isPending}
+                          onChange={(event) => updateRole.mutate({ id: user.id, role: event.target.value as UserRole })}
+                          className="select-inline"
+                        >
                           <option value="ADMIN">Admin</option>
                           <option value="STAFF">Staff</option>
                         </select>
@@ -139,7 +154,17 @@ export function TeamPage() {
                     <td className="nowrap" data-label="Password changed">
                       {dateTime(user.passwordChangedAt)}
                     </td>
-                    <td className="actions">{self ? null : <ConfirmButton label="Remove" confirmLabel="Yes, remove" question={`Remove ${user.email}? Their sessions end at once.`} busy={remove.isPending} onConfirm={() => remove.mutate({ id: user.id })} />}</td>
+                    <td className="actions">
+                      {self ? null : (
+                        <ConfirmButton
+                          label="Remove"
+                          confirmLabel="Yes, remove"
+                          question={`Remove ${user.email}? Their sessions end at once.`}
+                          busy={remove.isPending}
+                          onConfirm={() => remove.mutate({ id: user.id })}
+                        />
+                      )}
+                    </td>
                   </tr>
                 );
               })}
@@ -173,10 +198,24 @@ export function ChangePassword() {
     <Section title="Your password" description="Changing it signs out your other sessions; this one stays signed in.">
       <form className="stack" onSubmit={submit} aria-label="Change your password">
         <ErrorNotice error={formLevelError(change.error, ['currentPassword', 'newPassword'])} />
-        {change.data ? <SuccessNotice>Password changed; {change.data.changePassword.signedOutSessions} other {change.data.changePassword.signedOutSessions === 1 ? 'session was' : 'sessions were'} signed out.</SuccessNotice> : null}
+        {change.data ? (
+          <SuccessNotice>
+            Password changed; {change.data.changePassword.signedOutSessions} other {change.data.changePassword.signedOutSessions === 1 ? 'session was' : 'sessions were'} signed
+            out.
+          </SuccessNotice>
+        ) : null}
         <div className="form-row">
           <Field label="Current password" name="currentPassword" type="password" required autoComplete="current-password" error={fieldErrorOf(change.error, 'currentPassword')} />
-          <Field label="New password" name="newPassword" type="password" required minLength={12} autoComplete="new-password" hint="At least 12 characters." error={fieldErrorOf(change.error, 'newPassword')} />
+          <Field
+            label="New password"
+            name="newPassword"
+            type="password"
+            required
+            minLength={12}
+            autoComplete="new-password"
+            hint="At least 12 characters."
+            error={fieldErrorOf(change.error, 'newPassword')}
+          />
         </div>
         <div>
           <button type="submit" className="button button-secondary" disabled={change.isPending}>

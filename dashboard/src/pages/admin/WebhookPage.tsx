@@ -80,7 +80,12 @@ export function WebhookPage() {
               <button type="button" className="button button-secondary" disabled={test.isPending} onClick={() => test.mutate({ webhookId: id })}>
                 Send test
               </button>
-              <ConfirmButton label="Delete" confirmLabel="Yes, delete" question="Delete this webhook and its delivery log?" onConfirm={() => remove.mutate({ webhookId: id }, { onSuccess: () => void navigate('/admin/webhooks') })} />
+              <ConfirmButton
+                label="Delete"
+                confirmLabel="Yes, delete"
+                question="Delete this webhook and its delivery log?"
+                onConfirm={() => remove.mutate({ webhookId: id }, { onSuccess: () => void navigate('/admin/webhooks') })}
+              />
             </>
           ) : undefined
         }
@@ -155,10 +160,17 @@ export function WebhookPage() {
                       </button>
                     </td>
                     <td data-label="Last response">{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
-                    <td className="nowrap" data-label="Created">{dateTime(delivery.createdAt)}</td>
+                    <td className="nowrap" data-label="Created">
+                      {dateTime(delivery.createdAt)}
+                    </td>
                     <td className="actions">
                       {canWrite ? (
-                        <button type="button" className="button button-secondary button-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate({ webhookId: id, eventId: delivery.eventId })}>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          disabled={redeliver.isPending}
+                          onClick={() => redeliver.mutate({ webhookId: id, eventId: delivery.eventId })}
+                        >
                           Redeliver
                         </button>
                       ) : null}
@@ -170,7 +182,8 @@ export function WebhookPage() {
                         <ol className="attempts">
                           {delivery.attempts.map((attempt, index) => (
                             <li key={attempt.attemptedAt + String(index)}>
-                              <span className="strong">Attempt {index + 1}</span> · {dateTime(attempt.attemptedAt)} · {attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : 'no response'} · {attempt.durationMs} ms
+                              <span className="strong">Attempt {index + 1}</span> · {dateTime(attempt.attemptedAt)} ·{' '}
+                              {attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : 'no response'} · {attempt.durationMs} ms
                               {attempt.error ? ` · ${attempt.error}` : ''}
                             </li>
                           ))}

@@ -91,7 +91,13 @@ export function WebhooksPage() {
           <form className="stack" onSubmit={submit} aria-label="Add a webhook endpoint">
             <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'secret'])} />
             <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/portier-events" error={fieldErrorOf(create.error, 'url')} />
-            <CheckboxGroup legend="Events" name="events" options={EVENT_TYPES.map((type) => ({ value: type, label: type }))} defaultChecked={EVENT_TYPES} error={fieldErrorOf(create.error, 'events')} />
+            <CheckboxGroup
+              legend="Events"
+              name="events"
+              options={EVENT_TYPES.map((type) => ({ value: type, label: type }))}
+              defaultChecked={EVENT_TYPES}
+              error={fieldErrorOf(create.error, 'events')}
+            />
             <div className="secret-input">
               <Field
                 label="Signing secret"
@@ -155,7 +161,9 @@ export function WebhooksPage() {
                   <td data-label="Status">
                     <Badge value={webhook.active ? 'active' : 'inactive'} />
                   </td>
-                  <td className="nowrap" data-label="Created">{dateTime(webhook.createdAt)}</td>
+                  <td className="nowrap" data-label="Created">
+                    {dateTime(webhook.createdAt)}
+                  </td>
                   <td className="actions">
                     <Link className="button button-secondary button-small" to={`/admin/webhooks/${webhook.id}`}>
                       Delivery log
@@ -173,7 +181,13 @@ export function WebhooksPage() {
                         >
                           Send test
                         </button>
-                        <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete the webhook to ${webhook.url} and its delivery log?`} busy={remove.isPending} onConfirm={() => remove.mutate({ webhookId: webhook.id })} />
+                        <ConfirmButton
+                          label="Delete"
+                          confirmLabel="Yes, delete"
+                          question={`Delete the webhook to ${webhook.url} and its delivery log?`}
+                          busy={remove.isPending}
+                          onConfirm={() => remove.mutate({ webhookId: webhook.id })}
+                        />
                       </>
                     ) : null}
                   </td>

@@ -183,7 +183,8 @@ export function BookingDetailPage() {
               <Loading label="Working out the refund…" />
             ) : refund.data ? (
               <p className="refund" role="status">
-                The guest gets <strong>{money(refund.data.cancellationQuote.refundAmount, refund.data.cancellationQuote.currency)}</strong> back of {money(refund.data.cancellationQuote.totalPrice, refund.data.cancellationQuote.currency)}
+                The guest gets <strong>{money(refund.data.cancellationQuote.refundAmount, refund.data.cancellationQuote.currency)}</strong> back of{' '}
+                {money(refund.data.cancellationQuote.totalPrice, refund.data.cancellationQuote.currency)}
                 {refund.data.cancellationQuote.policyName ? ` (policy “${refund.data.cancellationQuote.policyName}”)` : ' (no default cancellation policy: a full refund)'}.
               </p>
             ) : (
@@ -261,7 +262,13 @@ export function BookingDetailPage() {
           <Loading />
         ) : credentials.data ? (
           <div className="credentials">
-            <img className="qr" alt={`QR code for ${data.guestName}'s booking`} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(credentials.data.bookingCredentials.qrCode.svg)}`} width={160} height={160} />
+            <img
+              className="qr"
+              alt={`QR code for ${data.guestName}'s booking`}
+              src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(credentials.data.bookingCredentials.qrCode.svg)}`}
+              width={160}
+              height={160}
+            />
             <dl className="facts">
               <div>
                 <dt>SMS code</dt>

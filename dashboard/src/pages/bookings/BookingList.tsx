@@ -153,11 +153,15 @@ export function BookingListPage() {
                     <span className="small muted block">{booking.guestEmail}</span>
                   </td>
                   <td data-label="Object">{booking.objectName}</td>
-                  <td className="nowrap" data-label="Time">{timeRange(booking.startTime, booking.endTime, booking.object.accommodation.timeZone)}</td>
+                  <td className="nowrap" data-label="Time">
+                    {timeRange(booking.startTime, booking.endTime, booking.object.accommodation.timeZone)}
+                  </td>
                   <td data-label="Status">
                     <Badge value={booking.status} />
                   </td>
-                  <td className="numeric" data-label="Total">{money(booking.totalPrice, booking.currency)}</td>
+                  <td className="numeric" data-label="Total">
+                    {money(booking.totalPrice, booking.currency)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -180,10 +180,7 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
     const pricePerHour = centsOf(String(form.get('pricePerHour') ?? ''));
     setPriceError(Number.isNaN(pricePerHour) ? PRICE_HINT : undefined);
     if (Number.isNaN(pricePerHour)) return;
-    createObject.mutate(
-      { accommodationId: accommodation.id, name: String(form.get('name') ?? ''), pricePerHour },
-      { onSuccess: () => setAddingObject(false) },
-    );
+    createObject.mutate({ accommodationId: accommodation.id, name: String(form.get('name') ?? ''), pricePerHour }, { onSuccess: () => setAddingObject(false) });
   };
 
   return (
@@ -196,7 +193,13 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
             <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
               Edit
             </button>
-            <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${accommodation.name} and its objects?`} busy={remove.isPending} onConfirm={() => remove.mutate({ id: accommodation.id })} />
+            <ConfirmButton
+              label="Delete"
+              confirmLabel="Yes, delete"
+              question={`Delete ${accommodation.name} and its objects?`}
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate({ id: accommodation.id })}
+            />
           </>
         ) : undefined
       }
@@ -243,12 +246,22 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
                     {object.name}
                   </Link>
                 </td>
-                <td className="numeric" data-label="Price per hour">{money(object.pricePerHour)}</td>
+                <td className="numeric" data-label="Price per hour">
+                  {money(object.pricePerHour)}
+                </td>
                 <td className="actions">
                   <Link to={`/catalog/objects/${object.id}`} className="button button-secondary button-small">
                     Hours and rules
                   </Link>
-                  {canWrite ? <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${object.name}?`} busy={deleteObject.isPending} onConfirm={() => deleteObject.mutate({ id: object.id })} /> : null}
+                  {canWrite ? (
+                    <ConfirmButton
+                      label="Delete"
+                      confirmLabel="Yes, delete"
+                      question={`Delete ${object.name}?`}
+                      busy={deleteObject.isPending}
+                      onConfirm={() => deleteObject.mutate({ id: object.id })}
+                    />
+                  ) : null}
                 </td>
               </tr>
             ))}
@@ -261,7 +274,14 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
             <ErrorNotice error={formLevelError(createObject.error, ['name', 'pricePerHour'])} />
             <div className="form-row">
               <Field label="Name" name="name" required placeholder="e.g. Court 3" error={fieldErrorOf(createObject.error, 'name')} />
-              <Field label="Price per hour (EUR)" name="pricePerHour" inputMode="decimal" required placeholder="20.00" error={priceError ?? fieldErrorOf(createObject.error, 'pricePerHour')} />
+              <Field
+                label="Price per hour (EUR)"
+                name="pricePerHour"
+                inputMode="decimal"
+                required
+                placeholder="20.00"
+                error={priceError ?? fieldErrorOf(createObject.error, 'pricePerHour')}
+              />
             </div>
             <p className="field-hint">New objects open every day 08:00–22:00 with the default booking rules; change them on the object's page.</p>
             <div className="button-row">

@@ -44,7 +44,25 @@ function readDoor(form: FormData) {
   };
 }
 
-function DoorForm({ door, objects, label, submitLabel, error, busy, onSubmit, onCancel }: { door?: Door; objects: { id: string; name: string }[]; label: string; submitLabel: string; error: unknown; busy: boolean; onSubmit: (values: ReturnType<typeof readDoor>) => void; onCancel: () => void }) {
+function DoorForm({
+  door,
+  objects,
+  label,
+  submitLabel,
+  error,
+  busy,
+  onSubmit,
+  onCancel,
+}: {
+  door?: Door;
+  objects: { id: string; name: string }[];
+  label: string;
+  submitLabel: string;
+  error: unknown;
+  busy: boolean;
+  onSubmit: (values: ReturnType<typeof readDoor>) => void;
+  onCancel: () => void;
+}) {
   return (
     <form
       className="stack inset"
@@ -62,9 +80,24 @@ function DoorForm({ door, objects, label, submitLabel, error, busy, onSubmit, on
           <option value="unlock_per_scan">Unlock on each scan</option>
           <option value="toggle">Toggle</option>
         </SelectField>
-        <Field label="Unlock seconds" name="unlockDurationSeconds" type="number" min={1} defaultValue={door?.unlockDurationSeconds} error={fieldErrorOf(error, 'unlockDurationSeconds')} />
+        <Field
+          label="Unlock seconds"
+          name="unlockDurationSeconds"
+          type="number"
+          min={1}
+          defaultValue={door?.unlockDurationSeconds}
+          error={fieldErrorOf(error, 'unlockDurationSeconds')}
+        />
       </div>
-      {objects.length > 0 ? <CheckboxGroup legend="Objects it serves" name="objectIds" options={objects.map((o) => ({ value: o.id, label: o.name }))} defaultChecked={door?.objectIds ?? []} error={fieldErrorOf(error, 'objectIds')} /> : null}
+      {objects.length > 0 ? (
+        <CheckboxGroup
+          legend="Objects it serves"
+          name="objectIds"
+          options={objects.map((o) => ({ value: o.id, label: o.name }))}
+          defaultChecked={door?.objectIds ?? []}
+          error={fieldErrorOf(error, 'objectIds')}
+        />
+      ) : null}
       <div className="button-row">
         <button type="submit" className="button button-primary button-small" disabled={busy}>
           {submitLabel}
@@ -99,7 +132,17 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
       }
     >
       <ErrorNotice error={remove.error} />
-      {adding ? <DoorForm objects={objects} label="New door" submitLabel="Create door" error={create.error} busy={create.isPending} onCancel={() => setAdding(false)} onSubmit={(values) => create.mutate(values, { onSuccess: () => setAdding(false) })} /> : null}
+      {adding ? (
+        <DoorForm
+          objects={objects}
+          label="New door"
+          submitLabel="Create door"
+          error={create.error}
+          busy={create.isPending}
+          onCancel={() => setAdding(false)}
+          onSubmit={(values) => create.mutate(values, { onSuccess: () => setAdding(false) })}
+        />
+      ) : null}
       {editedDoor ? (
         <DoorForm
           key={editedDoor.id}
@@ -131,7 +174,9 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
           <tbody>
             {doors.map((door) => (
               <tr key={door.id}>
-                <td className="strong nowrap" data-label="Door">{door.name}</td>
+                <td className="strong nowrap" data-label="Door">
+                  {door.name}
+                </td>
                 <td data-label="GPIO pin">{door.gpioPin}</td>
                 <td data-label="Behaviour">{door.behavior === 'toggle' ? 'Toggle' : `Unlock ${door.unlockDurationSeconds} s per scan`}</td>
                 <td data-label="Objects">
@@ -153,7 +198,13 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
                       <button type="button" className="button button-secondary button-small" onClick={() => setEditing(door.id)}>
                         Edit
                       </button>
-                      <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${door.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate({ id: door.id })} />
+                      <ConfirmButton
+                        label="Delete"
+                        confirmLabel="Yes, delete"
+                        question={`Delete ${door.name}?`}
+                        busy={remove.isPending}
+                        onConfirm={() => remove.mutate({ id: door.id })}
+                      />
                     </>
                   ) : null}
                 </td>

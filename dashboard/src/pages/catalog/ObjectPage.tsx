@@ -155,7 +155,17 @@ export function ObjectPage() {
       <PageHeader
         title={object.name}
         description={`${object.accommodation.name} · ${money(object.pricePerHour)} per hour · times in ${object.accommodation.timeZone}`}
-        actions={canWrite ? <ConfirmButton label="Delete object" confirmLabel="Yes, delete" question={`Delete ${object.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate({ id }, { onSuccess: () => void navigate('/catalog') })} /> : undefined}
+        actions={
+          canWrite ? (
+            <ConfirmButton
+              label="Delete object"
+              confirmLabel="Yes, delete"
+              question={`Delete ${object.name}?`}
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate({ id }, { onSuccess: () => void navigate('/catalog') })}
+            />
+          ) : undefined
+        }
       />
       <ErrorNotice error={remove.error} />
       {canWrite ? <DetailsForm object={object} /> : null}
@@ -183,7 +193,14 @@ function DetailsForm({ object }: { object: BookableObject }) {
         {update.isSuccess ? <SuccessNotice>Saved.</SuccessNotice> : null}
         <div className="form-row">
           <Field label="Name" name="name" defaultValue={object.name} required error={fieldErrorOf(update.error, 'name')} />
-          <Field label="Price per hour (EUR)" name="pricePerHour" inputMode="decimal" defaultValue={eurosOf(object.pricePerHour)} required error={priceError ?? fieldErrorOf(update.error, 'pricePerHour')} />
+          <Field
+            label="Price per hour (EUR)"
+            name="pricePerHour"
+            inputMode="decimal"
+            defaultValue={eurosOf(object.pricePerHour)}
+            required
+            error={priceError ?? fieldErrorOf(update.error, 'pricePerHour')}
+          />
         </div>
         <div>
           <button type="submit" className="button button-primary" disabled={update.isPending}>
@@ -225,18 +242,40 @@ function ScheduleForm({ object, canWrite }: { object: BookableObject; canWrite: 
           {DAYS.map((day) => {
             const hours = schedule[day];
             const label = day.charAt(0).toUpperCase() + day.slice(1);
-            const errors = [fieldErrorOf(set.error, `schedule.${day}.open`), fieldErrorOf(set.error, `schedule.${day}.close`), fieldErrorOf(set.error, `schedule.${day}`)].filter(Boolean);
+            const errors = [fieldErrorOf(set.error, `schedule.${day}.open`), fieldErrorOf(set.error, `schedule.${day}.close`), fieldErrorOf(set.error, `schedule.${day}`)].filter(
+              Boolean,
+            );
             return (
               <div key={day} className="schedule-row">
                 <span className="strong">{label}</span>
                 <label className="checkbox">
-                  <input type="checkbox" aria-label={`Open on ${label}`} checked={open[day]} disabled={!canWrite} onChange={(event) => setOpen({ ...open, [day]: event.target.checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Open on ${label}`}
+                    checked={open[day]}
+                    disabled={!canWrite}
+                    onChange={(event) => setOpen({ ...open, [day]: event.target.checked })}
+                  />
                   <span aria-hidden="true">{open[day] ? 'Open' : 'Closed'}</span>
                 </label>
                 {open[day] ? (
                   <>
-                    <input aria-label={`${label} opens`} name={`${day}-open`} defaultValue={hours?.open ?? '08:00'} placeholder="08:00" disabled={!canWrite} aria-invalid={errors.length > 0 ? true : undefined} />
-                    <input aria-label={`${label} closes`} name={`${day}-close`} defaultValue={hours?.close ?? '22:00'} placeholder="22:00" disabled={!canWrite} aria-invalid={errors.length > 0 ? true : undefined} />
+                    <input
+                      aria-label={`${label} opens`}
+                      name={`${day}-open`}
+                      defaultValue={hours?.open ?? '08:00'}
+                      placeholder="08:00"
+                      disabled={!canWrite}
+                      aria-invalid={errors.length > 0 ? true : undefined}
+                    />
+                    <input
+                      aria-label={`${label} closes`}
+                      name={`${day}-close`}
+                      defaultValue={hours?.close ?? '22:00'}
+                      placeholder="22:00"
+                      disabled={!canWrite}
+                      aria-invalid={errors.length > 0 ? true : undefined}
+                    />
                   </>
                 ) : (
                   <span className="muted schedule-closed">Closed all day</span>
@@ -269,7 +308,14 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
     const form = new FormData(formElement);
     const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
     set.mutate(
-      { objectId: object.id, date: String(form.get('date') ?? ''), closed, reason: text('reason'), open: closed ? undefined : text('open'), close: closed ? undefined : text('close') },
+      {
+        objectId: object.id,
+        date: String(form.get('date') ?? ''),
+        closed,
+        reason: text('reason'),
+        open: closed ? undefined : text('open'),
+        close: closed ? undefined : text('close'),
+      },
       { onSuccess: () => formElement.reset() },
     );
   };
@@ -298,7 +344,17 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
                 <td className="nowrap strong">{special.date}</td>
                 <td>{special.closed ? 'Closed' : special.open && special.close ? `${special.open}–${special.close}` : 'As usual'}</td>
                 <td>{special.reason || '—'}</td>
-                <td className="actions">{canWrite ? <ConfirmButton label="Remove" confirmLabel="Yes, remove" question={`Remove ${special.date}?`} busy={remove.isPending} onConfirm={() => remove.mutate({ objectId: object.id, date: special.date })} /> : null}</td>
+                <td className="actions">
+                  {canWrite ? (
+                    <ConfirmButton
+                      label="Remove"
+                      confirmLabel="Yes, remove"
+                      question={`Remove ${special.date}?`}
+                      busy={remove.isPending}
+                      onConfirm={() => remove.mutate({ objectId: object.id, date: special.date })}
+                    />
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -347,7 +403,17 @@ function RulesForm({ object, canWrite }: { object: BookableObject; canWrite: boo
         {set.isSuccess ? <SuccessNotice>Booking rules saved.</SuccessNotice> : null}
         <div className="form-grid">
           {RULES.map((rule) => (
-            <Field key={rule.name} label={`${rule.label} (${rule.unit})`} name={rule.name} type="number" min={0} defaultValue={object.bookingRules[rule.name]} disabled={!canWrite} required error={fieldErrorOf(set.error, `rules.${rule.name}`) ?? fieldErrorOf(set.error, rule.name)} />
+            <Field
+              key={rule.name}
+              label={`${rule.label} (${rule.unit})`}
+              name={rule.name}
+              type="number"
+              min={0}
+              defaultValue={object.bookingRules[rule.name]}
+              disabled={!canWrite}
+              required
+              error={fieldErrorOf(set.error, `rules.${rule.name}`) ?? fieldErrorOf(set.error, rule.name)}
+            />
           ))}
         </div>
         {canWrite ? (

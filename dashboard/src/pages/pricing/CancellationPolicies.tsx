@@ -93,17 +93,43 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
             <legend>Refund tiers</legend>
             {tiers.map((tier, index) => (
               <div key={tier.key} className="form-row form-row-end">
-                <Field label={`Tier ${index + 1}: hours before start`} type="number" min={0} value={tier.hours} onChange={(event) => change(tier.key, { hours: event.target.value })} error={fieldErrorOf(create.error, `tiers[${index}].hoursBeforeStart`)} />
-                <Field label={`Tier ${index + 1}: refund (%)`} type="number" min={0} max={100} value={tier.percent} onChange={(event) => change(tier.key, { percent: event.target.value })} error={fieldErrorOf(create.error, `tiers[${index}].refundPercent`)} />
-                <button type="button" className="button button-secondary button-small" disabled={tiers.length === 1} onClick={() => setTiers(tiers.filter((t) => t.key !== tier.key))}>
+                <Field
+                  label={`Tier ${index + 1}: hours before start`}
+                  type="number"
+                  min={0}
+                  value={tier.hours}
+                  onChange={(event) => change(tier.key, { hours: event.target.value })}
+                  error={fieldErrorOf(create.error, `tiers[${index}].hoursBeforeStart`)}
+                />
+                <Field
+                  label={`Tier ${index + 1}: refund (%)`}
+                  type="number"
+                  min={0}
+                  max={100}
+                  value={tier.percent}
+                  onChange={(event) => change(tier.key, { percent: event.target.value })}
+                  error={fieldErrorOf(create.error, `tiers[${index}].refundPercent`)}
+                />
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  disabled={tiers.length === 1}
+                  onClick={() => setTiers(tiers.filter((t) => t.key !== tier.key))}
+                >
                   Remove tier {index + 1}
                 </button>
               </div>
             ))}
-            <button type="button" className="button button-secondary button-small" onClick={() => setTiers([...tiers, { key: Math.max(0, ...tiers.map((t) => t.key)) + 1, hours: '0', percent: '0' }])}>
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => setTiers([...tiers, { key: Math.max(0, ...tiers.map((t) => t.key)) + 1, hours: '0', percent: '0' }])}
+            >
               Add tier
             </button>
-            {fieldErrorOf(create.error, 'tiers') && !tiers.some((_, i) => fieldErrorOf(create.error, `tiers[${i}]`)) ? <p className="field-error">{fieldErrorOf(create.error, 'tiers')}</p> : null}
+            {fieldErrorOf(create.error, 'tiers') && !tiers.some((_, i) => fieldErrorOf(create.error, `tiers[${i}]`)) ? (
+              <p className="field-error">{fieldErrorOf(create.error, 'tiers')}</p>
+            ) : null}
           </fieldset>
           <label className="checkbox">
             <input type="checkbox" name="isDefault" defaultChecked />
@@ -138,7 +164,13 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
                         Make default
                       </button>
                     )}
-                    <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${policy.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate({ id: policy.id })} />
+                    <ConfirmButton
+                      label="Delete"
+                      confirmLabel="Yes, delete"
+                      question={`Delete ${policy.name}?`}
+                      busy={remove.isPending}
+                      onConfirm={() => remove.mutate({ id: policy.id })}
+                    />
                   </div>
                 ) : null}
               </div>

@@ -24,8 +24,28 @@ const RulesQuery = graphql(`
 `);
 
 const CreateRule = graphql(`
-  mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
-    createPricingRule(name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {
+  mutation DashboardCreatePricingRule(
+    $name: String!
+    $type: String!
+    $percent: Int!
+    $active: Boolean
+    $startTime: String
+    $endTime: String
+    $weekdays: [String!]
+    $minDurationMinutes: Int
+    $minDaysInAdvance: Int
+  ) {
+    createPricingRule(
+      name: $name
+      type: $type
+      percent: $percent
+      active: $active
+      startTime: $startTime
+      endTime: $endTime
+      weekdays: $weekdays
+      minDurationMinutes: $minDurationMinutes
+      minDaysInAdvance: $minDaysInAdvance
+    ) {
       pricingRule {
         id
       }
@@ -34,8 +54,30 @@ const CreateRule = graphql(`
 `);
 
 const UpdateRule = graphql(`
-  mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
-    updatePricingRule(id: $id, name: $name, type: $type, percent: $percent, active: $active, startTime: $startTime, endTime: $endTime, weekdays: $weekdays, minDurationMinutes: $minDurationMinutes, minDaysInAdvance: $minDaysInAdvance) {
+  mutation DashboardUpdatePricingRule(
+    $id: ID!
+    $name: String
+    $type: String
+    $percent: Int
+    $active: Boolean
+    $startTime: String
+    $endTime: String
+    $weekdays: [String!]
+    $minDurationMinutes: Int
+    $minDaysInAdvance: Int
+  ) {
+    updatePricingRule(
+      id: $id
+      name: $name
+      type: $type
+      percent: $percent
+      active: $active
+      startTime: $startTime
+      endTime: $endTime
+      weekdays: $weekdays
+      minDurationMinutes: $minDurationMinutes
+      minDaysInAdvance: $minDaysInAdvance
+    ) {
       id
       active
     }
@@ -82,7 +124,23 @@ function describe(rule: Rule): string {
   }
 }
 
-function RuleForm({ rule, label, submitLabel, error, busy, onSubmit, onCancel }: { rule?: Rule; label: string; submitLabel: string; error: unknown; busy: boolean; onSubmit: (values: DashboardCreatePricingRuleMutationVariables) => void; onCancel?: () => void }) {
+function RuleForm({
+  rule,
+  label,
+  submitLabel,
+  error,
+  busy,
+  onSubmit,
+  onCancel,
+}: {
+  rule?: Rule;
+  label: string;
+  submitLabel: string;
+  error: unknown;
+  busy: boolean;
+  onSubmit: (values: DashboardCreatePricingRuleMutationVariables) => void;
+  onCancel?: () => void;
+}) {
   const [type, setType] = useState(rule?.type ?? 'time_based');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -108,7 +166,17 @@ function RuleForm({ rule, label, submitLabel, error, busy, onSubmit, onCancel }:
             </option>
           ))}
         </SelectField>
-        <Field label="Adjustment (%)" name="percent" type="number" min={-100} max={1000} defaultValue={rule?.percent} required hint="Negative for a discount." error={fieldErrorOf(error, 'percent')} />
+        <Field
+          label="Adjustment (%)"
+          name="percent"
+          type="number"
+          min={-100}
+          max={1000}
+          defaultValue={rule?.percent}
+          required
+          hint="Negative for a discount."
+          error={fieldErrorOf(error, 'percent')}
+        />
       </div>
       {type === 'time_based' ? (
         <div className="form-row">
@@ -117,10 +185,34 @@ function RuleForm({ rule, label, submitLabel, error, busy, onSubmit, onCancel }:
         </div>
       ) : null}
       {type === 'time_based' || type === 'day_based' ? (
-        <CheckboxGroup legend={type === 'time_based' ? 'Weekdays (none: every day)' : 'Weekdays'} name="weekdays" options={WEEKDAYS.map((d) => ({ value: d, label: d.charAt(0).toUpperCase() + d.slice(1) }))} defaultChecked={rule?.weekdays ?? []} error={fieldErrorOf(error, 'weekdays')} />
+        <CheckboxGroup
+          legend={type === 'time_based' ? 'Weekdays (none: every day)' : 'Weekdays'}
+          name="weekdays"
+          options={WEEKDAYS.map((d) => ({ value: d, label: d.charAt(0).toUpperCase() + d.slice(1) }))}
+          defaultChecked={rule?.weekdays ?? []}
+          error={fieldErrorOf(error, 'weekdays')}
+        />
       ) : null}
-      {type === 'duration_based' ? <Field label="Bookings of at least (minutes)" name="minDurationMinutes" type="number" min={1} defaultValue={rule?.minDurationMinutes ?? ''} error={fieldErrorOf(error, 'minDurationMinutes')} /> : null}
-      {type === 'early_bird' ? <Field label="Booked at least (days ahead)" name="minDaysInAdvance" type="number" min={1} defaultValue={rule?.minDaysInAdvance ?? ''} error={fieldErrorOf(error, 'minDaysInAdvance')} /> : null}
+      {type === 'duration_based' ? (
+        <Field
+          label="Bookings of at least (minutes)"
+          name="minDurationMinutes"
+          type="number"
+          min={1}
+          defaultValue={rule?.minDurationMinutes ?? ''}
+          error={fieldErrorOf(error, 'minDurationMinutes')}
+        />
+      ) : null}
+      {type === 'early_bird' ? (
+        <Field
+          label="Booked at least (days ahead)"
+          name="minDaysInAdvance"
+          type="number"
+          min={1}
+          defaultValue={rule?.minDaysInAdvance ?? ''}
+          error={fieldErrorOf(error, 'minDaysInAdvance')}
+        />
+      ) : null}
       <div className="button-row">
         <button type="submit" className="button button-primary button-small" disabled={busy}>
           {submitLabel}
@@ -158,8 +250,28 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
       }
     >
       <ErrorNotice error={rules.error ?? deactivate.error ?? remove.error} />
-      {adding ? <RuleForm label="New pricing rule" submitLabel="Create rule" error={create.error} busy={create.isPending} onCancel={() => setAdding(false)} onSubmit={(values) => create.mutate(values, { onSuccess: () => setAdding(false) })} /> : null}
-      {edited ? <RuleForm key={edited.id} rule={edited} label={`Edit ${edited.name}`} submitLabel="Save rule" error={update.error} busy={update.isPending} onCancel={() => setEditing(null)} onSubmit={(values) => update.mutate({ id: edited.id, ...values }, { onSuccess: () => setEditing(null) })} /> : null}
+      {adding ? (
+        <RuleForm
+          label="New pricing rule"
+          submitLabel="Create rule"
+          error={create.error}
+          busy={create.isPending}
+          onCancel={() => setAdding(false)}
+          onSubmit={(values) => create.mutate(values, { onSuccess: () => setAdding(false) })}
+        />
+      ) : null}
+      {edited ? (
+        <RuleForm
+          key={edited.id}
+          rule={edited}
+          label={`Edit ${edited.name}`}
+          submitLabel="Save rule"
+          error={update.error}
+          busy={update.isPending}
+          onCancel={() => setEditing(null)}
+          onSubmit={(values) => update.mutate({ id: edited.id, ...values }, { onSuccess: () => setEditing(null) })}
+        />
+      ) : null}
       {rules.isPending ? (
         <Loading />
       ) : rules.data?.pricingRules.length === 0 ? (
@@ -182,7 +294,9 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
           <tbody>
             {rules.data?.pricingRules.map((rule) => (
               <tr key={rule.id}>
-                <td className="strong" data-label="Rule">{rule.name}</td>
+                <td className="strong" data-label="Rule">
+                  {rule.name}
+                </td>
                 <td data-label="When">{describe(rule)}</td>
                 <td className="numeric" data-label="Adjustment">
                   {rule.percent > 0 ? '+' : ''}
@@ -202,11 +316,22 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
                           Deactivate
                         </button>
                       ) : (
-                        <button type="button" className="button button-secondary button-small" disabled={update.isPending} onClick={() => update.mutate({ id: rule.id, active: true })}>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          disabled={update.isPending}
+                          onClick={() => update.mutate({ id: rule.id, active: true })}
+                        >
                           Activate
                         </button>
                       )}
-                      <ConfirmButton label="Delete" confirmLabel="Yes, delete" question={`Delete ${rule.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate({ id: rule.id })} />
+                      <ConfirmButton
+                        label="Delete"
+                        confirmLabel="Yes, delete"
+                        question={`Delete ${rule.name}?`}
+                        busy={remove.isPending}
+                        onConfirm={() => remove.mutate({ id: rule.id })}
+                      />
                     </>
                   ) : null}
                 </td>
