@@ -72,6 +72,8 @@ describe.skipIf(!runnable)(title, () => {
 
     const first = startAsPid1(env);
     await poll('the first start', () => healthy(url));
+    // The demo banner (stdout) may arrive a moment after the server answers.
+    await poll('the demo banner', () => Promise.resolve(first.out.stdout.includes('objects:') || undefined));
     const [, tenantId] = /tenantId: (\S+)/.exec(first.out.stdout) ?? [];
     const [, apiKey] = /apiKey: +(svc_\S+)/.exec(first.out.stdout) ?? [];
     expect(apiKey).toBeTruthy();

@@ -11,7 +11,13 @@ import type { RouteDoc } from '../rest/openapi-registry.js';
 // route, each page address is registered and documented: nothing else under /dashboard answers.
 
 export const DASHBOARD_PATH = '/dashboard';
-export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist/', import.meta.url));
+/**
+ * dashboard/dist of the project: two levels up from src/http when run from source (tests, tsx), three
+ * from dist/src/http when run compiled (`npm start`).
+ */
+export const DASHBOARD_DIST = ['../../dashboard/dist/', '../../../dashboard/dist/']
+  .map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+  .reduce((found, candidate) => (existsSync(found) ? found : candidate));
 
 export const DASHBOARD_CSP = [
   "default-src 'none'",

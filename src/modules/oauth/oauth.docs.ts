@@ -43,7 +43,7 @@ export const OAUTH_DOCS = {
     summary: 'The authorization server’s public keys (JWKS)',
     description: 'Listed in the metadata; Portier issues opaque tokens and no ID tokens, so clients need not use it.',
     tags: TAGS,
-    responses: { 200: { description: 'A JSON Web Key Set.', schema: JSON_OBJECT } },
+    responses: { 200: { description: 'A JSON Web Key Set.', contentType: 'application/jwk-set+json', schema: JSON_OBJECT } },
   },
   token: {
     operationId: 'oauthToken',
@@ -82,13 +82,22 @@ export const OAUTH_DOCS = {
     summary: 'The sign-in form’s submission (email, password, csrf)',
     tags: TAGS,
     params: UID,
-    responses: { 303: REDIRECT, 401: { description: 'Wrong email or password: the form again.', ...HTML }, 403: { description: 'The CSRF token or Origin is wrong.', ...HTML } },
+    responses: {
+      303: REDIRECT,
+      400: { description: 'The request is no longer open in this browser, or the form is incomplete.', ...HTML },
+      401: { description: 'Wrong email or password: the form again.', ...HTML },
+      403: { description: 'The CSRF token or Origin is wrong.', ...HTML },
+    },
   },
   decision: {
     operationId: 'oauthInteractionDecision',
     summary: 'The consent form’s submission (decision allow or deny, csrf)',
     tags: TAGS,
     params: UID,
-    responses: { 303: REDIRECT, 403: { description: 'The CSRF token or Origin is wrong.', ...HTML } },
+    responses: {
+      303: REDIRECT,
+      400: { description: 'The request is no longer open in this browser, or the form is incomplete.', ...HTML },
+      403: { description: 'The CSRF token or Origin is wrong.', ...HTML },
+    },
   },
 } satisfies Record<string, RouteDoc>;
