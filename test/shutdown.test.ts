@@ -20,6 +20,8 @@ afterAll(async () => {
 describe('SIGTERM', () => {
   it('finishes every accepted request, stops, and exits 0', { timeout: 420_000 }, async () => {
     server = await startServerProcess({ PGLITE_DIR: dir, RATE_LIMIT_PER_MINUTE: '1000000' });
+    // The banner is printed before the "listening" line, but through another pipe.
+    for (let waited = 0; waited < 30_000 && !server.stdout.join('').includes('objects:'); waited += 50) await new Promise((r) => setTimeout(r, 50));
     const banner = server.stdout.join('');
     const apiKey = /apiKey:\s+(svc_\S+)/.exec(banner)?.[1];
     const tenantId = /tenantId:\s+(\S+)/.exec(banner)?.[1];
