@@ -58,6 +58,8 @@ export type ApiKey = {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
+  /** When the key was last used, to the minute; null when it never was. */
+  lastUsedAt: Maybe<Scalars['DateTime']['output']>;
   name: Scalars['String']['output'];
   /** The first characters of the key, for recognising it; the key itself is shown only at creation. */
   prefix: Scalars['String']['output'];
@@ -1646,6 +1648,7 @@ export type AccommodationResolvers<ContextType = GraphQLContext, ParentType exte
 export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ApiKey'] = ResolversParentTypes['ApiKey']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   rateLimitPerMinute?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;

@@ -51,6 +51,7 @@ export interface ApiKeys {
   id: Generated<string>;
   key_hash: string;
   key_prefix: string;
+  last_used_at: Timestamp | null;
   name: string;
   rate_limit_per_minute: number | null;
   revoked_at: Timestamp | null;

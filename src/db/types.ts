@@ -24,6 +24,8 @@ export interface ApiKeysTable {
   rate_limit_per_minute: number | null;
   created_at: CreatedAt;
   revoked_at: NullableTimestamp;
+  /** Refreshed at most once a minute (LAST_USED_RESOLUTION_MS). */
+  last_used_at: NullableTimestamp;
 }
 
 export interface AccommodationsTable {

@@ -31,7 +31,10 @@ export type Authenticator = (deps: AppDeps, token: string, req: FastifyRequest) 
 /** Credential checks by mode; the devices module registers 'device'. */
 export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authenticator>> = {
   // `svc_…` is an API key; anything else may be an OAuth access token.
-  apiKey: (deps, token) => (token.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps.database.db, token) : authenticateAccessToken(deps, token)),
+  apiKey: (deps, token) =>
+    token.startsWith(API_KEY_PREFIX)
+      ? authenticateApiKey(deps.database.db, token, deps.now(), (error) => deps.log.warn({ err: error }, 'the API key’s last use could not be recorded'))
+      : authenticateAccessToken(deps, token),
   device: (deps, token) => authenticateDevice(deps.database.db, token),
 };
 

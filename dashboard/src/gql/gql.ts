@@ -21,7 +21,7 @@ type Documents = {
     "\n  query DashboardOverviewAccess {\n    accessLog(first: 100) {\n      id\n      deviceId\n      doorId\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": typeof types.DashboardOverviewAccessDocument,
     "\n  query DashboardOverviewWebhooks {\n    webhooks {\n      id\n      url\n      active\n    }\n  }\n": typeof types.DashboardOverviewWebhooksDocument,
     "\n  query DashboardOverviewFailedDeliveries($webhookId: ID!) {\n    webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {\n      deliveries {\n        id\n        eventType\n        lastStatusCode\n        lastError\n        lastAttemptAt\n      }\n    }\n  }\n": typeof types.DashboardOverviewFailedDeliveriesDocument,
-    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": typeof types.DashboardApiKeysDocument,
+    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": typeof types.DashboardApiKeysDocument,
     "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": typeof types.DashboardCreateApiKeyDocument,
     "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": typeof types.DashboardRevokeApiKeyDocument,
     "\n  query DashboardAuditLog($first: Int, $after: String) {\n    auditLog(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          occurredAt\n          action\n          actor {\n            type\n            label\n          }\n          targetType\n          targetId\n          ipAddress\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.DashboardAuditLogDocument,
@@ -90,7 +90,7 @@ const documents: Documents = {
     "\n  query DashboardOverviewAccess {\n    accessLog(first: 100) {\n      id\n      deviceId\n      doorId\n      allowed\n      reason\n      checkedAt\n    }\n  }\n": types.DashboardOverviewAccessDocument,
     "\n  query DashboardOverviewWebhooks {\n    webhooks {\n      id\n      url\n      active\n    }\n  }\n": types.DashboardOverviewWebhooksDocument,
     "\n  query DashboardOverviewFailedDeliveries($webhookId: ID!) {\n    webhookDeliveries(webhookId: $webhookId, status: FAILED, first: 5) {\n      deliveries {\n        id\n        eventType\n        lastStatusCode\n        lastError\n        lastAttemptAt\n      }\n    }\n  }\n": types.DashboardOverviewFailedDeliveriesDocument,
-    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n": types.DashboardApiKeysDocument,
+    "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n": types.DashboardApiKeysDocument,
     "\n  mutation DashboardCreateApiKey($name: String!, $scopes: [String!]!, $rateLimitPerMinute: Int) {\n    createApiKey(name: $name, scopes: $scopes, rateLimitPerMinute: $rateLimitPerMinute) {\n      apiKey\n      apiKeyInfo {\n        id\n        name\n      }\n    }\n  }\n": types.DashboardCreateApiKeyDocument,
     "\n  mutation DashboardRevokeApiKey($id: ID!) {\n    revokeApiKey(id: $id) {\n      id\n      revokedAt\n    }\n  }\n": types.DashboardRevokeApiKeyDocument,
     "\n  query DashboardAuditLog($first: Int, $after: String) {\n    auditLog(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          occurredAt\n          action\n          actor {\n            type\n            label\n          }\n          targetType\n          targetId\n          ipAddress\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.DashboardAuditLogDocument,
@@ -180,7 +180,7 @@ export function graphql(source: "\n  query DashboardOverviewFailedDeliveries($we
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').DashboardApiKeysDocument;
+export function graphql(source: "\n  query DashboardApiKeys {\n    apiKeys {\n      id\n      name\n      prefix\n      scopes\n      rateLimitPerMinute\n      createdAt\n      lastUsedAt\n      revokedAt\n    }\n  }\n"): typeof import('./graphql').DashboardApiKeysDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -106,7 +106,7 @@ export type DashboardOverviewFailedDeliveriesQuery = { webhookDeliveries: { deli
 export type DashboardApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, scopes: Array<string>, rateLimitPerMinute: number | null, createdAt: string, revokedAt: string | null }> };
+export type DashboardApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, scopes: Array<string>, rateLimitPerMinute: number | null, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }> };
 
 export type DashboardCreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -682,6 +682,7 @@ export const DashboardApiKeysDocument = new TypedDocumentString(`
     scopes
     rateLimitPerMinute
     createdAt
+    lastUsedAt
     revokedAt
   }
 }

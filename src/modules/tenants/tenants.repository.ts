@@ -24,6 +24,16 @@ export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Pro
   return (await activeApiKeyByHash(db, { keyHash }))[0];
 }
 
+/** Records a use of the key, unless one was recorded since `since` (another process may have). */
+export async function touchApiKey(db: Executor, id: string, now: Date, since: Date): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', since)]))
+    .execute();
+}
+
 export async function findApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 }

@@ -41,5 +41,6 @@ export const tenantResolvers: Resolvers = {
     rateLimitPerMinute: (row) => row.rate_limit_per_minute,
     createdAt: (row) => row.created_at,
     revokedAt: (row) => row.revoked_at,
+    lastUsedAt: (row) => row.last_used_at,
   },
 };

@@ -60,11 +60,21 @@ export async function createTenant(db: Executor, name: string): Promise<{ tenant
   return { tenant, apiKey };
 }
 
-/** The principal behind a plain API key, or null when the key is unknown or revoked. */
-export async function authenticateApiKey(db: Executor, plain: string): Promise<ApiKeyPrincipal | null> {
+/** How fresh an API key's `lastUsedAt` is kept: one write a minute per key at most. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The principal behind a plain API key, or null when the key is unknown or revoked. A use is
+ * recorded (without waiting for it) when the stored last use is older than a minute.
+ */
+export async function authenticateApiKey(db: Executor, plain: string, now: Date = new Date(), onError?: (error: unknown) => void): Promise<ApiKeyPrincipal | null> {
   if (!plain.startsWith(API_KEY_PREFIX) || plain.startsWith('svc_dk_')) return null;
   const row = await repo.findActiveApiKeyByHash(db, sha256(plain));
   if (!row) return null;
+  const since = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (row.last_used_at === null || row.last_used_at < since) {
+    repo.touchApiKey(db, row.id, now, since).catch((error: unknown) => onError?.(error));
+  }
   return {
     kind: 'apiKey',
     keyId: row.id,

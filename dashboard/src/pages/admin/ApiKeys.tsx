@@ -15,6 +15,7 @@ const ApiKeysQuery = graphql(`
       scopes
       rateLimitPerMinute
       createdAt
+      lastUsedAt
       revokedAt
     }
   }
@@ -104,6 +105,7 @@ export function ApiKeysPage() {
                 <th scope="col">Prefix</th>
                 <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -130,6 +132,9 @@ export function ApiKeysPage() {
                   </td>
                   <td className="nowrap" data-label="Created">
                     {dateTime(key.createdAt)}
+                  </td>
+                  <td className="nowrap" data-label="Last used">
+                    {key.lastUsedAt ? dateTime(key.lastUsedAt) : 'Never'}
                   </td>
                   <td data-label="Status">{key.revokedAt ? <Badge value="REVOKED" /> : <Badge value="active" />}</td>
                   <td className="actions">
