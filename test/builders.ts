@@ -4,9 +4,11 @@ import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
 import type { DayHours } from '../src/db/types.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
+import { parseCreatePolicy } from '../src/modules/pricing/cancellation-policies.commands.js';
 import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { createBooking } from '../src/modules/bookings/bookings.service.js';
+import { parseCreateBooking } from '../src/modules/bookings/bookings.commands.js';
 import { registerDevice } from '../src/modules/devices/devices.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
@@ -62,7 +64,7 @@ export async function buildCancellationPolicy(
   tenantId: string,
   input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] },
 ) {
-  return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, { name: input.name ?? 'Standard', ...input }));
+  return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, parseCreatePolicy({ name: input.name ?? 'Standard', ...input })));
 }
 
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -102,13 +104,13 @@ export async function buildBooking(h: Harness, tenantId: string, objectId: strin
       trx,
       h.deps,
       tenantId,
-      {
+      parseCreateBooking({
         objectId,
         guestName: options.guestName ?? 'Ada Lovelace',
         guestEmail: options.guestEmail ?? 'ada@example.com',
         startTime: options.start,
         endTime: options.end,
-      },
+      }),
       { imported: { status: options.status ?? 'PENDING' } },
     ),
   );

@@ -1,8 +1,8 @@
 import { atPath, keyedItems, resolveKey, type ImportContext } from '../../import/helpers.js';
 import { invalidField } from '../../errors.js';
-import type { BookingStatus } from '../../db/types.js';
 import { BOOKING_STATUSES } from './transitions.js';
 import { createBooking } from './bookings.service.js';
+import { isBookingStatus, parseCreateBooking } from './bookings.commands.js';
 
 const BOOKING_FIELDS = ['key', 'object', 'guestName', 'guestEmail', 'guestPhone', 'startTime', 'endTime', 'status'];
 
@@ -17,18 +17,13 @@ export async function importBookings(ctx: ImportContext, value: unknown): Promis
     if (unknown.length) throw invalidField(`${path}.${unknown[0]}`, `is not a known field; expected ${BOOKING_FIELDS.join(', ')}`, 'import_invalid');
     const objectId = resolveKey(ctx.result.objects, 'object', item.object, `${path}.object`);
     const status = item.status ?? 'PENDING';
-    if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status)) {
+    if (!isBookingStatus(status)) {
       throw invalidField(`${path}.status`, `must be one of ${BOOKING_STATUSES.join(', ')}`, 'import_invalid');
     }
-    const booking = await atPath(path, () =>
-      createBooking(
-        ctx.trx,
-        ctx.deps,
-        ctx.tenantId,
-        { objectId, guestName: item.guestName, guestEmail: item.guestEmail, guestPhone: item.guestPhone, startTime: item.startTime, endTime: item.endTime },
-        { imported: { status: status as BookingStatus } },
-      ),
-    );
+    const booking = await atPath(path, () => {
+      const command = parseCreateBooking({ objectId, guestName: item.guestName, guestEmail: item.guestEmail, guestPhone: item.guestPhone, startTime: item.startTime, endTime: item.endTime });
+      return createBooking(ctx.trx, ctx.deps, ctx.tenantId, command, { imported: { status } });
+    });
     ctx.result.bookings[key] = booking.id;
   }
 }

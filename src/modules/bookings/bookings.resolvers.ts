@@ -4,7 +4,8 @@ import type { AccommodationRow, ObjectRow } from '../../db/types.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction, nonNull } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
-import { invalidField } from '../../errors.js';
+import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
+import { parseCreateBooking, parseListBookings, parseUpdateBookingStatus } from './bookings.commands.js';
 import * as bookings from './bookings.service.js';
 import { previewPrice } from './price-preview.js';
 
@@ -18,16 +19,13 @@ export const bookingResolvers: Resolvers = {
   Query: {
     priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), a, ctx.deps.now()),
     bookings: async (_, a, ctx) => {
-      const first = a.first ?? 20;
-      if (!Number.isInteger(first) || first < 1 || first > bookings.MAX_PAGE_SIZE) {
-        throw invalidField('first', `must be a whole number from 1 to ${bookings.MAX_PAGE_SIZE}`);
-      }
-      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), { status: a.status, pageSize: first }, { withTotal: false });
+      const command = parseListBookings({ status: a.status, pageSize: pageSizeOf(PAGE_SIZES.bookings, a.first) });
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), command, { withTotal: false });
       primeRelated(ctx, page.related);
       return page.bookings;
     },
     bookingPage: async (_, a, ctx) => {
-      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), a);
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), parseListBookings(a));
       primeRelated(ctx, page.related);
       return page;
     },
@@ -38,11 +36,13 @@ export const bookingResolvers: Resolvers = {
   Mutation: {
     createBooking: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return { booking: await inTransaction(ctx, (trx) => bookings.createBooking(trx, ctx.deps, tenantId, a)) };
+      const command = parseCreateBooking(a);
+      return { booking: await inTransaction(ctx, (trx) => bookings.createBooking(trx, ctx.deps, tenantId, command)) };
     },
     updateBookingStatus: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, a.status));
+      const command = parseUpdateBookingStatus(a);
+      return inTransaction(ctx, (trx) => bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, command));
     },
   },
   Booking: {

@@ -1,66 +1,30 @@
 import type { Executor } from '../../db/index.js';
 import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
+import { PAGE_SIZES } from '../../paging.js';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
+import { DomainError, conflict, invalid, notFound } from '../../errors.js';
+import { isUuid } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteBooking, refundForCancellation } from '../pricing/index.js';
 import { recordEvent } from '../webhooks/index.js';
 import * as repo from './bookings.repository.js';
-import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
+import { canTransition, eventOfStatus } from './transitions.js';
+import type { CreateBooking, ListBookings, UpdateBookingStatus } from './bookings.commands.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf, specialDatesOn } from '../availability/index.js';
 import { issueCredentials } from '../access/index.js';
 
-export interface CreateBookingInput {
-  objectId: unknown;
-  guestName: unknown;
-  guestEmail: unknown;
-  guestPhone?: unknown;
-  startTime: unknown;
-  endTime: unknown;
-}
-
-interface CheckedInput {
-  object: ObjectRow;
-  guestName: string;
-  guestEmail: string;
-  guestPhone: string | null;
-  start: Date;
-  end: Date;
-}
-
-/** Field checks shared by creation and import; the object must be the tenant's. */
-async function checkInput(db: Executor, tenantId: string, input: CreateBookingInput): Promise<CheckedInput> {
-  const v = new Validator();
-  v.check(isUuid(input.objectId), 'objectId', 'must be the id of a bookable object');
-  v.check(isNonEmptyString(input.guestName), 'guestName', 'must be a non-empty string of at most 200 characters');
-  v.check(isEmail(input.guestEmail), 'guestEmail', 'must be a valid email address');
-  if (input.guestPhone != null) {
-    v.check(typeof input.guestPhone === 'string' && /^\+?[0-9 ()\-./]{3,32}$/.test(input.guestPhone), 'guestPhone', 'must be a phone number such as +49 30 1234567');
-  }
-  const start = parseInstant(input.startTime);
-  const end = parseInstant(input.endTime);
-  v.check(start !== undefined, 'startTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  v.throwIfAny();
-  if (!(start! < end!)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
-  const object = await repo.lockObjectForBooking(db, tenantId, input.objectId as string);
+/** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
+async function lockObject(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow> {
+  const object = await repo.lockObjectForBooking(db, tenantId, objectId);
   // Another tenant's object is as unknown as a missing one: 404, as for every resource (DESIGN 5).
   if (!object) {
-    throw new DomainError('NOT_FOUND', 'unknown_object', `objectId: object ${String(input.objectId)} was not found`, {
+    throw new DomainError('NOT_FOUND', 'unknown_object', `objectId: object ${objectId} was not found`, {
       fieldErrors: [{ field: 'objectId', message: 'does not exist' }],
     });
   }
-  return {
-    object,
-    guestName: (input.guestName as string).trim(),
-    guestEmail: (input.guestEmail as string).trim(),
-    guestPhone: (input.guestPhone as string | null | undefined) ?? null,
-    start: start!,
-    end: end!,
-  };
+  return object;
 }
 
 const EXCLUSION_VIOLATION = '23P01';
@@ -107,8 +71,8 @@ export async function bookingWindowErrors(db: Executor, tenantId: string, object
   return validateBookingWindow(object, timeZone, specialDates, start, end, now);
 }
 
-async function checkBookingWindow(db: Executor, tenantId: string, checked: CheckedInput, timeZone: string, now: Date): Promise<void> {
-  const errors = await bookingWindowErrors(db, tenantId, checked.object, timeZone, checked.start, checked.end, now);
+async function checkBookingWindow(db: Executor, tenantId: string, object: ObjectRow, command: CreateBooking, timeZone: string, now: Date): Promise<void> {
+  const errors = await bookingWindowErrors(db, tenantId, object, timeZone, command.startTime, command.endTime, now);
   if (errors.length) throw invalid(errors, errors[0].code);
 }
 
@@ -120,28 +84,31 @@ export interface CreateOptions {
   imported?: { status: BookingStatus };
 }
 
-/** Creates a booking (PENDING unless imported); `trx` must be the caller's transaction. */
-export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, input: CreateBookingInput, options: CreateOptions = {}): Promise<BookingRow> {
-  const checked = await checkInput(trx, tenantId, input);
+/**
+ * Creates a booking (PENDING unless imported); `trx` must be the caller's transaction and
+ * `command` the caller's parsed input (parseCreateBooking).
+ */
+export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, command: CreateBooking, options: CreateOptions = {}): Promise<BookingRow> {
+  const object = await lockObject(trx, tenantId, command.objectId);
   const now = deps.now();
   // Read once: the booking window and the price are both read in the accommodation's zone.
-  const { time_zone: timeZone } = await catalog.accommodationOf(trx, tenantId, checked.object);
-  if (!options.imported) await checkBookingWindow(trx, tenantId, checked, timeZone, now);
-  const quote = await quoteBooking(trx, tenantId, checked.object, timeZone, checked.start, checked.end, now);
+  const { time_zone: timeZone } = await catalog.accommodationOf(trx, tenantId, object);
+  if (!options.imported) await checkBookingWindow(trx, tenantId, object, command, timeZone, now);
+  const quote = await quoteBooking(trx, tenantId, object, timeZone, command.startTime, command.endTime, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,
-    object_id: checked.object.id,
-    guest_name: checked.guestName,
-    guest_email: checked.guestEmail,
-    guest_phone: checked.guestPhone,
-    start_time: checked.start,
-    end_time: checked.end,
-    blocked_until: new Date(checked.end.getTime() + checked.object.buffer_minutes * 60_000),
+    object_id: object.id,
+    guest_name: command.guestName,
+    guest_email: command.guestEmail,
+    guest_phone: command.guestPhone ?? null,
+    start_time: command.startTime,
+    end_time: command.endTime,
+    blocked_until: new Date(command.endTime.getTime() + object.buffer_minutes * 60_000),
     status: options.imported?.status ?? 'PENDING',
     total_price: quote.totalPrice,
     created_at: now,
   });
-  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, object.name));
   await issueCredentials(trx, deps, booking);
   return booking;
 }
@@ -168,14 +135,10 @@ export async function updateBookingStatus(
   deps: AppDeps,
   tenantId: string,
   bookingId: string,
-  status: unknown,
+  { status: next }: UpdateBookingStatus,
 ): Promise<{ booking: BookingRow; refundAmount: number | null }> {
-  if (typeof status !== 'string' || !(BOOKING_STATUSES as readonly string[]).includes(status)) {
-    throw invalidField('status', 'must be one of CONFIRMED, CANCELLED, COMPLETED');
-  }
   const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
   if (!current) throw notFound('Booking', bookingId);
-  const next = status as BookingStatus;
   if (!canTransition(current.status, next)) {
     throw conflict('invalid_transition', `A ${current.status} booking cannot become ${next}`);
   }
@@ -190,30 +153,12 @@ export async function updateBookingStatus(
   return { booking, refundAmount };
 }
 
-export const MAX_PAGE_SIZE = 100;
-
-export interface ListInput extends Omit<repo.BookingFilters, 'from' | 'to'> {
-  page?: number | null;
-  pageSize?: number | null;
-  from?: Date | string | null;
-  to?: Date | string | null;
-}
-
 /** A page of bookings, with the objects and accommodations they refer to (for priming loaders). */
-export async function listBookings(db: Executor, tenantId: string, input: ListInput, options: { withTotal?: boolean } = {}) {
-  const v = new Validator();
-  const page = input.page ?? 1;
-  const pageSize = input.pageSize ?? 20;
-  v.check(Number.isInteger(page) && page >= 1, 'page', 'must be a whole number ≥ 1');
-  v.check(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_PAGE_SIZE, 'pageSize', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
-  if (input.objectId != null) v.check(isUuid(input.objectId), 'objectId', 'must be an object id (uuid)');
-  const from = input.from != null ? parseBoundary(input.from) : null;
-  const to = input.to != null ? parseBoundary(input.to) : null;
-  const boundary = 'must be an ISO 8601 date (YYYY-MM-DD, midnight UTC) or timestamp with an offset, such as 2026-11-20T10:00:00Z';
-  v.check(from !== undefined, 'from', boundary);
-  v.check(to !== undefined, 'to', boundary);
-  v.throwIfAny();
-  const result = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
+export async function listBookings(db: Executor, tenantId: string, command: ListBookings, options: { withTotal?: boolean } = {}) {
+  const page = command.page ?? 1;
+  const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
+  const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
+  const result = await repo.listBookings(db, tenantId, filters, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
   return {
     bookings: result.rows,
     pagination: { page, pageSize, total: result.total },

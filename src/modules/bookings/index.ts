@@ -4,3 +4,4 @@ export { bookingResolvers } from './bookings.resolvers.js';
 export { registerPaymentPage } from './pay.route.js';
 export { registerPricePreviewRoute } from './price-preview.route.js';
 export * from './bookings.service.js';
+export * from './bookings.commands.js';
