@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/types.js';
 import { createTenant, createApiKey } from '../src/modules/tenants/tenants.service.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
+import { parsePricingRule } from '../src/modules/pricing/rule-input.js';
 
 // The bench dataset, written straight into the database in bulk: 20 accommodations, 500 objects,
 // 10,000 bookings (more seeders below for devices, doors and credentials).
@@ -90,7 +91,7 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
     { name: 'Long booking', type: 'duration_based', minDurationMinutes: 120, percent: -10 },
     { name: 'Early bird', type: 'early_bird', minDaysInAdvance: 14, percent: -5 },
   ]) {
-    await createPricingRule(db, tenant.id, rule);
+    await createPricingRule(db, tenant.id, parsePricingRule(rule));
   }
   const busy = dayStart(2);
   return {

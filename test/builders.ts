@@ -1,3 +1,4 @@
+import { parseRegisterDevice } from '../src/modules/devices/devices.commands.js';
 import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
 import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
@@ -5,7 +6,7 @@ import type { DayHours } from '../src/db/types.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
 import { parseCreatePolicy } from '../src/modules/pricing/cancellation-policies.commands.js';
-import type { PricingRuleInput } from '../src/modules/pricing/rule-input.js';
+import { parsePricingRule, type PricingRuleInput } from '../src/modules/pricing/rule-input.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { createBooking } from '../src/modules/bookings/bookings.service.js';
 import { parseCreateBooking } from '../src/modules/bookings/bookings.commands.js';
@@ -55,7 +56,7 @@ export async function buildDoor(h: Harness, tenantId: string, objectIds: string[
 
 /** A pricing rule of the tenant, created through the service (input as in the flat REST body). */
 export async function buildPricingRule(h: Harness, tenantId: string, input: PricingRuleInput) {
-  return createPricingRule(h.deps.database.db, tenantId, input);
+  return createPricingRule(h.deps.database.db, tenantId, parsePricingRule(input));
 }
 
 /** A cancellation policy of the tenant; `isDefault` makes it the default. */
@@ -118,7 +119,7 @@ export async function buildBooking(h: Harness, tenantId: string, objectId: strin
 
 /** A registered (not yet activated) device of the tenant for these doors. */
 export async function buildDevice(h: Harness, tenantId: string, doorIds: string[], name = 'Gate controller') {
-  return h.deps.database.db.transaction().execute((trx) => registerDevice(trx, h.deps, tenantId, { name, doorIds }));
+  return h.deps.database.db.transaction().execute((trx) => registerDevice(trx, h.deps, tenantId, parseRegisterDevice({ name }), doorIds));
 }
 
 /** A registered and activated device: its id and key. */

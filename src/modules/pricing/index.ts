@@ -5,3 +5,5 @@ export { quoteBooking, type Quote } from './quote.js';
 export { cancellationQuote, refundForCancellation } from './refund.js';
 export * from './cancellation-policies.service.js';
 export * from './pricing-rules.service.js';
+export * from './cancellation-policies.commands.js';
+export { parsePricingRule, ruleInputOf, type PricingRuleInput } from './rule-input.js';

@@ -23,7 +23,7 @@ export function refundFor(totalPrice: number, tiers: readonly CancellationTier[]
 }
 
 /** The tiers sorted by hoursBeforeStart (largest first), or the field errors that prevent it. */
-export function checkTiers(value: unknown, field = 'tiers'): { tiers?: CancellationTier[]; errors: FieldError[] } {
+export function checkTiers(value: unknown, field = 'tiers'): { tiers: CancellationTier[]; errors: [] } | { tiers?: undefined; errors: FieldError[] } {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_TIERS) {
     return { errors: [{ field, message: `must be a list of 1 to ${MAX_TIERS} tiers {hoursBeforeStart, refundPercent}` }] };
   }
@@ -53,5 +53,5 @@ export function checkTiers(value: unknown, field = 'tiers'): { tiers?: Cancellat
   const tiers = (value as CancellationTier[])
     .map(({ hoursBeforeStart, refundPercent }) => ({ hoursBeforeStart, refundPercent }))
     .sort((a, b) => b.hoursBeforeStart - a.hoursBeforeStart);
-  return { tiers, errors };
+  return { tiers, errors: [] };
 }

@@ -1,35 +1,25 @@
 import type { Executor } from '../../db/index.js';
 import type { PricingRuleRow } from '../../db/types.js';
-import { Validator, invalidField, notFound } from '../../errors.js';
+import { invalidField, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import type { PricingRule } from './engine.js';
 import * as repo from './pricing-rules.repository.js';
-import { checkPricingRule, mergeRuleUpdate, type PricingRuleInput } from './rule-input.js';
+import { mergeRuleUpdate, parsePricingRule, ruleInputOf, type PricingRuleInput } from './rule-input.js';
 
 // Every function takes the tenant already resolved from the principal (tenantOf).
 
-/** The rule fields of a flat argument list (GraphQL/REST) or a catalog file item. */
-export function ruleInputOf(args: PricingRuleInput): PricingRuleInput {
-  const { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance } = args;
-  return { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance };
+/** Objects newly named by a rule must be the tenant's. */
+async function checkObjects(db: Executor, tenantId: string, objectIds: readonly string[]): Promise<void> {
+  if (!objectIds.length) return;
+  const known = await catalog.existingObjectIds(db, tenantId, [...objectIds]);
+  const unknown = objectIds.filter((id) => !known.has(id));
+  if (unknown.length) throw invalidField('objectIds', `unknown objects: ${unknown.join(', ')}`, 'unknown_object');
 }
 
-async function checkedRule(db: Executor, tenantId: string, input: PricingRuleInput, objectIdsGiven: boolean): Promise<PricingRule> {
-  const { rule, errors } = checkPricingRule(input);
-  const v = new Validator();
-  v.errors.push(...errors);
-  v.throwIfAny();
-  if (objectIdsGiven && rule!.objectIds.length) {
-    const known = await catalog.existingObjectIds(db, tenantId, [...rule!.objectIds]);
-    const unknown = rule!.objectIds.filter((id) => !known.has(id));
-    if (unknown.length) throw invalidField('objectIds', `unknown objects: ${unknown.join(', ')}`, 'unknown_object');
-  }
-  return rule!;
-}
-
-export async function createPricingRule(db: Executor, tenantId: string, input: PricingRuleInput): Promise<PricingRuleRow> {
-  const rule = await checkedRule(db, tenantId, ruleInputOf(input), true);
+/** Creates the rule the caller parsed (parsePricingRule). */
+export async function createPricingRule(db: Executor, tenantId: string, rule: PricingRule): Promise<PricingRuleRow> {
+  await checkObjects(db, tenantId, rule.objectIds);
   return repo.insertPricingRule(db, tenantId, rule);
 }
 
@@ -48,8 +38,12 @@ export const listPricingRules = (db: Executor, tenantId: string) => repo.listPri
 export async function updatePricingRule(db: Executor, tenantId: string, id: string, input: PricingRuleInput): Promise<PricingRuleRow> {
   const current = await getPricingRule(db, tenantId, id);
   const update = ruleInputOf(input);
-  const rule = await checkedRule(db, tenantId, mergeRuleUpdate(repo.ruleOf(current), update), update.objectIds != null);
-  return (await repo.updatePricingRule(db, tenantId, id, rule))!;
+  // Which fields a rule needs depends on its type, stored or given: the merged rule is the command.
+  const rule = parsePricingRule(mergeRuleUpdate(repo.ruleOf(current), update));
+  if (update.objectIds != null) await checkObjects(db, tenantId, rule.objectIds);
+  const updated = await repo.updatePricingRule(db, tenantId, id, rule);
+  if (!updated) throw notFound('Pricing rule', id);
+  return updated;
 }
 
 export async function deactivatePricingRule(db: Executor, tenantId: string, id: string): Promise<PricingRuleRow> {

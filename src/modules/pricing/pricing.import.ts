@@ -1,7 +1,9 @@
 import { atPath, keyedItems, resolveKey, type ImportContext } from '../../import/helpers.js';
 import { invalidField } from '../../errors.js';
 import { createPolicy } from './cancellation-policies.service.js';
+import { parseCreatePolicy } from './cancellation-policies.commands.js';
 import { createPricingRule } from './pricing-rules.service.js';
+import { parsePricingRule, ruleInputOf } from './rule-input.js';
 
 // The catalog file's pricingRules and cancellationPolicies sections (DESIGN section 6).
 
@@ -23,7 +25,7 @@ export async function importPricingRules(ctx: ImportContext, value: unknown): Pr
       if (!Array.isArray(item.objects)) throw invalidField(`${path}.objects`, 'must be a list of object keys', 'import_invalid');
       objectIds = item.objects.map((k, i) => resolveKey(ctx.result.objects, 'object', k, `${path}.objects[${i}]`));
     }
-    const rule = await atPath(path, () => createPricingRule(ctx.trx, ctx.tenantId, { ...item, objectIds }));
+    const rule = await atPath(path, () => createPricingRule(ctx.trx, ctx.tenantId, parsePricingRule(ruleInputOf({ ...item, objectIds }))));
     ctx.result.pricingRules[key] = rule.id;
   }
 }
@@ -37,7 +39,7 @@ export async function importCancellationPolicies(ctx: ImportContext, value: unkn
       if (defaultKey) throw invalidField(`${path}.isDefault`, `only one policy may be the default; "${defaultKey}" already is`, 'import_invalid');
       defaultKey = key;
     }
-    const policy = await atPath(path, () => createPolicy(ctx.trx, ctx.tenantId, item));
+    const policy = await atPath(path, () => createPolicy(ctx.trx, ctx.tenantId, parseCreatePolicy(item)));
     ctx.result.cancellationPolicies[key] = policy.id;
   }
 }

@@ -2,7 +2,9 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction } from '../../graphql/helpers.js';
 import * as policies from './cancellation-policies.service.js';
+import { parseCreatePolicy, parseUpdatePolicy } from './cancellation-policies.commands.js';
 import * as rules from './pricing-rules.service.js';
+import { parsePricingRule, ruleInputOf } from './rule-input.js';
 
 export const pricingResolvers: Resolvers = {
   Query: {
@@ -14,17 +16,22 @@ export const pricingResolvers: Resolvers = {
     }),
   },
   Mutation: {
-    createPricingRule: async (_, a, ctx) => ({ pricingRule: await rules.createPricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a) }),
+    createPricingRule: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return { pricingRule: await rules.createPricingRule(ctx.db, tenantId, parsePricingRule(ruleInputOf(a))) };
+    },
     updatePricingRule: (_, a, ctx) => rules.updatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
     deactivatePricingRule: (_, a, ctx) => rules.deactivatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     deletePricingRule: (_, a, ctx) => rules.deletePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     createCancellationPolicy: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => policies.createPolicy(trx, tenantId, a));
+      const command = parseCreatePolicy(a);
+      return inTransaction(ctx, (trx) => policies.createPolicy(trx, tenantId, command));
     },
     updateCancellationPolicy: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => policies.updatePolicy(trx, tenantId, a.id, a));
+      const command = parseUpdatePolicy(a);
+      return inTransaction(ctx, (trx) => policies.updatePolicy(trx, tenantId, a.id, command));
     },
     setDefaultCancellationPolicy: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);

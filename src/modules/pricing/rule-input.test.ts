@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPricingRule, mergeRuleUpdate, type PricingRuleInput } from './rule-input.js';
+import { checkPricingRule, mergeRuleUpdate, parsePricingRule, type PricingRuleInput } from './rule-input.js';
 
 const OBJECT = '00000000-0000-4000-8000-000000000001';
 
@@ -61,7 +61,7 @@ describe('checkPricingRule refuses, naming the field', () => {
 });
 
 describe('mergeRuleUpdate', () => {
-  const stored = checkPricingRule({ name: 'Peak', type: 'time_based', startTime: '18:00', endTime: '22:00', weekdays: ['friday'], percent: 25 }).rule!;
+  const stored = parsePricingRule({ name: 'Peak', type: 'time_based', startTime: '18:00', endTime: '22:00', weekdays: ['friday'], percent: 25 });
 
   it('keeps what the update leaves out (null or absent)', () => {
     const { rule } = checkPricingRule(mergeRuleUpdate(stored, { percent: 30, endTime: null }));

@@ -1,5 +1,5 @@
 import type { PricingRuleType, Weekday } from '../../db/types.js';
-import type { FieldError } from '../../errors.js';
+import { invalid, type FieldError } from '../../errors.js';
 import { WEEKDAYS, isHhmm, isNonEmptyString, isUuid, isWeekday } from '../../validation.js';
 import type { PricingRule } from './engine.js';
 
@@ -54,7 +54,7 @@ function checkWeekdays(value: unknown, errors: FieldError[], allowEmpty: boolean
 }
 
 /** A complete rule from `input`, or the field errors that prevent it. */
-export function checkPricingRule(input: PricingRuleInput): { rule?: PricingRule; errors: FieldError[] } {
+export function checkPricingRule(input: PricingRuleInput): { rule: PricingRule; errors: [] } | { rule?: undefined; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
 
@@ -120,7 +120,20 @@ export function checkPricingRule(input: PricingRuleInput): { rule?: PricingRule;
       rule.minDaysInAdvance = input.minDaysInAdvance as number;
     }
   }
-  return errors.length ? { errors } : { rule, errors };
+  return errors.length ? { errors } : { rule, errors: [] };
+}
+
+/** The rule `input` describes (a command of the edge: GraphQL, REST, a catalog file), or the ValidationError naming its fields. */
+export function parsePricingRule(input: PricingRuleInput): PricingRule {
+  const { rule, errors } = checkPricingRule(input);
+  if (!rule) throw invalid(errors);
+  return rule;
+}
+
+/** The rule fields of a flat argument list (GraphQL/REST) or a catalog file item. */
+export function ruleInputOf(args: PricingRuleInput): PricingRuleInput {
+  const { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance } = args;
+  return { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance };
 }
 
 /**
