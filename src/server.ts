@@ -3,7 +3,7 @@ import { closeRuntime } from './runtime.js';
 import { buildApp, type App, type AppOptions } from './http/app.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/index.js';
 
-// The composition root: the HTTP host (fastify + yoga + SOFA + hand-written routes) and the
+// The composition root: the HTTP host (fastify + yoga + the REST bridge + hand-written routes) and the
 // background workers that run in the same process.
 
 /** A background worker running beside the HTTP host; stop() returns once its current work is done. */

@@ -10,7 +10,7 @@ type Entry = Pick<CompiledQuery, 'query'> | { query: () => ExecutionResult };
  * Why not @envelop/graphql-jit as is: its cache is keyed by the executed document, and the auth
  * plugin's extended validation hands execution a fresh copy of the document on every request, so
  * every request compiled anew. This plugin runs before that validation and keys the cache on the
- * parsed document itself (yoga's parser cache and SOFA's per-route operations keep it stable); the
+ * parsed document itself (yoga's parser cache keeps it stable); the
  * copy the validation makes differs only when it rejects the request, and then nothing executes.
  */
 export function useCompiledExecution(): Plugin {

@@ -1,6 +1,5 @@
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { useGenericAuth } from '@envelop/generic-auth';
 import { useCompiledExecution } from './compiled-execution.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,10 +7,8 @@ import type { AppDeps } from '../deps.js';
 import { createContext, type GraphQLContext } from '../context.js';
 import { DomainError, toGraphQLError } from '../errors.js';
 import type { Principal } from '../auth/principal.js';
-import { sofaErrorHandler } from '../rest/problem-handler.js';
-import { sofaRoutes } from '../rest/routes.js';
-import { sofaIgnore } from '../rest/ignore.js';
 import { armorPlugin } from './armor.js';
+import { causeOf, isGraphQLError } from './error-cause.js';
 import { inputRulesPlugin, withoutHints } from './input-rules.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
@@ -24,20 +21,11 @@ export interface ServerContext {
 
 export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
-/** A GraphQLError of any copy of graphql-js (its ESM and CJS builds are distinct classes). */
-const isGraphQLError = (value: unknown): value is GraphQLError =>
-  value instanceof GraphQLError || Object.prototype.toString.call(value) === '[object GraphQLError]' || (value instanceof Error && value.name === 'GraphQLError');
-
 const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
 
 function maskError(deps: AppDeps) {
   return (error: unknown): Error => {
-    // Executors may wrap a resolver's error more than once; the cause is at the end of the chain.
-    // (Duck-typed: a wrapper may come from another copy of graphql-js.)
-    let original: unknown = isGraphQLError(error) ? (error.originalError ?? undefined) : error;
-    while (original && typeof original === 'object' && 'originalError' in original && (original as GraphQLError).originalError) {
-      original = (original as GraphQLError).originalError;
-    }
+    const original = causeOf(error);
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
       return new GraphQLError(mapped.message, {
@@ -101,12 +89,6 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
           }
           return undefined;
         },
-      }),
-      useSofa({
-        basePath: REST_BASE,
-        routes: sofaRoutes(),
-        ignore: sofaIgnore,
-        errorHandler: sofaErrorHandler(deps),
       }),
     ],
   });

@@ -1,10 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { buildSchema } from '../graphql/schema.js';
-import { createGraphQLServer, GRAPHQL_PATH, REST_BASE, type Yoga } from '../graphql/yoga.js';
+import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
-import { REST_ROUTES } from '../rest/routes.js';
-import { restParamCheck } from '../rest/params.js';
+import { registerRestRoutes } from '../rest/bridge.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
 import { registerDeviceRoutes } from '../modules/devices/index.js';
 import { registerOAuthRoutes } from '../modules/oauth/index.js';
@@ -51,8 +50,8 @@ export interface App {
 }
 
 /**
- * Hands a request fastify has parsed to yoga (GraphQL, or SOFA for the bridged REST routes). The
- * body is passed on as JSON text, because SOFA reads the raw body.
+ * Hands a GraphQL request fastify has parsed to yoga. The body is passed on as JSON text, because
+ * yoga reads the raw body.
  */
 async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
   const headers = new Headers();
@@ -120,16 +119,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
   fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
-  for (const route of REST_ROUTES) {
-    fastify.route({
-      url: REST_BASE + route.path,
-      method: route.method,
-      exposeHeadRoute: false,
-      config: { auth: 'apiKey', restRoute: route },
-      preHandler: restParamCheck(schema, route),
-      handler: (req, reply) => forward(yoga, req, reply),
-    });
-  }
+  // Each REST route is its own fastify route and runs its compiled operation directly (src/rest/bridge.ts).
+  registerRestRoutes(fastify, deps, schema);
 
   registerPricePreviewRoute(fastify, deps);
   registerOAuthRoutes(fastify, deps);

@@ -30,7 +30,7 @@ export function registerQueryGuard(app: FastifyInstance): void {
     const problem = findInputProblem(req.params, '') ?? findInputProblem(req.query, '');
     if (problem) throw invalid([problem], 'invalid_characters');
     // `/bookings/` matches `/bookings/:bookingId` with an empty id: a malformed request, not a route
-    // SOFA knows (it would answer an empty 404).
+    // the REST bridge should run with an empty parameter.
     const empty = Object.entries((req.params ?? {}) as Record<string, unknown>).filter(([, value]) => value === '');
     if (empty.length) throw invalid(empty.map(([name]) => ({ field: name, message: 'must not be empty' })));
     if (req.method === 'GET' && req.routeOptions.url === GRAPHQL_PATH) {

@@ -54,7 +54,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's OpenAPI description, or false for an undocumented internal route. */
     openapi?: RouteDoc | false;
-    /** Set by the HTTP host on routes bridged by SOFA (documented from the GraphQL schema). */
+    /** Set by the REST bridge on the routes it serves (documented from the GraphQL schema). */
     restRoute?: RestRoute;
   }
 }

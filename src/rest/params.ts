@@ -1,14 +1,11 @@
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { FastifyRequest } from 'fastify';
-import { getDirectiveExtensions } from '@graphql-tools/utils';
-import { forbidden, invalid, type FieldError } from '../errors.js';
-import { tenantOf } from '../auth/principal.js';
-import type { RestRoute } from './routes.js';
+import { invalid, type FieldError } from '../errors.js';
 
-// SOFA coerces each REST parameter with its scalar's serialize() and, when that throws, answers 400
-// with the scalar's message alone ("DateTime cannot represent …"), without the parameter's name.
-// This check runs first, picks each argument the way SOFA does (path, then query, then body) and
-// names the parameter in a problem+json 400.
+// The REST bridge (src/rest/bridge.ts) reads each parameter as SOFA did, with its scalar's
+// serialize(), which on failure says only the scalar's message ("DateTime cannot represent …").
+// This check runs first, picks each argument the same way (path, then query, then body) and names
+// the parameter in a problem+json 400.
 
 const HINTS: Record<string, string> = {
   Int: 'must be a whole number',
@@ -46,35 +43,20 @@ function problemOf(schema: GraphQLSchema, typeRef: string, value: unknown): stri
 const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
 /**
- * A fastify preHandler for one bridged route. The key's scope (403 missing_scope, from the field's
- * @requiresScopes, as GraphQL checks it) and then its tenant (403 tenant_mismatch) are checked
- * before the parameters and body are looked at; then the scalar parameters are checked.
+ * The scalar and enum parameters of a bridged route, each checked as SOFA would read it (path,
+ * then query, then body), so that a bad one is a 400 naming it. Runs after the auth check
+ * (src/rest/bridge.ts, authorize).
  */
-export function restParamCheck(schema: GraphQLSchema, route: RestRoute) {
-  const [rootName, fieldName] = route.field.split('.');
-  const root = rootName === 'Query' ? schema.getQueryType() : schema.getMutationType();
-  const field = root?.getFields()[fieldName];
-  if (!field) throw new Error(`REST route ${route.method} ${route.path} names ${route.field}, which the schema lacks`);
-  const scopeSets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
-  return async (req: FastifyRequest): Promise<void> => {
-    const params = asRecord(req.params);
-    const principal = req.principal;
-    if (principal?.kind === 'apiKey') {
-      if (scopeSets.length && !scopeSets.some((set) => set.every((s) => principal.scopes.includes(s)))) {
-        const names = scopeSets.map((set) => set.join(' + ')).join(' or ');
-        throw forbidden(`This API key lacks the scope ${names} needed for ${fieldName}`, 'missing_scope');
-      }
-      if (typeof params.tenantId === 'string') tenantOf(principal, params.tenantId);
-    }
-    const query = asRecord(req.query);
-    const body = asRecord(req.body);
-    const errors: FieldError[] = [];
-    for (const arg of field.args) {
-      const value = arg.name in params ? params[arg.name] : query[arg.name] || body[arg.name];
-      if (value == null) continue;
-      const problem = problemOf(schema, String(arg.type), value);
-      if (problem) errors.push({ field: arg.name, message: problem });
-    }
-    if (errors.length) throw invalid(errors);
-  };
+export function checkParameters(schema: GraphQLSchema, field: GraphQLField<unknown, unknown>, req: FastifyRequest): void {
+  const params = asRecord(req.params);
+  const query = asRecord(req.query);
+  const body = asRecord(req.body);
+  const errors: FieldError[] = [];
+  for (const arg of field.args) {
+    const value = arg.name in params ? params[arg.name] : query[arg.name] || body[arg.name];
+    if (value == null) continue;
+    const problem = problemOf(schema, String(arg.type), value);
+    if (problem) errors.push({ field: arg.name, message: problem });
+  }
+  if (errors.length) throw invalid(errors);
 }

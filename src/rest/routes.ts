@@ -1,9 +1,9 @@
 import type { Scope } from '../auth/scopes.js';
 
 /**
- * The documented REST routes, each bridged by SOFA to one root field. Paths are relative to
- * /api/v1; `:name` fills the field's argument of that name. Only these routes are reachable:
- * the HTTP host registers exactly this table, although SOFA itself would expose every root field.
+ * The documented REST routes, each bridged to one root field (src/rest/bridge.ts runs the
+ * operation SOFA's conventions derive from the field). Paths are relative to /api/v1; `:name` fills
+ * the field's argument of that name. Only these routes are reachable: each is one fastify route.
  */
 export interface RestRoute {
   field: `${'Query' | 'Mutation'}.${string}`;
@@ -71,7 +71,3 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Mutation.createPricingRule', method: 'POST', path: '/tenants/:tenantId/pricing-rules', status: 201, scope: 'pricing:write', summary: 'Create a pricing rule' },
   { field: 'Query.cancellationPolicyList', method: 'GET', path: '/tenants/:tenantId/cancellation-policies', scope: 'pricing:read', summary: 'List cancellation policies' },
 ];
-
-export function sofaRoutes(routes: RestRoute[] = REST_ROUTES) {
-  return Object.fromEntries(routes.map((r) => [r.field, { method: r.method, path: r.path, responseStatus: r.status ?? 200, description: r.summary } as const]));
-}
