@@ -55,8 +55,9 @@ export default defineConfig({
           exclude: E2E,
           globalSetup: ['test/global-setup.ts'],
           maxWorkers: integrationWorkers(),
-          // A worker's first file waits for its database (a fresh PGlite and its migrations, or a
-          // copy of the template), which takes minutes when several workers start on busy cores.
+          // Long limits: workers take each other's time on a busy machine, and a worker's first file
+          // waits for its database (a fresh PGlite and its migrations, or a copy of the template).
+          testTimeout: 120_000,
           hookTimeout: 300_000,
           // Its own group: projects with different worker counts cannot share one.
           sequence: { groupOrder: 1 },
