@@ -57,14 +57,14 @@ const UNSUPPORTED_CATALOG = {
 
 let h: Harness;
 let target: { database: Database; app: App; ownDatabase: boolean };
-let settings: ReturnType<typeof databaseSettings>;
+let settings: Awaited<ReturnType<typeof databaseSettings>>;
 const run: Record<string, Finished> = {};
 const dirs: string[] = [];
 const json = (result: Finished) => JSON.parse(result.stdout);
 
 beforeAll(async () => {
   h = await harness();
-  settings = databaseSettings();
+  settings = await databaseSettings();
   const files = tempDir('import');
   dirs.push(files, ...(settings.pgliteDir ? [settings.pgliteDir] : []));
   const write = (name: string, content: unknown) => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { harness, requester, type Harness, type TestResponse } from './harness.js';
 import { buildUser, OWN_ORIGIN, PASSWORD } from './dashboard.js';
+import { workerRedisUrl } from './worker-services.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { createSignInThrottle, type SignInThrottleOptions } from '../src/modules/users/index.js';
 
@@ -87,7 +88,7 @@ describe('sign-in throttling', () => {
   });
 });
 
-const redisUrl = process.env.REDIS_URL;
+const redisUrl = workerRedisUrl();
 describe.skipIf(!redisUrl)('sign-in throttling shared through Redis (REDIS_URL)', () => {
   const clients: Redis[] = [];
   afterAll(async () => {

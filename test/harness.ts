@@ -1,4 +1,3 @@
-import { inject } from 'vitest';
 import pino from 'pino';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openDatabase } from '../src/db/database.js';
@@ -9,6 +8,7 @@ import { composeDeps, type AppDeps } from '../src/deps.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { createApiKey, createTenant } from '../src/modules/tenants/tenants.service.js';
 import { buildGuessLimits, memoryLimiterStore } from '../src/limits/index.js';
+import { workerDatabaseUrl } from './worker-services.js';
 
 /** A clock tests can move; `null` means real time. */
 export class TestClock {
@@ -73,9 +73,11 @@ export function requester(fastify: FastifyInstance) {
 let instance: Promise<Harness> | undefined;
 
 async function create(): Promise<Harness> {
-  const databaseUrl = inject('databaseUrl');
+  // This worker's own database: a copy of the run's migrated template on PostgreSQL, a fresh
+  // in-memory PGlite (migrated here) otherwise.
+  const databaseUrl = await workerDatabaseUrl();
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { pgliteDir: 'memory://' });
-  await migrateToLatest(database.db);
+  if (!databaseUrl) await migrateToLatest(database.db);
   const clock = new TestClock();
   const env = {
     // Tests make many requests with one key; rate-limit tests build their own app with a low limit.
@@ -120,7 +122,10 @@ async function create(): Promise<Harness> {
   };
 }
 
-/** The suite's one app and database (created on first use, shared by every test file). */
+/**
+ * The worker's one app and database (created on first use, shared by every test file the worker
+ * runs: the integration project does not isolate files, so they share this module).
+ */
 export function harness(): Promise<Harness> {
   instance ??= create();
   return instance;

@@ -2,11 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { createFailureLimiter, memoryLimiterStore, openLimiterStore, type LimiterStore } from '../src/limits/index.js';
+import { workerRedisUrl } from './worker-services.js';
 
 // The guessing limiters (src/limits): tiers, windows that run out, and — with REDIS_URL — counters
 // shared by every process and kept across a restart.
 
-const redisUrl = process.env.REDIS_URL;
+const redisUrl = workerRedisUrl();
 const log = pino({ level: 'silent' });
 const opened: LimiterStore[] = [];
 afterAll(async () => {

@@ -1,15 +1,16 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToEmpty, migrateToLatest, pendingMigrations } from '../src/db/migrate.js';
 
 // Every migration applies to an empty database, reverts, and applies again: down() undoes all
 // that up() did. On the suite's database kind: a fresh in-memory PGlite, or a scratch PostgreSQL
-// database beside the suite's.
-const baseUrl = inject('databaseUrl');
-const scratchName = `portier_migrations_${process.pid}`;
+// database beside the workers' (not from their template: it starts empty).
+const run = inject('postgresRun');
+const baseUrl = run?.adminUrl;
+// Named as the run's databases, so the global teardown drops it even after a crash.
+const scratchName = `${run?.prefix ?? 'portier_test'}_migrations_${process.pid}`;
 let database: Database;
 let admin: pg.Client | undefined;
 

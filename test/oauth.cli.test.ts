@@ -7,7 +7,7 @@ import { sha256 } from '../src/crypto.js';
 
 describe('cli oauth-app', () => {
   it('creates a confidential and a public app, rotates a secret, and refuses bad input with a clear message', async () => {
-    const { env, pgliteDir } = databaseSettings();
+    const { env, pgliteDir } = await databaseSettings();
     const tenant = await runCli(['tenant', 'create', '--name', 'App maker'], env);
     expect(tenant.code).toBe(0);
     const { tenantId } = JSON.parse(tenant.stdout) as { tenantId: string };

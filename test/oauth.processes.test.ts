@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
+import { onPostgres, workerDatabaseUrl } from './worker-services.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { buildUser } from './dashboard.js';
 import { createApp } from '../src/modules/oauth/apps.service.js';
@@ -11,18 +12,17 @@ import { authorizeUrl, basic, fetchHttp, formPost, pkce, runAuthorization, type 
 // and sealed payloads must be readable by both (same PORTIER_SECRET).
 // PGlite is one process's embedded database: there is nothing to share, so this is skipped there.
 
-const databaseUrl = inject('databaseUrl');
 const PUBLIC_URL = 'http://portier.example.test';
 const REDIRECT = 'https://app.example.test/callback';
 
-describe.skipIf(!databaseUrl)('OAuth across two processes sharing PostgreSQL (skipped on PGlite: an embedded database cannot be shared by processes)', () => {
+describe.skipIf(!onPostgres)('OAuth across two processes sharing PostgreSQL (skipped on PGlite: an embedded database cannot be shared by processes)', () => {
   let h: Harness;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
     h = await harness();
-    const env = { DATABASE_URL: databaseUrl ?? '', PORTIER_SECRET: 'two-processes-share-this-secret', PUBLIC_URL };
+    const env = { DATABASE_URL: (await workerDatabaseUrl()) ?? '', PORTIER_SECRET: 'two-processes-share-this-secret', PUBLIC_URL };
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 180_000);
 

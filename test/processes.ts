@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { workerDatabaseUrl } from './worker-services.js';
 
 // Real processes started the way the README starts them: `npm start`'s node command, and
 // `npm run cli`'s node command (both run the compiled JavaScript in dist/).
@@ -25,11 +25,11 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * The suite's database settings for a child process: on PostgreSQL the harness's database (and a
- * server secret); on PGlite a fresh directory (a child cannot share the suite's in-memory db).
+ * The worker's database settings for a child process: on PostgreSQL the harness's database (and a
+ * server secret); on PGlite a fresh directory (a child cannot share the worker's in-memory db).
  */
-export function databaseSettings(): { env: Record<string, string>; pgliteDir?: string } {
-  const databaseUrl = inject('databaseUrl');
+export async function databaseSettings(): Promise<{ env: Record<string, string>; pgliteDir?: string }> {
+  const databaseUrl = await workerDatabaseUrl();
   if (databaseUrl) return { env: { DATABASE_URL: databaseUrl, PORTIER_SECRET: 'test-secret-0123456789abcdef' } };
   const pgliteDir = tempDir('cli');
   return { env: { PGLITE_DIR: pgliteDir }, pgliteDir };

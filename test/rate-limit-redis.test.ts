@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
+import { onPostgres, workerDatabaseUrl, workerRedisUrl } from './worker-services.js';
 import { buildVenue } from './builders.js';
 import { send, startServerProcess, type ServerProcess } from './server-process.js';
 
 // Two real server processes on one PostgreSQL database and one Redis spend one budget per key.
 // CI's PostgreSQL run sets both DATABASE_URL and REDIS_URL; without them this is skipped.
 
-const databaseUrl = inject('databaseUrl');
-const redisUrl = process.env.REDIS_URL;
-const runnable = Boolean(databaseUrl && redisUrl);
+const redisUrl = workerRedisUrl();
+const runnable = Boolean(onPostgres && redisUrl);
 const title = runnable ? 'two server processes sharing Redis' : 'two server processes sharing Redis — SKIPPED: set REDIS_URL and DATABASE_URL (PostgreSQL) to run it';
 
 if (!runnable) console.info(title);
@@ -19,7 +19,7 @@ describe.skipIf(!runnable)(title, () => {
 
   beforeAll(async () => {
     h = await harness();
-    const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, PORTIER_SECRET: 'shared-secret-of-both-processes-0123', RATE_LIMIT_PER_MINUTE: '10' };
+    const env = { DATABASE_URL: (await workerDatabaseUrl()) ?? '', REDIS_URL: redisUrl ?? '', PORTIER_SECRET: 'shared-secret-of-both-processes-0123', RATE_LIMIT_PER_MINUTE: '10' };
     servers.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
   }, 300_000);
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { harness, type Harness } from './harness.js';
+import { onPostgres, workerDatabaseUrl, workerRedisUrl } from './worker-services.js';
 import { buildDoor, buildVenue, buildDevice, slotInDays } from './builders.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { Receiver } from './receiver.js';
@@ -12,9 +13,8 @@ import { ROOT, childEnv } from './processes.js';
 // processes), request rate limits, guessing limits and webhooks (each event delivered once).
 // PGlite allows one process per directory, so this runs on the PostgreSQL run with REDIS_URL.
 
-const databaseUrl = inject('databaseUrl');
-const redisUrl = process.env.REDIS_URL;
-const runnable = Boolean(databaseUrl && redisUrl);
+const redisUrl = workerRedisUrl();
+const runnable = Boolean(onPostgres && redisUrl);
 const title = runnable
   ? 'two API processes and a worker on one PostgreSQL and Redis'
   : 'two API processes and a worker — SKIPPED: needs DATABASE_URL (PostgreSQL) and REDIS_URL; PGlite allows one process per directory';
@@ -22,11 +22,12 @@ if (!runnable) console.info(title);
 
 describe.skipIf(!runnable)(title, () => {
   let h: Harness;
+  let databaseUrl = '';
   const api: ServerProcess[] = [];
   let stopWorker: (() => Promise<number | null>) | undefined;
   const receiver = new Receiver();
   const env = () => ({
-    DATABASE_URL: databaseUrl ?? '',
+    DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl ?? '',
     PORTIER_SECRET: 'scale-out-secret-shared-by-all-0123',
     RATE_LIMIT_PER_MINUTE: '1000000',
@@ -44,6 +45,7 @@ describe.skipIf(!runnable)(title, () => {
 
   beforeAll(async () => {
     h = await harness();
+    databaseUrl = (await workerDatabaseUrl()) ?? '';
     await receiver.start();
     api.push(...(await Promise.all([startServerProcess(env()), startServerProcess(env())])));
     const worker = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: ROOT, env: childEnv({ ...env(), LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'] });

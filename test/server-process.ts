@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { ROOT, START_ARGS, freePort } from './processes.js';
+import { ROOT, START_ARGS } from './processes.js';
 
 /**
  * How long a start may take before a test gives up: generous, because a fresh embedded database
@@ -23,12 +23,13 @@ export interface ServerProcess {
 /**
  * Runs `npm start`'s node command with the given environment (on top of a copy of this
  * process's, without the database and Redis settings unless given) and waits until it listens.
+ * It listens on a port the system picks (PORT=0) and says which in its "listening" line: a port
+ * probed free here could be taken by a process of another test worker before the server binds it.
  */
 export async function startServerProcess(
   env: Record<string, string>,
   options: { /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
   const base: Record<string, string | undefined> = { ...process.env };
   delete base.DATABASE_URL;
   delete base.REDIS_URL;
@@ -36,7 +37,7 @@ export async function startServerProcess(
   const child = spawn(process.execPath, START_ARGS, {
     cwd: ROOT,
     // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
-    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
@@ -83,13 +84,15 @@ export async function startServerProcess(
     return exited;
   };
 
+  let url: string;
   try {
-    await waitForLog((line) => line.msg === 'Portier is listening', options.startTimeoutMs);
+    const listening = await waitForLog((line) => line.msg === 'Portier is listening', options.startTimeoutMs);
+    url = String(listening.url);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { child, url: `http://127.0.0.1:${port}`, stdout, logs, exited, waitForLog, stop };
+  return { child, url, stdout, logs, exited, waitForLog, stop };
 }
 
 export interface Outcome {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness } from './harness.js';
+import { onPostgres, workerDatabaseUrl } from './worker-services.js';
 import { buildVenue } from './builders.js';
 import { send, startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -14,7 +15,6 @@ import { send, startServerProcess, type ServerProcess } from './server-process.j
 // keep-alive connection is closed at once, and the process exits 0; a request that outlives
 // SHUTDOWN_TIMEOUT_SECONDS is answered 503 before the exit.
 
-const databaseUrl = inject('databaseUrl');
 const dirs: string[] = [];
 const servers: ServerProcess[] = [];
 
@@ -31,6 +31,7 @@ interface Target {
 
 async function target(): Promise<Target> {
   const common = { RATE_LIMIT_PER_MINUTE: '1000000' };
+  const databaseUrl = await workerDatabaseUrl();
   if (databaseUrl) {
     const h = await harness();
     const venue = await buildVenue(h);
@@ -105,7 +106,7 @@ async function until(what: string, check: () => boolean, limitMs = 60_000): Prom
   }
 }
 
-describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}`, () => {
+describe(`SIGTERM under keep-alive load on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
   let settings: Target;
   beforeAll(async () => {
     settings = await target();
@@ -186,7 +187,7 @@ describe(`SIGTERM under keep-alive load on ${databaseUrl ? 'PostgreSQL' : 'PGlit
     expect(exitCode).toBe(0);
     expect(server.logs.some((l) => l.msg === 'stopped')).toBe(true);
     console.info(
-      `keep-alive shutdown on ${databaseUrl ? 'PostgreSQL' : 'PGlite'}: ${outcomes.length} requests, ${duringDrain.length} answered while draining, ${resets.length} resets, exit ${exitCode}`,
+      `keep-alive shutdown on ${onPostgres ? 'PostgreSQL' : 'PGlite'}: ${outcomes.length} requests, ${duringDrain.length} answered while draining, ${resets.length} resets, exit ${exitCode}`,
     );
   });
 
