@@ -11,7 +11,7 @@ import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf, specialDatesOn } from '../availability/index.js';
-import { issueCredentials } from '../access/index.js';
+import { issueCredentials, revokeCredentials } from '../access/index.js';
 
 export interface CreateBookingInput {
   objectId: unknown;
@@ -182,6 +182,8 @@ export async function updateBookingStatus(
   const now = deps.now();
   const refundAmount = next === 'CANCELLED' ? await refundForCancellation(trx, tenantId, current, now) : null;
   const booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
+  // Doors deciding offline learn the cancelled token's id with their next heartbeat.
+  if (next === 'CANCELLED') await revokeCredentials(trx, deps, booking);
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);
