@@ -35,11 +35,15 @@ export type AccessLogEntry = {
   /** The door id as the controller sent it. */
   doorId: Scalars['String']['output'];
   id: Scalars['ID']['output'];
+  /** online: decided by Portier's access check; offline: decided by the door alone and reported later. */
+  mode: Scalars['String']['output'];
   /**
    * Why it was denied: invalid_token, booking_not_confirmed, outside_booking_window,
    * door_not_mapped_to_object; or refused: door_not_assigned, too_many_invalid_tokens (an SMS code while the door is blocked for guessing).
    */
   reason: Maybe<Scalars['String']['output']>;
+  /** The signed token's id (jti), when the token was a signed QR token. */
+  tokenId: Maybe<Scalars['String']['output']>;
 };
 
 /** A venue: it owns bookable objects and sets the time zone their hours are read in. */
@@ -406,6 +410,27 @@ export type Door = {
   unlockDurationSeconds: Scalars['Int']['output'];
 };
 
+/** How long the tenant's doors may decide alone when they cannot reach Portier. */
+export type DoorOfflinePolicy = {
+  __typename?: 'DoorOfflinePolicy';
+  /** How far a door's clock may be off; a door deciding offline widens a token's window by this much. */
+  clockSkewSeconds: Scalars['Int']['output'];
+  /** Seconds after a door's last successful heartbeat during which it may verify QR tokens itself (default 900; 0 = never). */
+  maxOfflineSeconds: Scalars['Int']['output'];
+};
+
+/** A key that signs the tenant's QR tokens; doors get the public halves (a JWKS) in their config. */
+export type DoorSigningKey = {
+  __typename?: 'DoorSigningKey';
+  /** True for the key that signs new tokens; retired keys still verify the tokens they signed until those expire. */
+  active: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  kid: Scalars['ID']['output'];
+  /** The public key as a JWK (OKP, Ed25519). */
+  publicJwk: Scalars['JSON']['output'];
+  retiredAt: Maybe<Scalars['DateTime']['output']>;
+};
+
 /** The state of one door as the controller last reported it. */
 export type DoorState = {
   __typename?: 'DoorState';
@@ -475,6 +500,11 @@ export type Mutation = {
   revokeConnectedApp: Scalars['Boolean']['output'];
   /** Revokes a device; its key stops working at once. Revoking again changes nothing. */
   revokeDevice: Device;
+  /**
+   * Rotates the door signing key: a new key signs every token issued from now on; tokens already
+   * issued keep working until they expire (their key stays in device configs until then).
+   */
+  rotateDoorSigningKey: DoorSigningKey;
   /** A new secret for the app; the old one stops working at once. */
   rotateOAuthAppSecret: OAuthAppSecretPayload;
   setBookingRules: BookingRules;
@@ -482,6 +512,8 @@ export type Mutation = {
   setDefaultCancellationPolicy: CancellationPolicy;
   /** Replaces the doors a controller drives. */
   setDeviceDoors: Device;
+  /** Sets how long doors may decide alone after their last heartbeat: 0 to 86400 seconds. */
+  setDoorOfflinePolicy: DoorOfflinePolicy;
   /** Replaces the weekly schedule; a weekday left out is closed. */
   setOpeningHours: OpeningHours;
   setSpecialDate: OpeningHours;
@@ -704,6 +736,11 @@ export type MutationRevokeDeviceArgs = {
 };
 
 
+export type MutationRotateDoorSigningKeyArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type MutationRotateOAuthAppSecretArgs = {
   clientId: Scalars['ID']['input'];
 };
@@ -725,6 +762,12 @@ export type MutationSetDefaultCancellationPolicyArgs = {
 export type MutationSetDeviceDoorsArgs = {
   doorIds: Array<Scalars['ID']['input']>;
   id: Scalars['ID']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationSetDoorOfflinePolicyArgs = {
+  maxOfflineSeconds: Scalars['Int']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -922,7 +965,11 @@ export type QrCredential = {
   __typename?: 'QrCredential';
   /** The QR code as an SVG image. */
   svg: Scalars['String']['output'];
-  /** The token the QR code encodes (192 bits, base64url). */
+  /**
+   * The token the QR code encodes: a compact JWS (EdDSA, Ed25519) signed with the tenant's door
+   * signing key, carrying the booking, tenant, object, window (nbf/exp) and token id (jti), so a
+   * door can verify it offline. Bookings from before signed tokens also keep their opaque token.
+   */
   token: Scalars['String']['output'];
 };
 
@@ -967,6 +1014,9 @@ export type Query = {
   /** The tenant's devices, newest first. */
   devices: Array<Device>;
   door: Door;
+  doorOfflinePolicy: DoorOfflinePolicy;
+  /** The tenant's door signing keys, newest first. */
+  doorSigningKeys: Array<DoorSigningKey>;
   doors: Array<Door>;
   /** The OAuth apps this tenant registered. */
   oauthApps: Array<OAuthApp>;
@@ -1131,6 +1181,16 @@ export type QueryDevicesArgs = {
 
 export type QueryDoorArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryDoorOfflinePolicyArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryDoorSigningKeysArgs = {
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1500,6 +1560,8 @@ export type ResolversTypes = {
   DeviceStatus: DeviceStatus;
   DeviceTelemetry: ResolverTypeWrapper<DeviceTelemetryData>;
   Door: ResolverTypeWrapper<DoorRow>;
+  DoorOfflinePolicy: ResolverTypeWrapper<DoorOfflinePolicy>;
+  DoorSigningKey: ResolverTypeWrapper<DoorSigningKey>;
   DoorState: ResolverTypeWrapper<DoorState>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -1578,6 +1640,8 @@ export type ResolversParentTypes = {
   DeviceCommandPayload: Omit<DeviceCommandPayload, 'command'> & { command: ResolversParentTypes['DeviceCommand'] };
   DeviceTelemetry: DeviceTelemetryData;
   Door: DoorRow;
+  DoorOfflinePolicy: DoorOfflinePolicy;
+  DoorSigningKey: DoorSigningKey;
   DoorState: DoorState;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -1633,7 +1697,9 @@ export type AccessLogEntryResolvers<ContextType = GraphQLContext, ParentType ext
   deviceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   doorId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tokenId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type AccommodationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Accommodation'] = ResolversParentTypes['Accommodation']> = {
@@ -1871,6 +1937,19 @@ export type DoorResolvers<ContextType = GraphQLContext, ParentType extends Resol
   unlockDurationSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type DoorOfflinePolicyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DoorOfflinePolicy'] = ResolversParentTypes['DoorOfflinePolicy']> = {
+  clockSkewSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maxOfflineSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type DoorSigningKeyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DoorSigningKey'] = ResolversParentTypes['DoorSigningKey']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  kid?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  publicJwk?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  retiredAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
 export type DoorStateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DoorState'] = ResolversParentTypes['DoorState']> = {
   doorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1908,10 +1987,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeConnectedApp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeConnectedAppArgs, 'clientId'>>;
   revokeDevice?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationRevokeDeviceArgs, 'id'>>;
+  rotateDoorSigningKey?: Resolver<ResolversTypes['DoorSigningKey'], ParentType, ContextType, Partial<MutationRotateDoorSigningKeyArgs>>;
   rotateOAuthAppSecret?: Resolver<ResolversTypes['OAuthAppSecretPayload'], ParentType, ContextType, RequireFields<MutationRotateOAuthAppSecretArgs, 'clientId'>>;
   setBookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<MutationSetBookingRulesArgs, 'objectId' | 'rules'>>;
   setDefaultCancellationPolicy?: Resolver<ResolversTypes['CancellationPolicy'], ParentType, ContextType, RequireFields<MutationSetDefaultCancellationPolicyArgs, 'id'>>;
   setDeviceDoors?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationSetDeviceDoorsArgs, 'doorIds' | 'id'>>;
+  setDoorOfflinePolicy?: Resolver<ResolversTypes['DoorOfflinePolicy'], ParentType, ContextType, RequireFields<MutationSetDoorOfflinePolicyArgs, 'maxOfflineSeconds'>>;
   setOpeningHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetOpeningHoursArgs, 'objectId' | 'schedule'>>;
   setSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetSpecialDateArgs, 'closed' | 'date' | 'objectId'>>;
   testWebhook?: Resolver<ResolversTypes['WebhookTestResult'], ParentType, ContextType, RequireFields<MutationTestWebhookArgs, 'webhookId'>>;
@@ -2018,6 +2099,8 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   deviceCommands?: Resolver<Array<ResolversTypes['DeviceCommandEntry']>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDevicesArgs>>;
   door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
+  doorOfflinePolicy?: Resolver<ResolversTypes['DoorOfflinePolicy'], ParentType, ContextType, Partial<QueryDoorOfflinePolicyArgs>>;
+  doorSigningKeys?: Resolver<Array<ResolversTypes['DoorSigningKey']>, ParentType, ContextType, Partial<QueryDoorSigningKeysArgs>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
   oauthApps?: Resolver<Array<ResolversTypes['OAuthApp']>, ParentType, ContextType>;
   objectAvailability?: Resolver<ResolversTypes['AvailabilityByObject'], ParentType, ContextType, RequireFields<QueryObjectAvailabilityArgs, 'date'>>;
@@ -2183,6 +2266,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeviceCommandPayload?: DeviceCommandPayloadResolvers<ContextType>;
   DeviceTelemetry?: DeviceTelemetryResolvers<ContextType>;
   Door?: DoorResolvers<ContextType>;
+  DoorOfflinePolicy?: DoorOfflinePolicyResolvers<ContextType>;
+  DoorSigningKey?: DoorSigningKeyResolvers<ContextType>;
   DoorState?: DoorStateResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;

@@ -4,7 +4,7 @@ import type { Env } from './env.js';
 import type { ServerSecret } from './crypto.js';
 import type { GuessLimits } from './limits/index.js';
 import type { Metrics } from './metrics/metrics.js';
-import { AccessLogWriter } from './modules/access/index.js';
+import { AccessLogWriter, DoorKeyCache } from './modules/access/index.js';
 import { createSender, type Sender } from './modules/webhooks/index.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
@@ -25,6 +25,8 @@ export interface BaseDeps {
 export interface Collaborators {
   /** Buffers access-check log rows; the access check appends, log reads and shutdown flush. */
   accessLog: AccessLogWriter;
+  /** Door signing keys by key id (public for verifying, unsealed private for signing), loaded once. */
+  doorKeys: DoorKeyCache;
   /** Sends one webhook request (the synchronous test event); the dispatcher gets its own from its options. */
   webhookSender: Sender;
 }
@@ -50,6 +52,7 @@ export function composeDeps(base: BaseDeps): AppDeps {
     accessLog: new AccessLogWriter(database.db, (error, lost) => {
       log.error({ err: error, lost }, 'access log entries could not be written');
     }),
+    doorKeys: new DoorKeyCache(secret),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
   };
 }

@@ -48,7 +48,7 @@ describe('booking credentials', () => {
       bookingId: s.bookingId,
       validFrom: START,
       validUntil: END,
-      qrCode: { token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), svg: expect.stringMatching(/^<svg[\s\S]*<\/svg>\s*$/) },
+      qrCode: { token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]{86}$/), svg: expect.stringMatching(/^<svg[\s\S]*<\/svg>\s*$/) },
       sms: { code: expect.stringMatching(/^\d{8}$/), message: expect.any(String) },
     });
     expect(s.credentials.sms.message).toBe(`Your door code for Court 1 at Sportpark Test: ${s.credentials.sms.code}. Valid Mon 23 Nov 2026 11:00–12:00 (Europe/Berlin).`);

@@ -102,7 +102,7 @@ describe('command lifecycle', () => {
 
     h.clock.set('2026-11-20T10:00:10Z');
     const beat = await device(s.deviceKey, 'POST', `/${s.deviceId}/heartbeat`, TELEMETRY);
-    expect(beat.body).toEqual({ status: 'ok', pending_commands: [{ ...created, status: 'delivered' }] });
+    expect(beat.body).toEqual({ status: 'ok', pending_commands: [{ ...created, status: 'delivered' }], revoked_token_ids: [] });
     const next = await device(s.deviceKey, 'POST', `/${s.deviceId}/heartbeat`, TELEMETRY);
     expect(next.body.pending_commands).toEqual([]);
 

@@ -239,7 +239,7 @@ describe('heartbeat and config', () => {
     h.clock.set('2026-11-20T10:00:00Z');
     const res = await device(deviceKey, 'POST', `/${deviceId}/heartbeat`, { ...TELEMETRY, door_states: { [door.id]: 'locked' }, uptime_seconds: 5 });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', pending_commands: [] });
+    expect(res.body).toEqual({ status: 'ok', pending_commands: [], revoked_token_ids: [] });
 
     const query = `{ devices { id online lastHeartbeatAt telemetry { cpuPercent memoryPercent wifiSignalDbm doorStates { doorId state } } } }`;
     h.clock.set('2026-11-20T10:00:45Z');

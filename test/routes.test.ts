@@ -49,7 +49,11 @@ const HAND_WRITTEN_ROUTES: string[] = [
 ];
 
 /** Routes DESIGN section 6 names beside the contract. */
-const DESIGN_ROUTES = ['POST /api/v1/tenants/:tenantId/devices/:deviceId/commands'];
+const DESIGN_ROUTES = [
+  'POST /api/v1/tenants/:tenantId/devices/:deviceId/commands',
+  // offline door decisions reported back (DESIGN section 9, docs/devices.md)
+  'POST /api/devices/:deviceId/access-log',
+];
 
 /** Routes Portier adds on purpose (documented in the README). */
 const DASHBOARD_ROUTES = [...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`), 'GET /dashboard/assets/:file', 'GET /dashboard/favicon.svg'];

@@ -33,8 +33,11 @@ export interface AccessLog {
   device_id: string;
   door_id: string;
   id: Generated<string>;
+  mode: Generated<string>;
+  offline_key: string | null;
   reason: string | null;
   tenant_id: string;
+  token_id: string | null;
 }
 
 export interface Accommodations {
@@ -76,10 +79,15 @@ export interface AuditLog {
 export interface BookingCredentials {
   booking_id: string;
   created_at: Generated<Timestamp>;
-  qr_token_hash: string;
+  key_id: string | null;
+  object_id: string | null;
+  qr_token_hash: string | null;
   sms_code_hash: string;
   sms_nonce: number;
   tenant_id: string;
+  token_id: string | null;
+  valid_from: Timestamp | null;
+  valid_until: Timestamp | null;
 }
 
 export interface Bookings {
@@ -155,6 +163,12 @@ export interface DoorObjects {
   tenant_id: string;
 }
 
+export interface DoorOfflinePolicies {
+  max_offline_seconds: number;
+  tenant_id: string;
+  updated_at: Timestamp;
+}
+
 export interface Doors {
   behavior: Generated<string>;
   created_at: Generated<Timestamp>;
@@ -163,6 +177,15 @@ export interface Doors {
   name: string;
   tenant_id: string;
   unlock_duration_seconds: Generated<number>;
+}
+
+export interface DoorSigningKeys {
+  created_at: Timestamp;
+  kid: string;
+  private_key_sealed: string;
+  public_jwk: Json;
+  retired_at: Timestamp | null;
+  tenant_id: string;
 }
 
 export interface Events {
@@ -238,6 +261,14 @@ export interface PricingRules {
   tenant_id: string;
   type: string;
   weekdays: string[] | null;
+}
+
+export interface RevokedTokens {
+  booking_id: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp;
+  tenant_id: string;
+  token_id: string;
 }
 
 export interface SpecialDates {
@@ -329,6 +360,8 @@ export interface DB {
   device_doors: DeviceDoors;
   devices: Devices;
   door_objects: DoorObjects;
+  door_offline_policies: DoorOfflinePolicies;
+  door_signing_keys: DoorSigningKeys;
   doors: Doors;
   events: Events;
   oauth_apps: OauthApps;
@@ -336,6 +369,7 @@ export interface DB {
   oauth_store: OauthStore;
   objects: Objects;
   pricing_rules: PricingRules;
+  revoked_tokens: RevokedTokens;
   special_dates: SpecialDates;
   tenants: Tenants;
   user_sessions: UserSessions;

@@ -251,15 +251,56 @@ export interface AccessLogTable {
   allowed: boolean;
   reason: string | null;
   checked_at: Timestamp;
+  /** online: decided by Portier's access check; offline: decided by the door and reported later. */
+  mode: ColumnType<AccessMode, AccessMode | undefined, AccessMode>;
+  /** The signed token's id (jti), when the token was one. */
+  token_id: string | null;
+  /** Idempotency key of a reported offline decision. */
+  offline_key: string | null;
 }
+
+export type AccessMode = 'online' | 'offline';
 
 export interface BookingCredentialsTable {
   tenant_id: string;
   booking_id: string;
-  qr_token_hash: string;
+  /** SHA-256 of a legacy opaque QR token; null for credentials issued as signed tokens only. */
+  qr_token_hash: string | null;
+  /** The signed QR token's id (jti), key id and window; null on legacy rows not yet upgraded. */
+  token_id: string | null;
+  key_id: string | null;
+  valid_from: NullableTimestamp;
+  valid_until: NullableTimestamp;
+  /** The object the signed token opens (its `obj` claim). */
+  object_id: string | null;
   sms_code_hash: string;
   sms_nonce: number;
   created_at: CreatedAt;
+}
+
+export interface DoorSigningKeysTable {
+  kid: string;
+  tenant_id: string;
+  public_jwk: ColumnType<Record<string, string>, string, string>;
+  /** The PKCS#8 private key, sealed with PORTIER_SECRET. */
+  private_key_sealed: string;
+  created_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
+export interface RevokedTokensTable {
+  tenant_id: string;
+  token_id: string;
+  booking_id: string;
+  revoked_at: Timestamp;
+  /** The revoked token's own expiry: after it the revocation no longer matters. */
+  expires_at: Timestamp;
+}
+
+export interface DoorOfflinePoliciesTable {
+  tenant_id: string;
+  max_offline_seconds: number;
+  updated_at: Timestamp;
 }
 
 export interface OAuthAppsTable {
@@ -353,6 +394,9 @@ export interface DB {
   device_commands: DeviceCommandsTable;
   access_log: AccessLogTable;
   booking_credentials: BookingCredentialsTable;
+  door_signing_keys: DoorSigningKeysTable;
+  revoked_tokens: RevokedTokensTable;
+  door_offline_policies: DoorOfflinePoliciesTable;
   oauth_apps: OAuthAppsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_store: OAuthStoreTable;
@@ -396,6 +440,7 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type DeviceCommandRow = Selectable<DeviceCommandsTable>;
 export type AccessLogRow = Selectable<AccessLogTable>;
 export type BookingCredentialRow = Selectable<BookingCredentialsTable>;
+export type DoorSigningKeyRow = Selectable<DoorSigningKeysTable>;
 export type OAuthAppRow = Selectable<OAuthAppsTable>;
 export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
 export type UserRow = Selectable<UsersTable>;

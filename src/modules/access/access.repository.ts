@@ -7,7 +7,7 @@ import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType,
 /** Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is taken. */
 export async function insertCredentials(
   db: Executor,
-  values: { tenant_id: string; booking_id: string; qr_token_hash: string; sms_code_hash: string; sms_nonce: number; created_at: Date },
+  values: Omit<BookingCredentialRow, 'created_at'> & { created_at: Date },
 ): Promise<BookingCredentialRow | undefined> {
   return db
     .insertInto('booking_credentials')
@@ -21,8 +21,14 @@ export async function findCredentials(db: Executor, tenantId: string, bookingId:
   return db.selectFrom('booking_credentials').selectAll().where('tenant_id', '=', tenantId).where('booking_id', '=', bookingId).executeTakeFirst();
 }
 
+/** A booking's object and window (the claims of its signed token). */
+export async function findBookingWindow(db: Executor, tenantId: string, bookingId: string): Promise<{ object_id: string; start_time: Date; end_time: Date }> {
+  return db.selectFrom('bookings').select(['object_id', 'start_time', 'end_time']).where('tenant_id', '=', tenantId).where('id', '=', bookingId).executeTakeFirstOrThrow();
+}
+
 export interface CredentialBooking {
   id: string;
+  object_id: string;
   start_time: Date;
   end_time: Date;
   object_name: string;
@@ -36,7 +42,7 @@ export async function findCredentialBooking(db: Executor, tenantId: string, book
     .selectFrom('bookings as b')
     .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
     .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
-    .select(['b.id', 'b.start_time', 'b.end_time', 'o.name as object_name', 'a.name as accommodation_name', 'a.time_zone'])
+    .select(['b.id', 'b.object_id', 'b.start_time', 'b.end_time', 'o.name as object_name', 'a.name as accommodation_name', 'a.time_zone'])
     .where('b.tenant_id', '=', tenantId)
     .where('b.id', '=', bookingId)
     .executeTakeFirst();
@@ -53,12 +59,17 @@ export interface AccessLookup {
  * and the booking whose credential hash matches, with whether the door serves its object.
  * Undefined when the device does not drive the door.
  */
-function accessLookupBy(column: 'c.qr_token_hash' | 'c.sms_code_hash') {
-  return compiledOnce(['tenantId', 'deviceId', 'doorId', 'hash'], (db, p) =>
+function accessLookupBy(by: 'qr' | 'sms' | 'signed') {
+  const credentialParams = by === 'signed' ? (['bookingId', 'tokenId'] as const) : (['hash'] as const);
+  return compiledOnce(['tenantId', 'deviceId', 'doorId', ...credentialParams], (db, p: Record<'tenantId' | 'deviceId' | 'doorId' | 'hash' | 'bookingId' | 'tokenId', never>) =>
     db
       .selectFrom('device_doors as dd')
       .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
-      .leftJoin('booking_credentials as c', (j) => j.onRef('c.tenant_id', '=', 'dd.tenant_id').on(column, '=', p.hash))
+      .leftJoin('booking_credentials as c', (j) => {
+        const sameTenant = j.onRef('c.tenant_id', '=', 'dd.tenant_id');
+        if (by === 'signed') return sameTenant.on('c.booking_id', '=', p.bookingId).on('c.token_id', '=', p.tokenId);
+        return sameTenant.on(by === 'qr' ? 'c.qr_token_hash' : 'c.sms_code_hash', '=', p.hash);
+      })
       .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
       .select(['d.id', 'd.behavior', 'd.unlock_duration_seconds', 'b.id as booking_id', 'b.status', 'b.start_time', 'b.end_time'])
       .select(
@@ -69,15 +80,21 @@ function accessLookupBy(column: 'c.qr_token_hash' | 'c.sms_code_hash') {
       .where('dd.door_id', '=', p.doorId),
   );
 }
-const lookupByQr = accessLookupBy('c.qr_token_hash');
-const lookupBySms = accessLookupBy('c.sms_code_hash');
+const lookups = { qr: accessLookupBy('qr'), sms: accessLookupBy('sms'), signed: accessLookupBy('signed') };
 
-export async function lookupAccess(
-  db: Executor,
-  q: { tenantId: string; deviceId: string; doorId: string; credential?: { type: CredentialType; hash: string } },
-): Promise<AccessLookup | undefined> {
-  const lookup = q.credential?.type === 'sms' ? lookupBySms : lookupByQr;
-  const [row] = await lookup(db, { tenantId: q.tenantId, deviceId: q.deviceId, doorId: q.doorId, hash: q.credential?.hash ?? '' });
+/** What a token matched: the hash of an opaque QR token or SMS code, or a verified signed token's booking and id. */
+export type CredentialKey = { type: CredentialType; hash: string } | { type: 'signed'; bookingId: string; tokenId: string };
+
+export async function lookupAccess(db: Executor, q: { tenantId: string; deviceId: string; doorId: string; credential?: CredentialKey }): Promise<AccessLookup | undefined> {
+  const c = q.credential;
+  const [row] = await lookups[c?.type ?? 'qr'](db, {
+    tenantId: q.tenantId,
+    deviceId: q.deviceId,
+    doorId: q.doorId,
+    hash: c && 'hash' in c ? c.hash : '',
+    bookingId: c && 'bookingId' in c ? c.bookingId : undefined,
+    tokenId: c && 'tokenId' in c ? c.tokenId : undefined,
+  } as never);
   if (!row) return undefined;
   const door = { id: row.id, behavior: row.behavior, unlock_duration_seconds: row.unlock_duration_seconds };
   if (!row.booking_id || !row.status || !row.start_time || !row.end_time) return { door };

@@ -8,24 +8,39 @@ import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
 import { isUuid, parseInstant } from '../../validation.js';
 import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
-import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
+import { parseToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
+import { doorTokenKeyId, verifyDoorToken } from './door-tokens.js';
+import { ensureSignedToken, signedQrToken, signedTokenFields } from './door-credentials.service.js';
 import * as repo from './access.repository.js';
 
 /** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
 const MAX_SMS_NONCE = 50;
 
 /**
- * Issues a booking's credentials (idempotent). The SMS code is unique among all of the tenant's
- * bookings, never reused: a code reassigned after a booking ended would let its former guest in.
+ * Issues a booking's credentials (idempotent): a signed QR token for the booking's window (its id,
+ * key and window are stored; the token is signed again on request) and an SMS code. The SMS code
+ * is unique among all of the tenant's bookings, never reused: a code reassigned after a booking
+ * ended would let its former guest in.
  */
-export async function issueCredentials(trx: Executor, deps: AppDeps, booking: { id: string; tenant_id: string }): Promise<BookingCredentialRow> {
-  const qrHash = qrTokenHash(qrToken(deps.secret, booking.tenant_id, booking.id));
+export async function issueCredentials(
+  trx: Executor,
+  deps: AppDeps,
+  booking: { id: string; tenant_id: string; object_id?: string; start_time?: Date; end_time?: Date },
+): Promise<BookingCredentialRow> {
+  const existing = await repo.findCredentials(trx, booking.tenant_id, booking.id);
+  if (existing) return existing;
+  const { object_id, start_time, end_time } =
+    booking.object_id && booking.start_time && booking.end_time
+      ? { object_id: booking.object_id, start_time: booking.start_time, end_time: booking.end_time }
+      : await repo.findBookingWindow(trx, booking.tenant_id, booking.id);
+  const signed = await signedTokenFields(trx, deps, { id: booking.id, tenant_id: booking.tenant_id, object_id, start_time, end_time });
   for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
     const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
     const row = await repo.insertCredentials(trx, {
       tenant_id: booking.tenant_id,
       booking_id: booking.id,
-      qr_token_hash: qrHash,
+      qr_token_hash: null,
+      ...signed,
       sms_code_hash: smsCodeHash(deps.secret, booking.tenant_id, code),
       sms_nonce: nonce,
       created_at: deps.now(),
@@ -53,8 +68,9 @@ export interface BookingCredentials {
 export async function getCredentials(trx: Executor, deps: AppDeps, tenantId: string, bookingId: string): Promise<BookingCredentials> {
   const booking = isUuid(bookingId) ? await repo.findCredentialBooking(trx, tenantId, bookingId) : undefined;
   if (!booking) throw notFound('Booking', bookingId);
-  const issued = (await repo.findCredentials(trx, tenantId, booking.id)) ?? (await issueCredentials(trx, deps, { id: booking.id, tenant_id: tenantId }));
-  const token = qrToken(deps.secret, tenantId, booking.id);
+  const window = { id: booking.id, tenant_id: tenantId, object_id: booking.object_id, start_time: booking.start_time, end_time: booking.end_time };
+  const issued = await ensureSignedToken(trx, deps, await issueCredentials(trx, deps, window), window);
+  const token = await signedQrToken(trx, deps, issued);
   const code = smsCode(deps.secret, tenantId, booking.id, issued.sms_nonce);
   return {
     bookingId: booking.id,
@@ -93,6 +109,7 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
   const now = deps.now();
   const writer = deps.accessLog;
   const smsGuesses = deps.limits.smsCodes;
+  let tokenId: string | null = null;
   const log = async (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
     writer.append({
       tenant_id: device.tenantId,
@@ -103,6 +120,7 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
       allowed: entry.allowed,
       reason: entry.reason,
       checked_at: now,
+      token_id: tokenId,
     });
   const notAssigned = async () => {
     await log({ allowed: false, reason: 'door_not_assigned' });
@@ -111,13 +129,17 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
 
   if (!isUuid(input.doorId)) throw await notAssigned();
   const parsed = parseToken(input.token);
-  const hash = parsed && (parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value));
-  const found = await repo.lookupAccess(db, {
-    tenantId: device.tenantId,
-    deviceId: device.deviceId,
-    doorId: input.doorId,
-    credential: parsed && hash ? { type: parsed.type, hash } : undefined,
-  });
+  let credential: repo.CredentialKey | undefined;
+  if (parsed?.signed) {
+    const claims = await verifiedClaims(db, deps, device.tenantId, parsed.value);
+    if (claims) {
+      tokenId = claims.jti;
+      credential = { type: 'signed', bookingId: claims.sub, tokenId: claims.jti };
+    }
+  } else if (parsed) {
+    credential = { type: parsed.type, hash: parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value) };
+  }
+  const found = await repo.lookupAccess(db, { tenantId: device.tenantId, deviceId: device.deviceId, doorId: input.doorId, credential });
   if (!found) throw await notAssigned();
 
   const { booking, door } = found;
@@ -144,6 +166,19 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
   });
   if (!decision.allowed) return decision;
   return { allowed: true, behavior: door.behavior, unlockDurationSeconds: door.unlock_duration_seconds };
+}
+
+/**
+ * The claims of a signed token of this tenant whose signature verifies, or undefined (unknown key
+ * id, another tenant's key or claim, any algorithm but EdDSA, an altered token). The key comes from
+ * the per-process cache; the token's window is not read here: the booking's is, from the database.
+ */
+async function verifiedClaims(db: Kysely<DB>, deps: AppDeps, tenantId: string, token: string) {
+  const kid = doorTokenKeyId(token);
+  const key = kid ? await deps.doorKeys.verificationKey(db, kid) : undefined;
+  if (key?.tenantId !== tenantId) return undefined;
+  const claims = await verifyDoorToken(token, key.key);
+  return claims?.tid === tenantId ? claims : undefined;
 }
 
 export interface AccessLogQuery {

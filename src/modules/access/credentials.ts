@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon';
 import { sha256, type ServerSecret } from '../../crypto.js';
 import type { CredentialType } from '../../db/types.js';
+import { looksSigned } from './door-tokens.js';
 
-// A booking's QR token and SMS code are derived from PORTIER_SECRET (HMAC), so they are the same
-// on every request and need no storage; the database keeps only lookup hashes. The QR token has
+// A booking's SMS code (and the opaque QR token of bookings from before signed tokens) are derived
+// from PORTIER_SECRET (HMAC), so they are the same on every request and need no storage; the
+// database keeps only lookup hashes. New QR tokens are signed (door-tokens.ts). The QR token has
 // 192 bits, so a plain SHA-256 is a safe lookup key. An 8-digit code could be recovered from a
 // plain hash by trying all 10^8 codes, so its lookup key is an HMAC under the secret as well.
 
@@ -27,11 +29,13 @@ const QR_TOKEN = new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((QR_TOKEN_BYTES * 4) / 3
 const SMS_CODE = new RegExp(`^\\d{${SMS_CODE_DIGITS}}$`);
 
 /**
- * What a scanned or typed token can be. Spaces and dashes inside a typed SMS code are ignored;
- * anything that is neither shape is not looked up at all.
+ * What a scanned or typed token can be: a signed QR token (a compact JWS), a legacy opaque QR
+ * token, or an SMS code. Spaces and dashes inside a typed SMS code are ignored; anything of no
+ * shape is not looked up at all.
  */
-export function parseToken(raw: string): { type: CredentialType; value: string } | undefined {
+export function parseToken(raw: string): { type: CredentialType; value: string; signed?: true } | undefined {
   const trimmed = raw.trim();
+  if (looksSigned(trimmed)) return { type: 'qr', value: trimmed, signed: true };
   if (QR_TOKEN.test(trimmed)) return { type: 'qr', value: trimmed };
   const digits = trimmed.replace(/[\s-]/g, '');
   if (SMS_CODE.test(digits)) return { type: 'sms', value: digits };

@@ -5,3 +5,19 @@ export { accessResolvers } from './access.resolvers.js';
 export * from './access.service.js';
 export type { AccessLogEntry } from './access.repository.js';
 export { SMS_CODE_GUESS_TIERS } from './sms-guessing.js';
+export { DoorKeyCache } from './door-keys.js';
+export {
+  CLOCK_SKEW_SECONDS,
+  DEFAULT_MAX_OFFLINE_SECONDS,
+  doorVerificationConfig,
+  getDoorOfflinePolicy,
+  listDoorSigningKeys,
+  recordOfflineDecisions,
+  rescheduleCredentials,
+  revokeCredentials,
+  revokedTokenIdsSince,
+  rotateDoorSigningKey,
+  setDoorOfflinePolicy,
+  type DoorVerificationConfig,
+  type OfflineDecision,
+} from './door-credentials.service.js';

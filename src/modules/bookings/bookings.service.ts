@@ -13,7 +13,7 @@ import type { CreateBooking, ListBookings, UpdateBookingStatus } from './booking
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf, specialDatesOn } from '../availability/index.js';
-import { issueCredentials } from '../access/index.js';
+import { issueCredentials, revokeCredentials } from '../access/index.js';
 
 /** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
 async function lockObject(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow> {
@@ -145,6 +145,8 @@ export async function updateBookingStatus(
   const now = deps.now();
   const refundAmount = next === 'CANCELLED' ? await refundForCancellation(trx, tenantId, current, now) : null;
   const booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
+  // Doors deciding offline learn the cancelled token's id with their next heartbeat.
+  if (next === 'CANCELLED') await revokeCredentials(trx, deps, booking);
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);

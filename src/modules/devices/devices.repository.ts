@@ -120,3 +120,8 @@ export async function configDoors(db: Executor, tenantId: string, deviceId: stri
     .orderBy('d.id')
     .execute();
 }
+
+export async function lastHeartbeatAt(db: Executor, tenantId: string, deviceId: string): Promise<Date | null> {
+  const row = await db.selectFrom('devices').select('last_heartbeat_at').where('tenant_id', '=', tenantId).where('id', '=', deviceId).executeTakeFirst();
+  return row?.last_heartbeat_at ?? null;
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { DomainError, forbidden, unauthenticated } from '../../errors.js';
-import { checkAccess } from '../access/index.js';
+import { checkAccess, recordOfflineDecisions } from '../access/index.js';
 import { claimCommands, reportCommand } from './commands.service.js';
 import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
@@ -10,6 +10,8 @@ import { problemResponse } from '../../http/problem-schema.js';
 import {
   AccessCheckBody,
   AccessCheckResult,
+  AccessLogReportBody,
+  AccessLogReportResult,
   ActivateBody,
   ActivationResult,
   CommandList,
@@ -93,8 +95,8 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (req) => {
-      const commands = await heartbeat(db, deps, deviceOf(req), req.body);
-      return { status: 'ok', pending_commands: commands.map(commandView) };
+      const answer = await heartbeat(db, deps, deviceOf(req), req.body);
+      return { status: 'ok', pending_commands: answer.commands.map(commandView), revoked_token_ids: answer.revokedTokenIds };
     },
   );
 
@@ -141,13 +143,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       onRequest: ownDeviceOnly,
       schema: {
         operationId: 'deviceConfig',
-        summary: 'The device’s configuration: doors, GPIO pins, behaviours',
+        summary: 'The device’s configuration: doors, GPIO pins, behaviours, the keys to verify QR tokens offline and the offline policy',
         tags,
         params: DeviceParams,
         response: { 200: DeviceConfigResult },
       },
     },
-    async (req) => deviceConfig(db, deviceOf(req)),
+    async (req) => deviceConfig(db, deps, deviceOf(req)),
   );
 
   app.post<{ Params: { deviceId: string }; Body: AccessCheckBody }>(
@@ -167,5 +169,26 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (req) => checkAccess(db, deps, deviceOf(req), req.body),
+  );
+
+  app.post<{ Params: { deviceId: string }; Body: AccessLogReportBody }>(
+    `${DEVICES_BASE}/:deviceId/access-log`,
+    {
+      config: device,
+      onRequest: ownDeviceOnly,
+      schema: {
+        operationId: 'deviceAccessLogReport',
+        summary: 'Report decisions the door made offline',
+        description: 'Each entry is stored once (key: device, token_id, door_id, decided_at); sending it again is harmless. All or nothing: a bad entry is a 400 naming it.',
+        tags,
+        params: DeviceParams,
+        body: AccessLogReportBody,
+        response: { 202: AccessLogReportResult },
+      },
+    },
+    async (req, reply) => {
+      const accepted = await db.transaction().execute((trx) => recordOfflineDecisions(trx, deps, deviceOf(req), req.body.entries));
+      return reply.code(202).send({ accepted });
+    },
   );
 }

@@ -69,6 +69,9 @@ export const HeartbeatResult = Type.Object(
   {
     status: Type.Literal('ok'),
     pending_commands: Type.Array(DeviceCommand, { description: 'Commands handed out now, oldest first (each only once).' }),
+    revoked_token_ids: Type.Array(Type.String(), {
+      description: 'Ids (jti) of QR tokens revoked (cancelled or rescheduled bookings) since the previous heartbeat, with a 60 s overlap; all unexpired ones on the first heartbeat. Refuse them offline.',
+    }),
   },
   { description: 'Telemetry recorded.' },
 );
@@ -94,9 +97,38 @@ export const DeviceConfigResult = Type.Object(
       }),
     ),
     heartbeat_interval_seconds: Type.Integer(),
+    jwks: Type.Object(
+      { keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'An Ed25519 public key (OKP JWK with kid, alg EdDSA).' })) },
+      { description: 'The tenant’s keys that verify signed QR tokens (the active key and retired keys with unexpired tokens).' },
+    ),
+    offline: Type.Object(
+      {
+        max_offline_seconds: Type.Integer({ description: 'How long after its last successful heartbeat the door may verify QR tokens itself (0: never).' }),
+        clock_skew_seconds: Type.Integer({ description: 'How far the door’s clock may be off: it widens a token’s window by this much, offline only.' }),
+      },
+      { description: 'The offline policy of the tenant.' },
+    ),
   },
   { description: 'The device’s doors and settings.' },
 );
+
+/** The reasons a door may report for an offline refusal: the four denials and two of its own. */
+export const OFFLINE_REASONS = [...DENIAL_REASONS, 'offline_limit_exceeded', 'online_only_credential'] as const;
+
+export const OfflineDecisionEntry = Type.Object({
+  token_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'The jti of the scanned token; null when it was no valid signed token.' })),
+  door_id: Type.String({ format: 'uuid' }),
+  decided_at: Type.String({ format: 'date-time' }),
+  allowed: Type.Boolean(),
+  reason: Type.Optional(Type.Union([Type.Unsafe<(typeof OFFLINE_REASONS)[number]>({ type: 'string', enum: [...OFFLINE_REASONS] }), Type.Null()])),
+});
+
+export const AccessLogReportBody = Type.Object({
+  entries: Type.Array(OfflineDecisionEntry, { maxItems: 500 }),
+});
+export type AccessLogReportBody = Static<typeof AccessLogReportBody>;
+
+export const AccessLogReportResult = Type.Object({ accepted: Type.Integer({ description: 'How many entries are recorded (new or already).' }) }, { description: 'Recorded.' });
 
 export const AccessCheckResult = Type.Object(
   {

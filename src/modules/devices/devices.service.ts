@@ -10,6 +10,7 @@ import { isNonEmptyString, isUuid } from '../../validation.js';
 import { generateActivationCode, normalizeActivationCode } from './activation-code.js';
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
 import * as repo from './devices.repository.js';
+import { doorVerificationConfig, revokedTokenIdsSince, type DoorVerificationConfig } from '../access/index.js';
 
 // Tenant side: register, list, re-assign doors, revoke. Device side: activate, authenticate,
 // heartbeat telemetry, config. Every tenant-side function takes the tenant from the principal.
@@ -135,19 +136,32 @@ export async function authenticateDevice(db: Executor, plain: string): Promise<D
   return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id } : null;
 }
 
-/** Records a heartbeat's telemetry and hands out the device's pending commands (one statement). */
-export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<DeviceCommandRow[]> {
-  const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
-  return commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+export interface HeartbeatAnswer {
+  commands: DeviceCommandRow[];
+  /** Ids of signed tokens revoked since the device's previous heartbeat (all unexpired ones on its first). */
+  revokedTokenIds: string[];
 }
 
-export interface DeviceConfig {
+/**
+ * Records a heartbeat's telemetry and hands out the device's pending commands (one statement),
+ * with the token ids revoked since the previous heartbeat (read before this one is recorded).
+ */
+export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<HeartbeatAnswer> {
+  const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
+  const previous = await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
+  const revokedTokenIds = await revokedTokenIdsSince(db, deps, device.tenantId, previous);
+  const commands = await commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+  return { commands, revokedTokenIds };
+}
+
+export interface DeviceConfig extends DoorVerificationConfig {
   device_id: string;
   doors: { id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number; object_ids: string[] }[];
   heartbeat_interval_seconds: number;
 }
 
-export async function deviceConfig(db: Executor, device: DevicePrincipal): Promise<DeviceConfig> {
+/** The device's doors and settings, with what it needs to verify QR tokens offline (keys, policy). */
+export async function deviceConfig(db: Executor, deps: AppDeps, device: DevicePrincipal): Promise<DeviceConfig> {
   const doors = await repo.configDoors(db, device.tenantId, device.deviceId);
   return {
     device_id: device.deviceId,
@@ -160,5 +174,6 @@ export async function deviceConfig(db: Executor, device: DevicePrincipal): Promi
       object_ids: d.object_ids,
     })),
     heartbeat_interval_seconds: HEARTBEAT_INTERVAL_SECONDS,
+    ...(await doorVerificationConfig(db, deps, device.tenantId)),
   };
 }

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import type { BookingCredentialRow, DoorSigningKeyRow } from '../../db/types.js';
+
+// Signing keys, signed-token fields of credentials, revocations and the offline policy.
+
+export async function findActiveKey(db: Executor, tenantId: string): Promise<DoorSigningKeyRow | undefined> {
+  return db.selectFrom('door_signing_keys').selectAll().where('tenant_id', '=', tenantId).where('retired_at', 'is', null).executeTakeFirst();
+}
+
+export async function findKey(db: Executor, kid: string): Promise<DoorSigningKeyRow | undefined> {
+  return db.selectFrom('door_signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+}
+
+/** Inserts a tenant's new active key; undefined when the tenant has one already (a concurrent insert). */
+export async function insertActiveKey(
+  db: Executor,
+  values: { kid: string; tenant_id: string; public_jwk: Record<string, string>; private_key_sealed: string; created_at: Date },
+): Promise<DoorSigningKeyRow | undefined> {
+  return db
+    .insertInto('door_signing_keys')
+    .values({ ...values, public_jwk: JSON.stringify(values.public_jwk) })
+    .onConflict((oc) => oc.column('tenant_id').where('retired_at', 'is', null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function retireActiveKey(db: Executor, tenantId: string, now: Date): Promise<DoorSigningKeyRow | undefined> {
+  return db
+    .updateTable('door_signing_keys')
+    .set({ retired_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('retired_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * The keys a door must know: the active one and every retired key that signed a token still
+ * valid at `after` (its window's end is later).
+ */
+export async function verifyingKeys(db: Executor, tenantId: string, after: Date): Promise<DoorSigningKeyRow[]> {
+  return db
+    .selectFrom('door_signing_keys as k')
+    .selectAll('k')
+    .where('k.tenant_id', '=', tenantId)
+    .where((eb) =>
+      eb.or([
+        eb('k.retired_at', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('booking_credentials as c')
+            .select(sql`1`.as('one'))
+            .whereRef('c.tenant_id', '=', 'k.tenant_id')
+            .whereRef('c.key_id', '=', 'k.kid')
+            .where('c.valid_until', '>', after),
+        ),
+      ]),
+    )
+    .orderBy('k.created_at', 'desc')
+    .execute();
+}
+
+export async function listKeys(db: Executor, tenantId: string): Promise<DoorSigningKeyRow[]> {
+  return db.selectFrom('door_signing_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('kid').execute();
+}
+
+/** Gives a booking's credentials a (new) signed token; `qrTokenHash` undefined keeps the legacy hash. */
+export async function setSignedToken(
+  db: Executor,
+  tenantId: string,
+  bookingId: string,
+  values: { token_id: string; key_id: string; valid_from: Date; valid_until: Date; object_id: string; qr_token_hash?: null },
+): Promise<BookingCredentialRow> {
+  return db
+    .updateTable('booking_credentials')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('booking_id', '=', bookingId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertRevocation(db: Executor, values: { tenant_id: string; token_id: string; booking_id: string; revoked_at: Date; expires_at: Date }): Promise<void> {
+  await db.insertInto('revoked_tokens').values(values).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/** Ids of revoked tokens not yet expired at `now`, revoked at or after `since` (all when null). */
+export async function revokedTokenIds(db: Executor, tenantId: string, since: Date | null, now: Date): Promise<string[]> {
+  let q = db.selectFrom('revoked_tokens').select('token_id').where('tenant_id', '=', tenantId).where('expires_at', '>', now);
+  if (since) q = q.where('revoked_at', '>=', since);
+  return (await q.orderBy('revoked_at').orderBy('token_id').execute()).map((r) => r.token_id);
+}
+
+export async function findOfflinePolicy(db: Executor, tenantId: string): Promise<{ max_offline_seconds: number } | undefined> {
+  return db.selectFrom('door_offline_policies').select('max_offline_seconds').where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+export async function upsertOfflinePolicy(db: Executor, tenantId: string, maxOfflineSeconds: number, now: Date): Promise<void> {
+  await db
+    .insertInto('door_offline_policies')
+    .values({ tenant_id: tenantId, max_offline_seconds: maxOfflineSeconds, updated_at: now })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ max_offline_seconds: maxOfflineSeconds, updated_at: now }))
+    .execute();
+}
+
+/** The booking of each token id (current or revoked), for reported offline decisions. */
+export async function bookingsOfTokenIds(db: Executor, tenantId: string, tokenIds: string[]): Promise<Map<string, string>> {
+  if (tokenIds.length === 0) return new Map();
+  const current = await db
+    .selectFrom('booking_credentials')
+    .select(['token_id', 'booking_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('token_id', 'in', tokenIds)
+    .execute();
+  const revoked = await db.selectFrom('revoked_tokens').select(['token_id', 'booking_id']).where('tenant_id', '=', tenantId).where('token_id', 'in', tokenIds).execute();
+  return new Map([...revoked, ...current].map((r) => [r.token_id as string, r.booking_id]));
+}

@@ -1,0 +1,303 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
+import { harness, type Harness } from './harness.js';
+import { buildActiveDevice, bookViaRest, buildDoor, buildVenue, setBookingStatus } from './builders.js';
+import { qrToken, qrTokenHash } from '../src/modules/access/credentials.js';
+import { rescheduleCredentials } from '../src/modules/access/index.js';
+
+// Signed QR credentials, online: the access check, key rotation, revocations in heartbeats,
+// reported offline decisions. The reference door client's offline decisions: test/door-client.test.ts.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterEach(() => h.clock.set(null));
+
+const CREATED_AT = '2026-11-23T07:00:00Z';
+const START = '2026-11-23T10:00:00.000Z';
+const END = '2026-11-23T11:00:00.000Z';
+const INSIDE = '2026-11-23T10:30:00Z';
+const TELEMETRY = { cpu_percent: 1, memory_percent: 2, wifi_signal_dbm: -50, door_states: {} };
+
+async function setup() {
+  const venue = await buildVenue(h, { objects: 2 });
+  const door = await buildDoor(h, venue.tenantId, [venue.objects[0].id]);
+  const otherDoor = await buildDoor(h, venue.tenantId, [venue.objects[1].id], { gpioPin: 22 });
+  const dev = await buildActiveDevice(h, venue.tenantId, [door.id, otherDoor.id]);
+  h.clock.set(CREATED_AT);
+  const bookingId = await bookViaRest(h, { tenantId: venue.tenantId, apiKey: venue.apiKey, objectId: venue.objects[0].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+  const token = await credentialsToken(venue, bookingId);
+  return { ...venue, door, otherDoor, ...dev, bookingId, token };
+}
+
+async function credentialsToken(s: { tenantId: string; apiKey: string }, bookingId: string): Promise<string> {
+  const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${s.tenantId}/bookings/${bookingId}/credentials`, apiKey: s.apiKey });
+  expect(res.status).toBe(200);
+  return res.body.qrCode.token as string;
+}
+
+function check(s: { deviceId: string; deviceKey: string }, token: string, doorId: string) {
+  return h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-check`, apiKey: s.deviceKey, body: { token, doorId } });
+}
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('signed QR tokens', () => {
+  it('carry booking, tenant, object, window, token id and key id, EdDSA; identical on every request', async () => {
+    const s = await setup();
+    expect(decodeProtectedHeader(s.token)).toEqual({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: expect.any(String) });
+    const claims = decodeJwt(s.token);
+    expect(claims).toEqual({
+      sub: s.bookingId,
+      tid: s.tenantId,
+      obj: [s.objects[0].id],
+      jti: expect.stringMatching(/^[\w-]{22}$/),
+      nbf: Date.parse(START) / 1000,
+      exp: Date.parse(END) / 1000,
+    });
+    expect(s.token.length).toBeLessThanOrEqual(512);
+    expect(await credentialsToken(s, s.bookingId)).toBe(s.token);
+  });
+
+  it('open the mapped door online with the same answers and denial reasons as before', async () => {
+    const s = await setup();
+    h.clock.set(INSIDE);
+    expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: true, behavior: 'unlock_per_scan', unlockDurationSeconds: 5 });
+    expect((await check(s, s.token, s.otherDoor.id)).body).toEqual({ allowed: false, reason: 'door_not_mapped_to_object' });
+    h.clock.set(END);
+    expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'outside_booking_window' });
+    h.clock.set('2026-11-23T09:59:59Z');
+    expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'outside_booking_window' });
+    h.clock.set(INSIDE);
+    await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
+    expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'booking_not_confirmed' });
+    const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { allowed reason mode tokenId bookingId credentialType } }`, { d: s.deviceId });
+    expect(log.body.data.accessLog).toContainEqual({ allowed: false, reason: 'booking_not_confirmed', mode: 'online', tokenId: decodeJwt(s.token).jti, bookingId: s.bookingId, credentialType: 'qr' });
+  });
+
+  it('are refused online when signed by another tenant’s key, altered, of an unknown key, alg none or HS256', async () => {
+    const s = await setup();
+    const other = await buildVenue(h);
+    const otherDoor = await buildDoor(h, other.tenantId, [other.object.id]);
+    h.clock.set(CREATED_AT);
+    const otherBooking = await bookViaRest(h, { tenantId: other.tenantId, apiKey: other.apiKey, objectId: other.object.id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const otherToken = await credentialsToken(other, otherBooking);
+    const [header, payload, signature] = s.token.split('.') as [string, string, string];
+    const claims = decodeJwt(s.token);
+    const otherParts = otherToken.split('.');
+
+    // The other tenant's key over this tenant's claims: header and signature of a token signed by it.
+    const { privateKey: foreignKey } = generateKeyPairSync('ed25519');
+    const otherKid = decodeProtectedHeader(otherToken).kid!;
+    const signedByOtherTenant = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: otherKid }).sign(foreignKey);
+    const unknownKid = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: 'nosuchkey123' }).sign(foreignKey);
+    const altered = `${header}.${b64({ ...claims, exp: (claims.exp ?? 0) + 86_400 })}.${signature}`;
+    const otherObject = `${header}.${b64({ ...claims, obj: [s.objects[1].id] })}.${signature}`;
+    const algNone = `${b64({ alg: 'none', typ: 'portier-door+jwt', kid: decodeProtectedHeader(s.token).kid })}.${payload}.`;
+    const hs256 = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'HS256', typ: 'portier-door+jwt', kid: decodeProtectedHeader(s.token).kid! })
+      .sign(new TextEncoder().encode('a guessed shared secret of 32 bytes!'));
+    const swappedSignature = `${header}.${payload}.${otherParts[2]}`;
+
+    h.clock.set(INSIDE);
+    for (const token of [signedByOtherTenant, unknownKid, altered, otherObject, algNone, hs256, swappedSignature, otherToken]) {
+      expect((await check(s, token, s.door.id)).body, token).toEqual({ allowed: false, reason: 'invalid_token' });
+    }
+    // The other tenant's own door rejects nothing of its own, but this tenant's token is unknown there.
+    const otherDevice = await buildActiveDevice(h, other.tenantId, [otherDoor.id]);
+    expect((await check(otherDevice, s.token, otherDoor.id)).body).toEqual({ allowed: false, reason: 'invalid_token' });
+    expect((await check(otherDevice, otherToken, otherDoor.id)).body.allowed).toBe(true);
+  });
+
+  it('keep working as opaque tokens for bookings issued before signed tokens, until they expire', async () => {
+    const s = await setup();
+    const db = h.deps.database.db;
+    // Make the booking's credentials look as they were before this feature: an opaque token's hash only.
+    const opaque = qrToken(h.deps.secret, s.tenantId, s.bookingId);
+    await db
+      .updateTable('booking_credentials')
+      .set({ qr_token_hash: qrTokenHash(opaque), token_id: null, key_id: null, valid_from: null, valid_until: null, object_id: null })
+      .where('booking_id', '=', s.bookingId)
+      .execute();
+    h.clock.set(INSIDE);
+    expect((await check(s, opaque, s.door.id)).body.allowed).toBe(true);
+    // Its credentials now also carry a signed token; both open the door.
+    const signed = await credentialsToken(s, s.bookingId);
+    expect(signed.split('.')).toHaveLength(3);
+    expect((await check(s, signed, s.door.id)).body.allowed).toBe(true);
+    expect((await check(s, opaque, s.door.id)).body.allowed).toBe(true);
+    h.clock.set(END);
+    expect((await check(s, opaque, s.door.id)).body).toEqual({ allowed: false, reason: 'outside_booking_window' });
+  });
+});
+
+describe('key rotation', () => {
+  it('signs new tokens with the new key; old tokens verify until they expire; the JWKS keeps the old key until then', async () => {
+    const s = await setup();
+    const oldKid = decodeProtectedHeader(s.token).kid;
+    const config = async () => (await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey })).body;
+    expect((await config()).jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([oldKid]);
+
+    const rotated = await h.graphql(s.apiKey, 'mutation { rotateDoorSigningKey { kid active publicJwk } }');
+    expect(rotated.body.errors).toBeUndefined();
+    const newKid = rotated.body.data.rotateDoorSigningKey.kid;
+    expect(newKid).not.toBe(oldKid);
+    expect(rotated.body.data.rotateDoorSigningKey).toMatchObject({ active: true, publicJwk: { kty: 'OKP', crv: 'Ed25519', kid: newKid, alg: 'EdDSA' } });
+    expect(rotated.body.data.rotateDoorSigningKey.publicJwk.d).toBeUndefined();
+
+    h.clock.set(CREATED_AT);
+    const second = await bookViaRest(h, { tenantId: s.tenantId, apiKey: s.apiKey, objectId: s.objects[1].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const newToken = await credentialsToken(s, second);
+    expect(decodeProtectedHeader(newToken).kid).toBe(newKid);
+    expect(await credentialsToken(s, s.bookingId)).toBe(s.token); // the old token stays the same
+
+    h.clock.set(INSIDE);
+    expect((await check(s, s.token, s.door.id)).body.allowed).toBe(true);
+    expect((await check(s, newToken, s.otherDoor.id)).body.allowed).toBe(true);
+    expect(new Set((await config()).jwks.keys.map((k: { kid: string }) => k.kid))).toEqual(new Set([oldKid, newKid]));
+    // After the last token of the old key expired (plus the clock skew), doors no longer get it.
+    h.clock.set('2026-11-23T11:00:31Z');
+    expect((await config()).jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([newKid]);
+    const keys = await h.graphql(s.apiKey, '{ doorSigningKeys { kid active retiredAt } }');
+    expect(keys.body.data.doorSigningKeys.map((k: { kid: string; active: boolean }) => [k.kid, k.active])).toEqual([
+      [newKid, true],
+      [oldKid, false],
+    ]);
+  });
+
+  it('needs devices:write', async () => {
+    const s = await setup();
+    const reader = await h.key(s.tenantId, ['devices:read']);
+    const res = await h.graphql(reader, 'mutation { rotateDoorSigningKey { kid } }');
+    expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('device config and heartbeats', () => {
+  it('config carries the JWKS and the offline policy (900 s by default, set per tenant)', async () => {
+    const s = await setup();
+    const res = await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey });
+    expect(res.body.offline).toEqual({ max_offline_seconds: 900, clock_skew_seconds: 30 });
+    expect(res.body.jwks.keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: decodeProtectedHeader(s.token).kid, alg: 'EdDSA', use: 'sig' }]);
+    const set = await h.graphql(s.apiKey, 'mutation { setDoorOfflinePolicy(maxOfflineSeconds: 120) { maxOfflineSeconds clockSkewSeconds } }');
+    expect(set.body.data.setDoorOfflinePolicy).toEqual({ maxOfflineSeconds: 120, clockSkewSeconds: 30 });
+    const again = await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey });
+    expect(again.body.offline.max_offline_seconds).toBe(120);
+    for (const bad of [-1, 86_401]) {
+      const refused = await h.graphql(s.apiKey, `mutation { setDoorOfflinePolicy(maxOfflineSeconds: ${bad}) { maxOfflineSeconds } }`);
+      expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(JSON.stringify(refused.body.errors[0])).toContain('maxOfflineSeconds');
+    }
+  });
+
+  it('heartbeats list token ids revoked since the previous heartbeat: cancellation and reschedule', async () => {
+    const s = await setup();
+    const beat = async () => (await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/heartbeat`, apiKey: s.deviceKey, body: TELEMETRY })).body.revoked_token_ids;
+    h.clock.set('2026-11-23T08:00:00Z');
+    expect(await beat()).toEqual([]);
+    const jti = decodeJwt(s.token).jti;
+    await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
+    h.clock.set('2026-11-23T08:00:15Z');
+    expect(await beat()).toEqual([jti]);
+    // Repeated while within 60 s before the previous heartbeat, then no longer.
+    h.clock.set('2026-11-23T08:01:30Z');
+    expect(await beat()).toEqual([jti]);
+    h.clock.set('2026-11-23T08:02:00Z');
+    expect(await beat()).toEqual([]);
+
+    // A reschedule: the old token id is revoked, a new token for the new window is issued.
+    h.clock.set(CREATED_AT);
+    const second = await bookViaRest(h, { tenantId: s.tenantId, apiKey: s.apiKey, objectId: s.objects[1].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const before = await credentialsToken(s, second);
+    h.clock.set('2026-11-23T08:03:00Z');
+    const db = h.deps.database.db;
+    const moved = await db.transaction().execute(async (trx) => {
+      const booking = await trx
+        .updateTable('bookings')
+        .set({ start_time: new Date('2026-11-23T12:00:00Z'), end_time: new Date('2026-11-23T13:00:00Z') })
+        .where('id', '=', second)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return rescheduleCredentials(trx, h.deps, booking);
+    });
+    expect(moved?.token_id).not.toBe(decodeJwt(before).jti);
+    const after = await credentialsToken(s, second);
+    expect(decodeJwt(after)).toMatchObject({ jti: moved?.token_id, nbf: Date.parse('2026-11-23T12:00:00Z') / 1000, exp: Date.parse('2026-11-23T13:00:00Z') / 1000 });
+    h.clock.set('2026-11-23T08:03:15Z');
+    expect(await beat()).toEqual([decodeJwt(before).jti]);
+    h.clock.set('2026-11-23T12:30:00Z');
+    expect((await check(s, before, s.otherDoor.id)).body).toEqual({ allowed: false, reason: 'invalid_token' });
+    expect((await check(s, after, s.otherDoor.id)).body.allowed).toBe(true);
+  });
+
+  it('a device’s first heartbeat lists every unexpired revocation of the tenant', async () => {
+    const s = await setup();
+    await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
+    const { deviceId, deviceKey } = await buildActiveDevice(h, s.tenantId, [s.door.id]);
+    h.clock.set('2026-11-23T09:00:00Z');
+    const res = await h.request({ method: 'POST', url: `/api/devices/${deviceId}/heartbeat`, apiKey: deviceKey, body: TELEMETRY });
+    expect(res.body.revoked_token_ids).toEqual([decodeJwt(s.token).jti]);
+    h.clock.set('2026-11-23T11:01:00Z'); // the token expired: no longer listed
+    const fresh = await buildActiveDevice(h, s.tenantId, [s.door.id]);
+    expect((await h.request({ method: 'POST', url: `/api/devices/${fresh.deviceId}/heartbeat`, apiKey: fresh.deviceKey, body: TELEMETRY })).body.revoked_token_ids).toEqual([]);
+  });
+});
+
+describe('offline decisions reported back', () => {
+  it('are stored once per entry with mode offline and the booking of the token id; 202 {accepted}', async () => {
+    const s = await setup();
+    const jti = decodeJwt(s.token).jti as string;
+    h.clock.set('2026-11-23T10:40:00Z');
+    const entries = [
+      { token_id: jti, door_id: s.door.id, decided_at: '2026-11-23T10:31:00Z', allowed: true },
+      { token_id: jti, door_id: s.otherDoor.id, decided_at: '2026-11-23T10:32:00.000Z', allowed: false, reason: 'door_not_mapped_to_object' },
+      { token_id: null, door_id: s.door.id, decided_at: '2026-11-23T10:33:00Z', allowed: false, reason: 'invalid_token' },
+    ];
+    const post = (body: unknown) => h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: s.deviceKey, body });
+    const first = await post({ entries });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ accepted: 3 });
+    expect((await post({ entries })).body).toEqual({ accepted: 3 }); // again: nothing doubled
+    expect((await post({ entries: [] })).body).toEqual({ accepted: 0 });
+    const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { doorId bookingId allowed reason mode tokenId checkedAt credentialType } }`, { d: s.deviceId });
+    expect(log.body.data.accessLog).toEqual([
+      { doorId: s.door.id, bookingId: null, allowed: false, reason: 'invalid_token', mode: 'offline', tokenId: null, checkedAt: '2026-11-23T10:33:00.000Z', credentialType: null },
+      {
+        doorId: s.otherDoor.id,
+        bookingId: s.bookingId,
+        allowed: false,
+        reason: 'door_not_mapped_to_object',
+        mode: 'offline',
+        tokenId: jti,
+        checkedAt: '2026-11-23T10:32:00.000Z',
+        credentialType: 'qr',
+      },
+      { doorId: s.door.id, bookingId: s.bookingId, allowed: true, reason: null, mode: 'offline', tokenId: jti, checkedAt: '2026-11-23T10:31:00.000Z', credentialType: 'qr' },
+    ]);
+  });
+
+  it.each([
+    [{}, 'entries'],
+    [{ entries: [{ door_id: 'x', decided_at: '2026-11-23T10:31:00Z', allowed: true }] }, 'entries.0.door_id'],
+    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: 'yesterday', allowed: true }] }, 'entries.0.decided_at'],
+    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-23T10:31:00Z', allowed: false }] }, 'entries.0.reason'],
+    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-23T10:31:00Z', allowed: false, reason: 'because' }] }, 'entries.0.reason'],
+    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-24T10:31:00Z', allowed: true }] }, 'entries.0.decided_at'],
+  ])('refuses %j with 400 naming %s, storing nothing', async (body, field) => {
+    const s = await setup();
+    h.clock.set('2026-11-23T10:40:00Z');
+    const res = await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: s.deviceKey, body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('is only for the device itself', async () => {
+    const s = await setup();
+    const other = await buildActiveDevice(h, s.tenantId, [s.door.id]);
+    const res = await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: other.deviceKey, body: { entries: [] } });
+    expect(res.status).toBe(403);
+    expect((await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, body: { entries: [] } })).status).toBe(401);
+  });
+});
