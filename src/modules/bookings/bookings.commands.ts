@@ -1,7 +1,7 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { BookingStatus } from '../../db/types.js';
-import { Boundary, Id, Instant, Nullable, Text, parseCommand } from '../../commands.js';
+import { Boundary, Id, Instant, Nullable, OneOf, Text, parseCommand } from '../../commands.js';
 import { invalidField } from '../../errors.js';
 import { PAGE_SIZES, PageSize } from '../../paging.js';
 import { BOOKING_STATUSES } from './transitions.js';
@@ -10,10 +10,7 @@ import { BOOKING_STATUSES } from './transitions.js';
 // enters (resolvers, the REST bridge through them, the catalog import); services trust them.
 
 /** A booking status (PENDING, CONFIRMED, CANCELLED, COMPLETED). */
-export const Status = (message: string) => Type.Union(
-  BOOKING_STATUSES.map((status) => Type.Literal(status)),
-  { message },
-);
+export const Status = (message: string) => OneOf(BOOKING_STATUSES, { message });
 
 export const CreateBooking = Type.Object({
   objectId: Id({ message: 'must be the id of a bookable object' }),
