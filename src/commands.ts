@@ -27,10 +27,12 @@ export interface FieldOptions extends SchemaOptions {
   message: string | ((value: unknown) => string);
 }
 
+const isMessageMaker = (message: unknown): message is (value: unknown) => string => typeof message === 'function';
+
 const messageOf = (schema: TObject, field: string, value: unknown): string | undefined => {
   const property: unknown = schema.properties[field];
   const message = (property as { message?: unknown } | undefined)?.message;
-  if (typeof message === 'function') return String(message(value));
+  if (isMessageMaker(message)) return message(value);
   return typeof message === 'string' ? message : undefined;
 };
 

@@ -82,7 +82,7 @@ export interface SpecialDate {
 /** Hours of a special date: none when closed; otherwise open before close, both HH:MM. */
 function hoursOf(closed: unknown, open: unknown, close: unknown, errors: FieldError[]): { open: string; close: string } | null {
   if (open == null && close == null) return null;
-  if (Boolean(closed)) {
+  if (closed) {
     errors.push({ field: open != null ? 'open' : 'close', message: 'a closed date takes no hours' });
     return null;
   }
