@@ -64,8 +64,8 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': 'off',
       // Fastify handlers and hooks are async on purpose: fastify treats an async handler's return value as the reply.
       '@typescript-eslint/require-await': 'off',
-      // The remaining `!` sit in services that re-validate `unknown` input; typed commands validated at the edge remove them (issue 11).
-      '@typescript-eslint/no-non-null-assertion': 'warn',
+      // No `!`: commands are parsed into typed values at the edge (src/commands.ts), so types say what is known.
+      '@typescript-eslint/no-non-null-assertion': 'error',
       // `void` in union return types is fastify's own hook signature.
       '@typescript-eslint/no-invalid-void-type': 'off',
       // Classes of static helpers are not used; the rule flags error subclasses with statics.

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DomainError, type FieldError } from './errors.js';
 import { PAGE_SIZES, pageSizeOf } from './paging.js';
 import { parseCreateBooking, parseListBookings, parseUpdateBookingStatus } from './modules/bookings/index.js';
+import { parseCreateAccommodation, parseCreateDoor, parseSpecialDate } from './modules/catalog/index.js';
+import { parseCreatePolicy } from './modules/pricing/index.js';
 
 // The edge validator (src/commands.ts) as callers see it: a typed value, or a ValidationError
 // whose fields and messages are the contract's.
@@ -110,5 +112,45 @@ describe('listBookings command and page sizes', () => {
     expect(pageSizeOf(PAGE_SIZES.accessLog, 500)).toBe(500);
     expect(refusal(() => pageSizeOf(PAGE_SIZES.deviceCommands, 201)).fields).toEqual([{ field: 'first', message: 'must be a whole number from 1 to 200' }]);
     expect(refusal(() => pageSizeOf(PAGE_SIZES.bookings, 2.5, 'pageSize')).fields).toEqual([{ field: 'pageSize', message: 'must be a whole number from 1 to 100' }]);
+  });
+});
+
+describe('catalog and pricing commands', () => {
+  it('createDoor: defaults stay absent, a closed set is checked', () => {
+    expect(parseCreateDoor({ name: ' Gate ', gpioPin: 17 })).toEqual({ name: 'Gate', gpioPin: 17 });
+    expect(refusal(() => parseCreateDoor({ name: 'Gate', gpioPin: 64, behavior: 'open' })).fields).toEqual([
+      { field: 'gpioPin', message: 'must be a whole number from 0 to 63' },
+      { field: 'behavior', message: 'must be one of unlock_per_scan, toggle' },
+    ]);
+  });
+  it('createAccommodation: a message made from the refused value', () => {
+    expect(refusal(() => parseCreateAccommodation({ name: 'Park', address: 'Street 1', timeZone: 'Mars/Olympus' })).fields).toEqual([
+      { field: 'timeZone', message: 'must be an IANA time zone such as Europe/Berlin, got "Mars/Olympus"' },
+    ]);
+  });
+  it('special date: hours checked with the schema fields, in field order', () => {
+    expect(parseSpecialDate({ date: '2026-12-31', closed: false, open: '10:00', close: '14:00' })).toEqual({
+      date: '2026-12-31',
+      closed: false,
+      reason: '',
+      open: '10:00',
+      close: '14:00',
+    });
+    expect(refusal(() => parseSpecialDate({ date: '2026-02-30', closed: true, open: '10:00' })).fields).toEqual([
+      { field: 'date', message: 'must be a date YYYY-MM-DD' },
+      { field: 'open', message: 'a closed date takes no hours' },
+    ]);
+  });
+  it('cancellation policy: tier errors keep their nested field names, after name', () => {
+    expect(parseCreatePolicy({ name: 'Flex', tiers: [{ hoursBeforeStart: 24, refundPercent: 100 }] })).toEqual({
+      name: 'Flex',
+      tiers: [{ hoursBeforeStart: 24, refundPercent: 100 }],
+      isDefault: false,
+    });
+    expect(refusal(() => parseCreatePolicy({ isDefault: 'yes', tiers: [{ hoursBeforeStart: 24, refundPercent: 101 }], name: '' })).fields).toEqual([
+      { field: 'name', message: 'must be a non-empty string of at most 200 characters' },
+      { field: 'tiers[0].refundPercent', message: 'must be a whole number from 0 to 100' },
+      { field: 'isDefault', message: 'must be true or false' },
+    ]);
   });
 });

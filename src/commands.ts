@@ -22,14 +22,17 @@ FormatRegistry.Set('portier-hhmm', (value) => isHhmm(value));
 FormatRegistry.Set('portier-hhmm-end', (value) => isHhmm(value, true));
 FormatRegistry.Set('portier-time-zone', isTimeZone);
 
-/** The option every command property carries: the message for any value it refuses. */
+/** The option every command property carries: the message for any value it refuses (or one made from the value). */
 export interface FieldOptions extends SchemaOptions {
-  message: string;
+  message: string | ((value: unknown) => string);
 }
 
-const messageOf = (schema: TObject, field: string): string | undefined => {
+const isMessageMaker = (message: unknown): message is (value: unknown) => string => typeof message === 'function';
+
+const messageOf = (schema: TObject, field: string, value: unknown): string | undefined => {
   const property: unknown = schema.properties[field];
   const message = (property as { message?: unknown } | undefined)?.message;
+  if (isMessageMaker(message)) return message(value);
   return typeof message === 'string' ? message : undefined;
 };
 
@@ -42,7 +45,7 @@ export function commandErrors(command: TObject, input: unknown): FieldError[] {
   const found = new Map<string, string>();
   for (const error of Value.Errors(command, input)) {
     const field = error.path.split('/')[1] ?? '';
-    if (!found.has(field)) found.set(field, messageOf(command, field) ?? error.message);
+    if (!found.has(field)) found.set(field, messageOf(command, field, fieldOf(input, field)) ?? error.message);
   }
   return [...found].map(([field, message]) => ({ field: field || 'input', message }));
 }
@@ -84,7 +87,7 @@ export function parseCommand<S extends TObject>(command: S, input: unknown, code
 export const fieldOf = (input: unknown, field: string): unknown => (typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined);
 
 /** Absent or null: an optional GraphQL argument arrives as either. */
-export const Nullable = <T extends TSchema>(schema: T, options: FieldOptions = { message: String(schema.message) }) =>
+export const Nullable = <T extends TSchema>(schema: T, options: FieldOptions = { message: schema.message as FieldOptions['message'] }) =>
   Type.Optional(Type.Union([Type.Null(), schema], options));
 
 /** A non-empty string of at most `max` characters, trimmed. */
@@ -117,6 +120,15 @@ export const Boundary = (options: FieldOptions) =>
       return date;
     })
     .Encode((value) => value);
+
+/** One of a closed set of strings (checked as a union of literals, typed as the set's union). */
+export const OneOf = <T extends string>(values: readonly T[], options: FieldOptions) =>
+  Type.Unsafe<T>(
+    Type.Union(
+      values.map((value) => Type.Literal(value)),
+      options,
+    ),
+  );
 
 /** true or false. */
 export const Flag = (options: FieldOptions = { message: 'must be true or false' }) => Type.Boolean(options);

@@ -1,3 +1,4 @@
+import { parseCreateAccommodation, parseCreateObject } from './modules/catalog/index.js';
 import type { AppDeps } from './deps.js';
 import { createTenant } from './modules/tenants/index.js';
 import { createAccommodation, createObject } from './modules/catalog/index.js';
@@ -29,10 +30,14 @@ export async function seedDemoIfEmpty(deps: AppDeps): Promise<Demo | null> {
     const any = await trx.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
     if (any) return null;
     const { tenant, apiKey } = await createTenant(trx, 'Demo Sports Club');
-    const park = await createAccommodation(trx, tenant.id, { name: 'Sportpark Demo', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Berlin' });
+    const park = await createAccommodation(
+      trx,
+      tenant.id,
+      parseCreateAccommodation({ name: 'Sportpark Demo', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Berlin' }),
+    );
     const objectIds: string[] = [];
     for (const name of ['Court 1', 'Court 2']) {
-      const object = await createObject(trx, tenant.id, { accommodationId: park.id, name, pricePerHour: 2000, openingHours: everyDay });
+      const object = await createObject(trx, tenant.id, parseCreateObject({ accommodationId: park.id, name, pricePerHour: 2000, openingHours: everyDay }));
       objectIds.push(object.id);
     }
     const password = randomToken(12);

@@ -19,7 +19,7 @@ export const PAGE_SIZES = {
   bookingWebhookDeliveries: { default: 50, max: 100 },
 } as const satisfies Record<string, PageLimits>;
 
-const pageSizeMessage = (limits: PageLimits) => `must be a whole number from 1 to ${limits.max}`;
+export const pageSizeMessage = (limits: PageLimits) => `must be a whole number from 1 to ${limits.max}`;
 
 /** A requested page size, for a command property: absent or null means the listing's default. */
 export const PageSize = (limits: PageLimits) => {
@@ -27,9 +27,13 @@ export const PageSize = (limits: PageLimits) => {
   return Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: limits.max })], { message }));
 };
 
+/** Whether `value` is a page size the listing allows (absent and null: its default). */
+export function isPageSize(limits: PageLimits, value: unknown): value is number | null | undefined {
+  return Value.Check(Type.Union([Type.Undefined(), Type.Null(), Type.Integer({ minimum: 1, maximum: limits.max })]), value);
+}
+
 /** The page size `value` asks for (named `field` in errors): the listing's default when absent. */
 export function pageSizeOf(limits: PageLimits, value: unknown, field = 'first'): number {
-  const schema = Type.Union([Type.Undefined(), Type.Null(), Type.Integer({ minimum: 1, maximum: limits.max })]);
-  if (!Value.Check(schema, value)) throw invalidField(field, pageSizeMessage(limits));
+  if (!isPageSize(limits, value)) throw invalidField(field, pageSizeMessage(limits));
   return value ?? limits.default;
 }

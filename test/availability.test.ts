@@ -1,3 +1,4 @@
+import { parseCreateAccommodation, parseCreateObject, parseSpecialDate } from '../src/modules/catalog/catalog.commands.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildBooking, buildVenue, type VenueOptions } from './builders.js';
@@ -57,13 +58,17 @@ describe('GET /objects/availability', () => {
   it('restricts to one object or one accommodation', async () => {
     const v = await buildVenue(h, { objects: 2 });
     const db = h.deps.database.db;
-    const second = await createAccommodation(db, v.tenantId, { name: 'Halle Süd', address: 'Südweg 2', timeZone: 'Europe/Berlin' });
-    const hall = await createObject(db, v.tenantId, {
-      accommodationId: second.id,
-      name: 'Hall A',
-      pricePerHour: 1000,
-      openingHours: { saturday: { open: '10:00', close: '12:00' } },
-    });
+    const second = await createAccommodation(db, v.tenantId, parseCreateAccommodation({ name: 'Halle Süd', address: 'Südweg 2', timeZone: 'Europe/Berlin' }));
+    const hall = await createObject(
+      db,
+      v.tenantId,
+      parseCreateObject({
+        accommodationId: second.id,
+        name: 'Hall A',
+        pricePerHour: 1000,
+        openingHours: { saturday: { open: '10:00', close: '12:00' } },
+      }),
+    );
     const one = await availability(v, `date=2026-11-21&objectId=${v.objects[1].id}`);
     expect(one.body.objects.map((o: { objectId: string }) => o.objectId)).toEqual([v.objects[1].id]);
     const byAccommodation = await availability(v, `date=2026-11-21&accommodationId=${second.id}`);
@@ -149,8 +154,13 @@ describe('slot availability', () => {
 
   it('a closed special date has no slots; one with its own hours uses them', async () => {
     const v = await buildVenue(h);
-    await setSpecialDate(h.deps.database.db, v.tenantId, v.object.id, { date: '2026-12-24', closed: true, reason: 'Christmas Eve' });
-    await setSpecialDate(h.deps.database.db, v.tenantId, v.object.id, { date: '2026-12-31', closed: false, reason: 'New Year’s Eve', open: '10:00', close: '14:00' });
+    await setSpecialDate(h.deps.database.db, v.tenantId, v.object.id, parseSpecialDate({ date: '2026-12-24', closed: true, reason: 'Christmas Eve' }));
+    await setSpecialDate(
+      h.deps.database.db,
+      v.tenantId,
+      v.object.id,
+      parseSpecialDate({ date: '2026-12-31', closed: false, reason: 'New Year’s Eve', open: '10:00', close: '14:00' }),
+    );
     expect(await slotsOf(v, '2026-12-24')).toEqual([]);
     expect(labels(await slotsOf(v, '2026-12-31'))).toEqual(['10:00-11:00', '11:00-12:00', '12:00-13:00', '13:00-14:00']);
     expect(labels(await slotsOf(v, '2026-12-23'))).toEqual(HOURS_8_TO_22);

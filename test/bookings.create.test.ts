@@ -1,3 +1,4 @@
+import { parseSpecialDate } from '../src/modules/catalog/catalog.commands.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildVenue, type VenueOptions } from './builders.js';
@@ -145,8 +146,8 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
   it('refuses a closed special date, and follows the hours of an open one', async () => {
     const v = await buildVenue(h);
     const db = h.deps.database.db;
-    await setSpecialDate(db, v.tenantId, v.object.id, { date: '2026-11-21', closed: true, reason: 'Tournament' });
-    await setSpecialDate(db, v.tenantId, v.object.id, { date: '2026-11-22', closed: false, reason: 'Short day', open: '12:00', close: '15:00' });
+    await setSpecialDate(db, v.tenantId, v.object.id, parseSpecialDate({ date: '2026-11-21', closed: true, reason: 'Tournament' }));
+    await setSpecialDate(db, v.tenantId, v.object.id, parseSpecialDate({ date: '2026-11-22', closed: false, reason: 'Short day', open: '12:00', close: '15:00' }));
     const closed = await post(v, { objectId: v.object.id, ...guest, ...SAT_10 });
     expect(closed.status).toBe(400);
     expect(closed.body).toMatchObject({ code: 'closed_date', errors: [{ field: 'startTime', code: 'closed_date', message: 'the object is closed on 2026-11-21 (Tournament)' }] });

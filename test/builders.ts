@@ -1,3 +1,4 @@
+import { parseCreateAccommodation, parseCreateDoor, parseCreateObject } from '../src/modules/catalog/catalog.commands.js';
 import { parseRegisterDevice } from '../src/modules/devices/devices.commands.js';
 import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
@@ -28,21 +29,29 @@ export interface VenueOptions {
 export async function buildVenue(h: Harness, options: VenueOptions = {}) {
   const { tenantId, apiKey } = await h.tenant();
   const db = h.deps.database.db;
-  const accommodation = await createAccommodation(db, tenantId, {
-    name: 'Sportpark Test',
-    address: 'Teststrasse 1, 10115 Berlin',
-    timeZone: options.timeZone ?? 'Europe/Berlin',
-  });
+  const accommodation = await createAccommodation(
+    db,
+    tenantId,
+    parseCreateAccommodation({
+      name: 'Sportpark Test',
+      address: 'Teststrasse 1, 10115 Berlin',
+      timeZone: options.timeZone ?? 'Europe/Berlin',
+    }),
+  );
   const objects = [];
   for (let i = 1; i <= (options.objects ?? 1); i += 1) {
     objects.push(
-      await createObject(db, tenantId, {
-        accommodationId: accommodation.id,
-        name: `Court ${i}`,
-        pricePerHour: options.pricePerHour ?? 2000,
-        openingHours: options.openingHours ?? EVERY_DAY_8_TO_22,
-        bookingRules: options.bookingRules,
-      }),
+      await createObject(
+        db,
+        tenantId,
+        parseCreateObject({
+          accommodationId: accommodation.id,
+          name: `Court ${i}`,
+          pricePerHour: options.pricePerHour ?? 2000,
+          openingHours: options.openingHours ?? EVERY_DAY_8_TO_22,
+          bookingRules: options.bookingRules,
+        }),
+      ),
     );
   }
   return { tenantId, apiKey, accommodation, objects, object: objects[0] };
@@ -51,7 +60,9 @@ export async function buildVenue(h: Harness, options: VenueOptions = {}) {
 export async function buildDoor(h: Harness, tenantId: string, objectIds: string[], overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {}) {
   return h.deps.database.db
     .transaction()
-    .execute((trx) => createDoor(trx, tenantId, { name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds }));
+    .execute((trx) =>
+      createDoor(trx, tenantId, parseCreateDoor({ name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds })),
+    );
 }
 
 /** A pricing rule of the tenant, created through the service (input as in the flat REST body). */

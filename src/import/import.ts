@@ -35,7 +35,8 @@ export async function importCatalog(deps: AppDeps, tenantId: string, file: unkno
     };
     for (const section of SECTIONS) {
       const value = (file as Record<Section, unknown>)[section];
-      if (value !== undefined) await importers[section]!(ctx, value);
+      const importer = importers[section];
+      if (value !== undefined && importer) await importer(ctx, value);
     }
     return ctx.result;
   });

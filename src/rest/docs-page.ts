@@ -139,7 +139,8 @@ const hash = (text: string) => `'sha256-${createHash('sha256').update(text).dige
 /** Allows the page's own inline script and style, nothing else (no network, no frames). */
 export const DOCS_PAGE_CSP = `default-src 'none'; script-src ${hash(SCRIPT)}; style-src ${hash(STYLE)}; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c);
 
 export function renderDocsPage(document: OpenApiDocument): string {
   // Inside <script>, only "</" and "<!--" could end or confuse the element; escaping every "<" covers both.

@@ -205,7 +205,7 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
     tags: doc.tags ?? [tagOf(route.url)],
     security,
     ...(parameters.length ? { parameters } : {}),
-    ...(hasBody ? { requestBody: { required: true, content: { 'application/json': { schema: plain(doc.body!) } } } } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(doc.body) } } } } : {}),
     responses: { ...common, ...responses },
   };
 }

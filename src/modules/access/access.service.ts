@@ -1,3 +1,4 @@
+import { PAGE_SIZES, isPageSize, pageSizeMessage } from '../../paging.js';
 import QRCode from 'qrcode';
 import type { Executor } from '../../db/index.js';
 import type { Kysely } from 'kysely';
@@ -191,8 +192,8 @@ export interface AccessLogQuery {
 
 export async function listAccessLog(db: Kysely<DB>, deps: AppDeps, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
   const v = new Validator();
-  const first = q.first ?? 50;
-  v.check(Number.isInteger(first) && first >= 1 && first <= 500, 'first', 'must be a whole number from 1 to 500');
+  const first = q.first ?? PAGE_SIZES.accessLog.default;
+  v.check(isPageSize(PAGE_SIZES.accessLog, first), 'first', pageSizeMessage(PAGE_SIZES.accessLog));
   if (q.deviceId != null) v.check(isUuid(q.deviceId), 'deviceId', 'must be a device id (uuid)');
   if (q.bookingId != null) v.check(isUuid(q.bookingId), 'bookingId', 'must be a booking id (uuid)');
   const before = q.before != null ? parseInstant(q.before) : null;

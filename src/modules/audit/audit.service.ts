@@ -1,3 +1,4 @@
+import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
 import type { Executor } from '../../db/index.js';
 import type { AuditLogRow } from '../../db/types.js';
 import type { Principal } from '../../auth/principal.js';
@@ -71,9 +72,6 @@ export async function actorOf(db: Executor, principal: Principal | null): Promis
   return { type: 'apiKey', id: principal.keyId, label: name ? `API key "${name}"` : `API key ${principal.keyId}` };
 }
 
-export const AUDIT_PAGE_DEFAULT = 50;
-export const AUDIT_PAGE_MAX = 100;
-
 const encodeCursor = (id: string) => Buffer.from(`audit:${id}`).toString('base64url');
 
 function decodeCursor(cursor: string): string {
@@ -89,8 +87,7 @@ export interface AuditPage {
 
 /** Newest first, `first` entries after the cursor `after`. */
 export async function listAuditLog(db: Executor, tenantId: string, first: number | null | undefined, after: string | null | undefined): Promise<AuditPage> {
-  const size = first ?? AUDIT_PAGE_DEFAULT;
-  if (!Number.isInteger(size) || size < 1 || size > AUDIT_PAGE_MAX) throw invalidField('first', `must be between 1 and ${AUDIT_PAGE_MAX}`);
+  const size = pageSizeOf(PAGE_SIZES.auditLog, first);
   const before = after ? decodeCursor(after) : null;
   const rows = await repo.listAuditEntries(db, tenantId, size + 1, before);
   const page = rows.slice(0, size);

@@ -51,6 +51,11 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
   const objectIds = objects.map((o) => o.id);
   const accommodations = await catalog.accommodationsByIds(db, [...new Set(objects.map((o) => o.accommodation_id))]);
   const zoneOf = new Map(accommodations.map((a) => [a.id, a.time_zone]));
+  const zoneFor = (accommodationId: string): string => {
+    const zone = zoneOf.get(accommodationId);
+    if (zone === undefined) throw new Error(`accommodation ${accommodationId} vanished while computing availability`);
+    return zone;
+  };
 
   // From the earliest local midnight of `date` to two local days later: covers a 24:00 closing
   // plus the largest buffer (one day).
@@ -65,7 +70,7 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
       objectId: object.id,
       objectName: object.name,
       slots: daySlots({
-        zone: zoneOf.get(object.accommodation_id)!,
+        zone: zoneFor(object.accommodation_id),
         date,
         weekly: object.opening_hours,
         specialDates: specialDates.filter((d) => d.object_id === object.id),

@@ -33,7 +33,9 @@ export function weekdayOf(date: string): Weekday {
 
 /** The local date (YYYY-MM-DD) of an instant in `zone`. */
 export function localDateOf(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toISODate()!;
+  const date = DateTime.fromJSDate(instant, { zone }).toISODate();
+  if (date === null) throw new RangeError(`no local date for ${instant.toISOString()} in ${zone}`);
+  return date;
 }
 
 /**
@@ -81,7 +83,7 @@ export function slotsOf(window: Window, incrementMinutes: number): Window[] {
 export function localTimeLabel(instant: Date, zone: string, date: string): string {
   const local = DateTime.fromJSDate(instant, { zone });
   const label = local.toFormat('HH:mm');
-  return label === '00:00' && local.toISODate()! > date ? '24:00' : label;
+  return label === '00:00' && (local.toISODate() ?? '') > date ? '24:00' : label;
 }
 
 /** The earliest start the booking rules allow at `now`: now + minAdvanceMinutes. */

@@ -1,7 +1,8 @@
 import { Type, type StaticDecode } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { BookingStatus } from '../../db/types.js';
-import { Boundary, Id, Instant, Nullable, Text, parseCommand } from '../../commands.js';
+import { Boundary, Id, Instant, Nullable, OneOf, Text, commandErrors, fieldOf, parseCommand, refuse } from '../../commands.js';
+import { parseInstant } from '../../validation.js';
 import { invalidField } from '../../errors.js';
 import { PAGE_SIZES, PageSize } from '../../paging.js';
 import { BOOKING_STATUSES } from './transitions.js';
@@ -10,10 +11,7 @@ import { BOOKING_STATUSES } from './transitions.js';
 // enters (resolvers, the REST bridge through them, the catalog import); services trust them.
 
 /** A booking status (PENDING, CONFIRMED, CANCELLED, COMPLETED). */
-export const Status = (message: string) => Type.Union(
-  BOOKING_STATUSES.map((status) => Type.Literal(status)),
-  { message },
-);
+export const Status = (message: string) => OneOf(BOOKING_STATUSES, { message });
 
 export const CreateBooking = Type.Object({
   objectId: Id({ message: 'must be the id of a bookable object' }),
@@ -56,3 +54,27 @@ export const parseListBookings = (input: unknown): ListBookings => parseCommand(
 
 const AnyStatus = Status(`must be one of ${BOOKING_STATUSES.join(', ')}`);
 export const isBookingStatus = (value: unknown): value is BookingStatus => Value.Check(AnyStatus, value);
+
+/** A guard on the work one preview may cause; real bookings are far shorter (maxDurationMinutes). */
+export const MAX_PREVIEW_DAYS = 366;
+
+export const PricePreview = Type.Object({
+  objectId: Id({ message: 'must be the id of a bookable object' }),
+  startTime: Instant({ message: 'must be an ISO 8601 timestamp with a time zone offset' }),
+  endTime: Instant({ message: 'must be an ISO 8601 timestamp with a time zone offset' }),
+});
+export type PricePreview = StaticDecode<typeof PricePreview>;
+
+/** A price preview's fields: timestamps with an offset, start before end, at most MAX_PREVIEW_DAYS apart. */
+export function parsePricePreview(input: unknown): PricePreview {
+  const errors = commandErrors(PricePreview, input);
+  const start = parseInstant(fieldOf(input, 'startTime'));
+  const end = parseInstant(fieldOf(input, 'endTime'));
+  if (start && end) {
+    if (!(start < end)) errors.push({ field: 'endTime', message: 'must be later than startTime' });
+    else if (end.getTime() - start.getTime() > MAX_PREVIEW_DAYS * 86_400_000)
+      errors.push({ field: 'endTime', message: `must be at most ${MAX_PREVIEW_DAYS} days after startTime` });
+  }
+  if (errors.length) refuse(PricePreview, errors);
+  return parseCommand(PricePreview, input);
+}

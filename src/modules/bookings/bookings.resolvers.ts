@@ -5,7 +5,7 @@ import { tenantOf } from '../../auth/principal.js';
 import { inTransaction, nonNull } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
 import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
-import { parseCreateBooking, parseListBookings, parseUpdateBookingStatus } from './bookings.commands.js';
+import { parseCreateBooking, parseListBookings, parsePricePreview, parseUpdateBookingStatus } from './bookings.commands.js';
 import * as bookings from './bookings.service.js';
 import { previewPrice } from './price-preview.js';
 
@@ -17,7 +17,7 @@ function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; acco
 
 export const bookingResolvers: Resolvers = {
   Query: {
-    priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), a, ctx.deps.now()),
+    priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), parsePricePreview(a), ctx.deps.now()),
     bookings: async (_, a, ctx) => {
       const command = parseListBookings({ status: a.status, pageSize: pageSizeOf(PAGE_SIZES.bookings, a.first) });
       const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), command, { withTotal: false });

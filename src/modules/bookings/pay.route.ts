@@ -9,7 +9,8 @@ import { findPaymentView, type PaymentView } from './bookings.repository.js';
 // token Portier did not issue gets the same 404 as a booking that no longer exists. A payment
 // provider plugs in here later; for now the page shows what is due.
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
 const money = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' });
 

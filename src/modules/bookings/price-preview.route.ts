@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { requireScope } from '../../auth/principal.js';
 import type { AppDeps } from '../../deps.js';
 import type { Scope } from '../../auth/scopes.js';
-import { previewPrice, type PreviewInput } from './price-preview.js';
+import { previewPrice } from './price-preview.js';
+import { parsePricePreview } from './bookings.commands.js';
 import { problemResponse } from '../../http/problem-schema.js';
 
 export const PRICE_PREVIEW_PATH = '/api/pricing/preview';
@@ -60,7 +61,7 @@ export function registerPricePreviewRoute(app: FastifyInstance, deps: AppDeps): 
     },
     handler: async (req) => {
       const key = requireScope(req.principal, PREVIEW_SCOPE);
-      return previewPrice(deps.database.db, key.tenantId, req.body as PreviewInput, deps.now());
+      return previewPrice(deps.database.db, key.tenantId, parsePricePreview(req.body), deps.now());
     },
   });
 }

@@ -1,8 +1,7 @@
 import { atPath, keyedItems, resolveKey, type ImportContext } from '../../import/helpers.js';
-import { Validator, invalidField } from '../../errors.js';
+import { invalidField } from '../../errors.js';
 import * as catalog from './catalog.service.js';
-import type { DayHours } from '../../db/types.js';
-import type { BookingRules } from './catalog.rules.js';
+import { parseCreateAccommodation, parseCreateDoor, parseCreateObject, parseSpecialDate } from './catalog.commands.js';
 
 const ACCOMMODATION_FIELDS = ['key', 'name', 'address', 'timeZone', 'objects'];
 const OBJECT_FIELDS = ['key', 'name', 'pricePerHour', 'openingHours', 'specialDates', 'bookingRules'];
@@ -17,20 +16,24 @@ export async function importAccommodations(ctx: ImportContext, value: unknown): 
   const objectKeys = new Set<string>();
   for (const { key, item, path } of keyedItems('accommodations', value)) {
     rejectUnknownFields(item, ACCOMMODATION_FIELDS, path);
-    const accommodation = await atPath(path, () => catalog.createAccommodation(ctx.trx, ctx.tenantId, item as { name?: string; address?: string; timeZone?: string }));
+    const accommodation = await atPath(path, () => catalog.createAccommodation(ctx.trx, ctx.tenantId, parseCreateAccommodation(item)));
     ctx.result.accommodations[key] = accommodation.id;
     for (const { key: objectKey, item: object, path: objectPath } of keyedItems(`${path}.objects`, item.objects ?? [])) {
       rejectUnknownFields(object, OBJECT_FIELDS, objectPath);
       if (objectKeys.has(objectKey)) throw invalidField(`${objectPath}.key`, `duplicate object key "${objectKey}"`, 'import_invalid');
       objectKeys.add(objectKey);
       const row = await atPath(objectPath, () =>
-        catalog.createObject(ctx.trx, ctx.tenantId, {
-          accommodationId: accommodation.id,
-          name: object.name as string,
-          pricePerHour: object.pricePerHour as number,
-          openingHours: object.openingHours as Record<string, DayHours>,
-          bookingRules: object.bookingRules as Partial<BookingRules>,
-        }),
+        catalog.createObject(
+          ctx.trx,
+          ctx.tenantId,
+          parseCreateObject({
+            accommodationId: accommodation.id,
+            name: object.name,
+            pricePerHour: object.pricePerHour,
+            openingHours: object.openingHours,
+            bookingRules: object.bookingRules,
+          }),
+        ),
       );
       ctx.result.objects[objectKey] = row.id;
       const specialDates = object.specialDates ?? [];
@@ -38,12 +41,7 @@ export async function importAccommodations(ctx: ImportContext, value: unknown): 
       for (const [index, date] of specialDates.entries()) {
         const datePath = `${objectPath}.specialDates[${index}]`;
         if (typeof date !== 'object' || date === null || Array.isArray(date)) throw invalidField(datePath, 'must be an object {date, closed, reason}', 'import_invalid');
-        const v = new Validator();
-        catalog.checkSpecialDate(v, date as catalog.SpecialDateInput);
-        await atPath(datePath, async () => {
-          v.throwIfAny();
-          await catalog.setSpecialDate(ctx.trx, ctx.tenantId, row.id, date as catalog.SpecialDateInput);
-        });
+        await atPath(datePath, () => catalog.setSpecialDate(ctx.trx, ctx.tenantId, row.id, parseSpecialDate(date)));
       }
     }
   }
@@ -56,13 +54,11 @@ export async function importDoors(ctx: ImportContext, value: unknown): Promise<v
     if (!Array.isArray(objects)) throw invalidField(`${path}.objects`, 'must be a list of object keys', 'import_invalid');
     const objectIds = objects.map((k, i) => resolveKey(ctx.result.objects, 'object', k, `${path}.objects[${i}]`));
     const door = await atPath(path, () =>
-      catalog.createDoor(ctx.trx, ctx.tenantId, {
-        name: item.name as string,
-        gpioPin: item.gpioPin as number,
-        behavior: item.behavior as string | undefined,
-        unlockDurationSeconds: item.unlockDurationSeconds as number | undefined,
-        objectIds,
-      }),
+      catalog.createDoor(
+        ctx.trx,
+        ctx.tenantId,
+        parseCreateDoor({ name: item.name, gpioPin: item.gpioPin, behavior: item.behavior, unlockDurationSeconds: item.unlockDurationSeconds, objectIds }),
+      ),
     );
     ctx.result.doors[key] = door.id;
   }

@@ -4,6 +4,15 @@ import { inTransaction, nonNull } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
 import * as repo from './catalog.repository.js';
 import * as catalog from './catalog.service.js';
+import {
+  parseCreateAccommodation,
+  parseCreateDoor,
+  parseCreateObject,
+  parseSpecialDate,
+  parseUpdateAccommodation,
+  parseUpdateDoor,
+  parseUpdateObject,
+} from './catalog.commands.js';
 
 export const catalogResolvers: Resolvers = {
   Query: {
@@ -17,18 +26,27 @@ export const catalogResolvers: Resolvers = {
     door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal), a.id),
   },
   Mutation: {
-    createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
-    updateAccommodation: (_, a, ctx) => catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
+    createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateAccommodation(a)),
+    updateAccommodation: (_, a, ctx) => catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateAccommodation(a)),
     deleteAccommodation: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    createObject: (_, a, ctx) => catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a),
-    updateObject: (_, a, ctx) => catalog.updateObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
+    createObject: (_, a, ctx) => catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateObject(a)),
+    updateObject: (_, a, ctx) => catalog.updateObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateObject(a)),
     deleteObject: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
     setOpeningHours: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
-    setSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a)),
+    setSpecialDate: (_, a, ctx) => {
+      const command = parseSpecialDate(a);
+      return inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, command));
+    },
     removeSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
     setBookingRules: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
-    createDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantOf(ctx.principal, a.tenantId), a)),
-    updateDoor: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantOf(ctx.principal, a.tenantId), a.id, a)),
+    createDoor: (_, a, ctx) => {
+      const command = parseCreateDoor(a);
+      return inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantOf(ctx.principal, a.tenantId), command));
+    },
+    updateDoor: (_, a, ctx) => {
+      const command = parseUpdateDoor(a);
+      return inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantOf(ctx.principal, a.tenantId), a.id, command));
+    },
     deleteDoor: (_, a, ctx) => catalog.deleteDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
   },
   Accommodation: {

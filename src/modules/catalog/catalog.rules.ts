@@ -37,7 +37,7 @@ export function validateDayHours(value: unknown, field: string): FieldError[] {
   const errors: FieldError[] = [];
   if (!isHhmm(open)) errors.push({ field: `${field}.open`, message: 'must be a time HH:MM (00:00–23:59)' });
   if (!isHhmm(close, true)) errors.push({ field: `${field}.close`, message: 'must be a time HH:MM (00:00–24:00)' });
-  if (!errors.length && minutesOfDay(open!) >= minutesOfDay(close!)) {
+  if (isHhmm(open) && isHhmm(close, true) && minutesOfDay(open) >= minutesOfDay(close)) {
     errors.push({ field: `${field}.close`, message: `must be later than open (${open})` });
   }
   return errors;

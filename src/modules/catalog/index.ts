@@ -4,3 +4,4 @@ export { createCatalogLoaders } from './catalog.loaders.js';
 export { catalogResolvers } from './catalog.resolvers.js';
 export { DEFAULT_BOOKING_RULES, DOOR_BEHAVIORS, type BookingRules } from './catalog.rules.js';
 export * from './catalog.service.js';
+export * from './catalog.commands.js';

@@ -8,13 +8,16 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const SYMBOLS = 28;
 const GROUP = 4;
 
+/** A fresh code as shown to the installer (grouped) and in the canonical form that is hashed. */
+export function newActivationCode(): { shown: string; canonical: string } {
+  let canonical = '';
+  for (let i = 0; i < SYMBOLS; i += 1) canonical += ALPHABET[randomInt(ALPHABET.length)];
+  const groups = canonical.match(new RegExp(`.{1,${GROUP}}`, 'g')) ?? [];
+  return { shown: groups.join('-'), canonical };
+}
+
 export function generateActivationCode(): string {
-  let code = '';
-  for (let i = 0; i < SYMBOLS; i += 1) {
-    if (i > 0 && i % GROUP === 0) code += '-';
-    code += ALPHABET[randomInt(ALPHABET.length)];
-  }
-  return code;
+  return newActivationCode().shown;
 }
 
 /** The canonical form that is hashed, or undefined when the input cannot be a code. */

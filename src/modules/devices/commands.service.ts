@@ -1,36 +1,22 @@
 import type { Executor } from '../../db/index.js';
 import type { DeviceCommandRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
-import { Validator, conflict, invalidField, notFound } from '../../errors.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
-import { COMMAND_TTL_SECONDS, COMMAND_TYPES } from './devices.rules.js';
+import { COMMAND_TTL_SECONDS } from './devices.rules.js';
+import type { CreateDeviceCommand } from './devices.commands.js';
 import { getDevice } from './devices.service.js';
 import * as devicesRepo from './devices.repository.js';
 import * as repo from './commands.repository.js';
 
-export interface CommandInput {
-  deviceId: string;
-  type?: unknown;
-  doorId?: unknown;
-  durationSeconds?: unknown;
-}
-
-/** Queues a command for a device (tenant side); `trx` must be the caller's transaction. */
-export async function createCommand(trx: Executor, deps: AppDeps, tenantId: string, input: CommandInput): Promise<DeviceCommandRow> {
-  const v = new Validator();
-  v.check((COMMAND_TYPES as readonly unknown[]).includes(input.type), 'type', `must be one of ${COMMAND_TYPES.join(', ')}`);
-  v.check(isUuid(input.doorId), 'doorId', 'must be the id of a door the device drives');
-  if (input.durationSeconds != null) {
-    v.check(
-      Number.isInteger(input.durationSeconds) && (input.durationSeconds as number) >= 1 && (input.durationSeconds as number) <= 3600,
-      'durationSeconds',
-      'must be a whole number of seconds from 1 to 3600',
-    );
-  }
-  v.throwIfAny();
-  const device = await getDevice(trx, tenantId, input.deviceId);
+/**
+ * Queues a command for a device (tenant side); `trx` must be the caller's transaction and
+ * `command` the caller's parsed input (parseCreateDeviceCommand).
+ */
+export async function createCommand(trx: Executor, deps: AppDeps, tenantId: string, deviceId: string, command: CreateDeviceCommand): Promise<DeviceCommandRow> {
+  const device = await getDevice(trx, tenantId, deviceId);
   if (device.revoked_at) throw conflict('device_revoked', `Device ${device.id} is revoked and takes no commands`);
-  const doorId = input.doorId as string;
+  const { doorId } = command;
   const door = await devicesRepo.findDeviceDoor(trx, tenantId, device.id, doorId);
   if (!door) throw invalidField('doorId', `door ${doorId} is not driven by device ${device.id}`, 'door_not_assigned');
   const now = deps.now();
@@ -39,16 +25,15 @@ export async function createCommand(trx: Executor, deps: AppDeps, tenantId: stri
     device_id: device.id,
     door_id: door.id,
     type: 'unlock',
-    payload: { gpio_pin: door.gpio_pin, duration_seconds: input.durationSeconds ?? door.unlock_duration_seconds },
+    payload: { gpio_pin: door.gpio_pin, duration_seconds: command.durationSeconds ?? door.unlock_duration_seconds },
     status: 'pending',
     expires_at: new Date(now.getTime() + COMMAND_TTL_SECONDS * 1000),
     created_at: now,
   });
 }
 
-export async function listCommands(db: Executor, tenantId: string, deviceId: string, first: number | null | undefined): Promise<DeviceCommandRow[]> {
-  const limit = first ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidField('first', 'must be a whole number from 1 to 200');
+/** `limit`: the caller's page size (pageSizeOf, PAGE_SIZES.deviceCommands). */
+export async function listCommands(db: Executor, tenantId: string, deviceId: string, limit: number): Promise<DeviceCommandRow[]> {
   await getDevice(db, tenantId, deviceId);
   return repo.listCommands(db, tenantId, deviceId, limit);
 }

@@ -1,3 +1,4 @@
+import { parseRegisterDevice } from './devices.commands.js';
 import { atPath, keyedItems, resolveKey, type ImportContext } from '../../import/helpers.js';
 import { invalidField } from '../../errors.js';
 import { registerDevice } from './devices.service.js';
@@ -12,7 +13,7 @@ export async function importDevices(ctx: ImportContext, value: unknown): Promise
     const doors = item.doors ?? [];
     if (!Array.isArray(doors)) throw invalidField(`${path}.doors`, 'must be a list of door keys', 'import_invalid');
     const doorIds = doors.map((k, i) => resolveKey(ctx.result.doors, 'door', k, `${path}.doors[${i}]`));
-    const { device, activationCode } = await atPath(path, () => registerDevice(ctx.trx, ctx.deps, ctx.tenantId, { name: item.name, doorIds }));
+    const { device, activationCode } = await atPath(path, () => registerDevice(ctx.trx, ctx.deps, ctx.tenantId, parseRegisterDevice({ name: item.name }), doorIds));
     ctx.result.devices[key] = { deviceId: device.id, activationCode };
   }
 }

@@ -2,6 +2,8 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction } from '../../graphql/helpers.js';
 import * as commands from './commands.service.js';
+import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
+import { parseCreateDeviceCommand, parseRegisterDevice } from './devices.commands.js';
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
 import { auditRequest } from '../audit/index.js';
@@ -10,13 +12,14 @@ export const deviceResolvers: Resolvers = {
   Query: {
     devices: (_, a, ctx) => devices.listDevices(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal), a.id),
-    deviceCommands: (_, a, ctx) => commands.listCommands(ctx.db, tenantOf(ctx.principal, a.tenantId), a.deviceId, a.first),
+    deviceCommands: (_, a, ctx) => commands.listCommands(ctx.db, tenantOf(ctx.principal, a.tenantId), a.deviceId, pageSizeOf(PAGE_SIZES.deviceCommands, a.first)),
   },
   Mutation: {
     registerDevice: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseRegisterDevice(a);
       return inTransaction(ctx, async (trx) => {
-        const registered = await devices.registerDevice(trx, ctx.deps, tenantId, a);
+        const registered = await devices.registerDevice(trx, ctx.deps, tenantId, command, a.doorIds);
         await auditRequest(ctx, trx, tenantId, 'device.registered', { type: 'device', id: registered.device.id }, { name: registered.device.name, doorIds: a.doorIds });
         return registered;
       });
@@ -36,7 +39,8 @@ export const deviceResolvers: Resolvers = {
     },
     createDeviceCommand: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return { command: await inTransaction(ctx, (trx) => commands.createCommand(trx, ctx.deps, tenantId, a)) };
+      const command = parseCreateDeviceCommand(a);
+      return { command: await inTransaction(ctx, (trx) => commands.createCommand(trx, ctx.deps, tenantId, a.deviceId, command)) };
     },
   },
   Device: {

@@ -6,8 +6,9 @@ import type { AppDeps } from '../../deps.js';
 import type { DevicePrincipal } from '../../auth/principal.js';
 import { displayPrefix, randomToken, sha256 } from '../../crypto.js';
 import { DomainError, Validator, conflict, invalidField, notFound } from '../../errors.js';
-import { isNonEmptyString, isUuid } from '../../validation.js';
-import { generateActivationCode, normalizeActivationCode } from './activation-code.js';
+import { isUuid } from '../../validation.js';
+import { newActivationCode, normalizeActivationCode } from './activation-code.js';
+import type { RegisterDevice } from './devices.commands.js';
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
 import * as repo from './devices.repository.js';
 import { doorVerificationConfig, revokedTokenIdsSince, type DoorVerificationConfig } from '../access/index.js';
@@ -37,17 +38,15 @@ export interface RegisteredDevice {
 }
 
 /** Registers a controller for doors; `trx` must be the caller's transaction. */
-export async function registerDevice(trx: Executor, deps: AppDeps, tenantId: string, input: { name?: unknown; doorIds?: unknown }): Promise<RegisteredDevice> {
-  const v = new Validator();
-  v.check(isNonEmptyString(input.name), 'name', 'must be a non-empty string of at most 200 characters');
-  v.throwIfAny();
-  const doorIds = await checkDoorIds(trx, tenantId, input.doorIds ?? []);
+/** `command`: the caller's parsed input (parseRegisterDevice); the door ids are checked here. */
+export async function registerDevice(trx: Executor, deps: AppDeps, tenantId: string, command: RegisterDevice, doorIdsGiven: unknown): Promise<RegisteredDevice> {
+  const doorIds = await checkDoorIds(trx, tenantId, doorIdsGiven ?? []);
   const now = deps.now();
-  const activationCode = generateActivationCode();
+  const { shown: activationCode, canonical } = newActivationCode();
   const device = await repo.insertDevice(trx, {
     tenant_id: tenantId,
-    name: (input.name as string).trim(),
-    activation_code_hash: sha256(normalizeActivationCode(activationCode)!),
+    name: command.name,
+    activation_code_hash: sha256(canonical),
     activation_expires_at: new Date(now.getTime() + ACTIVATION_CODE_TTL_DAYS * 86_400_000),
     created_at: now,
   });

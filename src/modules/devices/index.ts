@@ -6,3 +6,4 @@ export { importDevices } from './devices.import.js';
 export * from './devices.service.js';
 export { ACTIVATION_GUESS_TIERS } from './activation-guessing.js';
 export { ONLINE_WINDOW_SECONDS } from './devices.rules.js';
+export * from './devices.commands.js';

@@ -1,3 +1,4 @@
+import { PAGE_SIZES, isPageSize, pageSizeMessage, pageSizeOf } from '../../paging.js';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/index.js';
 import type { WebhookDeliveryStatus, WebhookRow } from '../../db/types.js';
@@ -74,24 +75,19 @@ export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string,
   return { webhookId: webhook.id, eventId, success, statusCode, durationMs, error };
 }
 
-export const MAX_DELIVERIES_PAGE = 100;
-
 const STATUS_OF: Record<string, WebhookDeliveryStatus> = { PENDING: 'pending', SUCCEEDED: 'succeeded', FAILED: 'failed' };
 
 export async function listDeliveries(db: Executor, tenantId: string, webhookId: string, input: { status?: string | null; first?: number | null }) {
-  const first = input.first ?? 20;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_DELIVERIES_PAGE) {
-    throw invalidField('first', `must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
-  }
+  const first = pageSizeOf(PAGE_SIZES.webhookDeliveries, input.first);
   await getWebhook(db, tenantId, webhookId);
   return deliveries.listDeliveries(db, tenantId, webhookId, { status: input.status ? STATUS_OF[input.status] : undefined }, first);
 }
 
 /** What became of one booking's events: their deliveries to every subscription, newest first. */
 export async function listBookingDeliveries(db: Executor, tenantId: string, bookingId: string, input: { first?: number | null }) {
-  const first = input.first ?? 50;
+  const first = input.first ?? PAGE_SIZES.bookingWebhookDeliveries.default;
   const v = new Validator();
-  v.check(Number.isInteger(first) && first >= 1 && first <= MAX_DELIVERIES_PAGE, 'first', `must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`);
+  v.check(isPageSize(PAGE_SIZES.bookingWebhookDeliveries, first), 'first', pageSizeMessage(PAGE_SIZES.bookingWebhookDeliveries));
   v.check(isUuid(bookingId), 'bookingId', 'must be a booking id (uuid)');
   v.throwIfAny();
   return deliveries.listDeliveries(db, tenantId, null, { bookingId }, first);
@@ -109,5 +105,7 @@ export async function redeliver(trx: Executor, deps: AppDeps, tenantId: string, 
     throw conflict('webhook_inactive', `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); create a new subscription`);
   }
   await deliveries.requeue(trx, tenantId, delivery.id, deps.now());
-  return (await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId))!;
+  const requeued = await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId);
+  if (!requeued) throw notFound(`Delivery of event ${eventId} to webhook`, webhookId);
+  return requeued;
 }
