@@ -18,7 +18,10 @@ export class SlotScheduleCache {
     let schedule = this.entries.get(key);
     if (!schedule) {
       schedule = Object.freeze(computeSchedule(zone, date, hours, incrementMinutes));
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= this.maxEntries) {
+        const oldest = this.entries.keys().next();
+        if (!oldest.done) this.entries.delete(oldest.value);
+      }
       this.entries.set(key, schedule);
     }
     return schedule;
