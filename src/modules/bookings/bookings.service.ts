@@ -191,6 +191,7 @@ export async function updateBookingStatus(
 }
 
 export const MAX_PAGE_SIZE = 100;
+export type { ListPlan, BookingViewColumn } from './bookings.repository.js';
 
 export interface ListInput extends Omit<repo.BookingFilters, 'from' | 'to'> {
   page?: number | null;
@@ -200,7 +201,7 @@ export interface ListInput extends Omit<repo.BookingFilters, 'from' | 'to'> {
 }
 
 /** A page of bookings, with the objects and accommodations they refer to (for priming loaders). */
-export async function listBookings(db: Executor, tenantId: string, input: ListInput, options: { withTotal?: boolean } = {}) {
+export async function listBookings(db: Executor, tenantId: string, input: ListInput, options: { withTotal?: boolean; plan?: repo.ListPlan } = {}) {
   const v = new Validator();
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 20;
@@ -213,7 +214,7 @@ export async function listBookings(db: Executor, tenantId: string, input: ListIn
   v.check(from !== undefined, 'from', boundary);
   v.check(to !== undefined, 'to', boundary);
   v.throwIfAny();
-  const result = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
+  const result = await repo.listBookings(db, tenantId, { ...input, from, to }, pageSize, (page - 1) * pageSize, options.withTotal ?? true, options.plan);
   return {
     bookings: result.rows,
     pagination: { page, pageSize, total: result.total },
