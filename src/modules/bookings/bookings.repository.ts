@@ -152,7 +152,7 @@ export async function listBookings(
         .orderBy('b.id')
         .execute();
   const first = rows[0];
-  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking as BookingView);
+  const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking);
   let total = first?.total_count ?? 0;
   if (withTotal && rows.length === 0 && offset > 0) {
     // A page past the end: the window count is unavailable, count separately.
