@@ -22,9 +22,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const embedded = args.has('--embedded');
 const quick = args.has('--quick');
-// --only=<text>: run only the scenarios whose name contains it; --profile: the server writes a
+// --only=<text>[,<text>…]: run only the scenarios whose name contains one of them; --profile: the server writes a
 // CPU profile (--cpu-prof) into bench/results/ for each run, to find where the time goes.
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter(Boolean);
 const profile = args.has('--profile');
 // --scale=large: 99 more tenants with ~1,000,000 bookings in all (bench/dataset.ts, seedLargeScale).
 const large = process.argv.includes('--scale=large');
@@ -199,7 +203,7 @@ async function main(): Promise<void> {
     let created = 0;
     const nextBooking = core.createBookings(dataset);
     scenarios.push({ name: 'create booking (distinct free slots)', mode: 'saturation', source: () => nextBooking(created++), connections: 8 });
-    for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
+    for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
       // warm-up: a few requests so that JIT and plan caches do not count against round 1
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
       const sampler = sampleProcess(server.pid!);
