@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../src/db/types.js';
 import { createTenant, createApiKey } from '../src/modules/tenants/tenants.service.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
@@ -102,4 +102,35 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
     busyDate: busy.toISOString().slice(0, 10),
     freeFrom: dayStart(SIZE.bookingsPerObject + 5),
   };
+}
+
+/** `--scale=large`: 99 more tenants of 25 objects with 400 bookings each, ~1,000,000 bookings in all. */
+export const LARGE = { tenants: 99, objectsPerTenant: 25, bookingsPerObject: 400 };
+
+/**
+ * The other tenants of a large installation, written set-based (INSERT … SELECT over
+ * generate_series; the exclusion constraint still checks every row): one accommodation each, one
+ * booking a day per object from a year back onwards, so the bench tenant's listing, availability
+ * and door checks run against a table that is ~99 % other tenants' rows.
+ */
+export async function seedLargeScale(db: Kysely<DB>): Promise<number> {
+  const hours = JSON.stringify(everyDay);
+  await sql`INSERT INTO tenants (name) SELECT 'Filler ' || g FROM generate_series(1, ${LARGE.tenants}) g`.execute(db);
+  await sql`INSERT INTO accommodations (tenant_id, name, address, time_zone)
+            SELECT id, 'Filler park', 'Filler street 1', 'Europe/Berlin' FROM tenants WHERE name LIKE 'Filler %'`.execute(db);
+  await sql`INSERT INTO objects (tenant_id, accommodation_id, name, price_per_hour, opening_hours)
+            SELECT a.tenant_id, a.id, 'Court ' || g, 1500, ${hours}::jsonb
+              FROM accommodations a CROSS JOIN generate_series(1, ${LARGE.objectsPerTenant}) g WHERE a.name = 'Filler park'`.execute(db);
+  const result = await sql<{ n: number }>`
+    WITH inserted AS (
+      INSERT INTO bookings (tenant_id, object_id, guest_name, guest_email, start_time, end_time, blocked_until, status, total_price)
+      SELECT o.tenant_id, o.id, 'Guest ' || d, 'guest' || d || '@example.com', t, t + interval '1 hour', t + interval '1 hour',
+             CASE WHEN d % 4 = 0 THEN 'COMPLETED' ELSE 'CONFIRMED' END, 2000
+        FROM objects o
+        JOIN accommodations a ON a.tenant_id = o.tenant_id AND a.id = o.accommodation_id AND a.name = 'Filler park'
+        CROSS JOIN generate_series(0, ${LARGE.bookingsPerObject - 1}) d
+        CROSS JOIN LATERAL (SELECT date_trunc('day', now()) - interval '365 days' + d * interval '1 day' + interval '9 hours') s(t)
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM inserted`.execute(db);
+  return result.rows[0].n;
 }

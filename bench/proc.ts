@@ -19,6 +19,8 @@ function rssBytes(pid: number): number {
 export interface ProcSample {
   maxRssMb: number;
   cpuPercent: number;
+  /** CPU time used while sampled (user + system). */
+  cpuSeconds: number;
 }
 
 /** Samples a process every 250 ms until stopped: peak RSS and mean CPU (% of one core). */
@@ -45,7 +47,7 @@ export function sampleProcess(pid: number): { stop(): ProcSample; peakRssMb(): n
         // process gone
       }
       const elapsed = Number(process.hrtime.bigint() - startAt) / 1e9;
-      return { maxRssMb: maxRss / 1024 / 1024, cpuPercent: elapsed > 0 ? (cpu / elapsed) * 100 : 0 };
+      return { maxRssMb: maxRss / 1024 / 1024, cpuPercent: elapsed > 0 ? (cpu / elapsed) * 100 : 0, cpuSeconds: cpu };
     },
   };
 }

@@ -11,7 +11,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
 import { sampleProcess } from './proc.js';
 import { START_ARGS } from '../test/start-args.js';
-import { seedDataset, type Dataset } from './dataset.js';
+import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 
@@ -22,10 +22,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const embedded = args.has('--embedded');
 const quick = args.has('--quick');
-// --only=<text>: run only the scenarios whose name contains it; --profile: the server writes a
+// --only=<text>[,<text>…]: run only the scenarios whose name contains one of them; --profile: the server writes a
 // CPU profile (--cpu-prof) into bench/results/ for each run, to find where the time goes.
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter(Boolean);
 const profile = args.has('--profile');
+// --scale=large: 99 more tenants with ~1,000,000 bookings in all (bench/dataset.ts, seedLargeScale).
+const large = process.argv.includes('--scale=large');
 const ROUNDS = quick ? 1 : 3;
 const SATURATION_SECONDS = quick ? 3 : 8;
 const FIXED_SECONDS = quick ? 10 : 60;
@@ -81,6 +87,8 @@ interface Row extends LoadResult {
   scenario: string;
   mode: 'saturation' | 'fixed';
   cpuPercent: number;
+  /** Server CPU time (user + system) per request: steadier than req/s on a shared machine. */
+  cpuMsPerRequest: number;
   rssMb: number;
   ratio?: number;
   rounds?: number[];
@@ -105,12 +113,16 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset
     await migrateToLatest(database.db);
     const dataset = await seedDataset(database.db);
     const extras = await seedExtras(database.db, dataset, secret);
+    if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
+    await sql`ANALYZE`.execute(database.db);
     await database.close();
     return { env: { PGLITE_DIR: dir, PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('npm run bench needs DATABASE_URL (PostgreSQL), or --embedded for PGlite');
-  const name = 'portier_bench';
+  // BENCH_DATABASE: another name, so that two benches on one PostgreSQL do not drop each other's.
+  const name = process.env.BENCH_DATABASE ?? 'portier_bench';
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('BENCH_DATABASE must be a plain lower-case identifier');
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -122,6 +134,7 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset
   await migrateToLatest(database.db);
   const dataset = await seedDataset(database.db);
   const extras = await seedExtras(database.db, dataset, secret);
+  if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
   await sql`VACUUM ANALYZE`.execute(database.db); // as autovacuum would have: visibility map and statistics
   await database.close();
   return { env: { DATABASE_URL: url.toString(), PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => undefined };
@@ -190,28 +203,33 @@ async function main(): Promise<void> {
     let created = 0;
     const nextBooking = core.createBookings(dataset);
     scenarios.push({ name: 'create booking (distinct free slots)', mode: 'saturation', source: () => nextBooking(created++), connections: 8 });
-    for (const scenario of scenarios.filter((s) => !only || s.name.includes(only))) {
+    for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
       // warm-up: a few requests so that JIT and plan caches do not count against round 1
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
       const sampler = sampleProcess(server.pid!);
       let result: LoadResult;
+      let requests = 0;
       const rounds: number[] = [];
       if (scenario.mode === 'fixed') {
         const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate!, seconds: FIXED_SECONDS })];
         if (scenario.background) runs.push(fixedRate(baseUrl, scenario.background.source, { rate: scenario.background.rate, seconds: FIXED_SECONDS }));
-        result = (await Promise.all(runs))[0];
+        const all = await Promise.all(runs);
+        result = all[0];
+        requests = all.reduce((n, r) => n + r.requests, 0);
       } else {
         const results: LoadResult[] = [];
         for (let r = 0; r < ROUNDS; r += 1) {
           const res = await saturate(baseUrl, scenario.source, { seconds: SATURATION_SECONDS, connections: scenario.connections });
           results.push(res);
           rounds.push(res.rps);
+          requests += res.requests;
         }
         result = results.sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
       }
       const proc = sampler.stop();
       whole.peak = Math.max(whole.peak, proc.maxRssMb);
-      rows.push({ scenario: scenario.name, mode: scenario.mode, ...result, cpuPercent: proc.cpuPercent, rssMb: proc.maxRssMb, rounds });
+      const cpuMsPerRequest = requests > 0 ? (proc.cpuSeconds * 1000) / requests : NaN;
+      rows.push({ scenario: scenario.name, mode: scenario.mode, ...result, cpuPercent: proc.cpuPercent, cpuMsPerRequest, rssMb: proc.maxRssMb, rounds });
       process.stderr.write(`  ${scenario.name}: ${fmt(result.rps, 0)} req/s, p99 ${fmt(result.p99, 2)} ms, errors ${result.errors} ${JSON.stringify(result.statuses)}\n`);
     }
     whole.peak = Math.max(whole.peak, runSampler.stop().maxRssMb);
@@ -228,7 +246,7 @@ async function main(): Promise<void> {
   for (const row of rows) if (row.mode === 'saturation') row.ratio = row.rps / bare;
   const noise = Math.abs(bareEnd.rps - bareStart.rps) / Math.max(bareStart.rps, bareEnd.rps);
 
-  const header = ['scenario', 'mode', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'server CPU %', 'server RSS MB'];
+  const header = ['scenario', 'mode', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'server CPU %', 'server CPU ms/req', 'server RSS MB'];
   const lines = [
     [
       'bare node:http (start)',
@@ -239,6 +257,7 @@ async function main(): Promise<void> {
       fmt(bareStart.p99, 2),
       fmt(bareStart.p999, 2),
       String(bareStart.errors),
+      '-',
       '-',
       '-',
     ],
@@ -252,13 +271,14 @@ async function main(): Promise<void> {
       fmt(r.p999, 2),
       String(r.errors),
       fmt(r.cpuPercent, 0),
+      fmt(r.cpuMsPerRequest, 3),
       fmt(r.rssMb, 0),
     ]),
-    ['bare node:http (end)', 'saturation', fmt(bareEnd.rps, 0), '100', fmt(bareEnd.p50, 2), fmt(bareEnd.p99, 2), fmt(bareEnd.p999, 2), String(bareEnd.errors), '-', '-'],
+    ['bare node:http (end)', 'saturation', fmt(bareEnd.rps, 0), '100', fmt(bareEnd.p50, 2), fmt(bareEnd.p99, 2), fmt(bareEnd.p999, 2), String(bareEnd.errors), '-', '-', '-'],
   ];
   const table = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
   const summary = [
-    `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
+    `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}${large ? ' (--scale=large)' : ''}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
     `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
     `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
     '',
@@ -266,8 +286,11 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(summary + '\n');
   mkdirSync(join(root, 'bench/results'), { recursive: true });
-  const file = join(root, 'bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}.json`);
-  writeFileSync(file, JSON.stringify({ startedAt, embedded, pgPinning, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2));
+  const file = join(root, 'bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}${large ? '-large' : ''}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ startedAt, embedded, large, pgPinning, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2),
+  );
   process.stderr.write(`results written to ${file}\n`);
 }
 

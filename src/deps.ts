@@ -6,6 +6,7 @@ import type { GuessLimits } from './limits/index.js';
 import type { Metrics } from './metrics/metrics.js';
 import { AccessLogWriter, DoorKeyCache } from './modules/access/index.js';
 import { createSender, type Sender } from './modules/webhooks/index.js';
+import { SlotScheduleCache } from './modules/availability/index.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
 export interface BaseDeps {
@@ -29,6 +30,8 @@ export interface Collaborators {
   doorKeys: DoorKeyCache;
   /** Sends one webhook request (the synchronous test event); the dispatcher gets its own from its options. */
   webhookSender: Sender;
+  /** Availability's slot grids, keyed by what they are computed from (so never stale; see schedule.ts). */
+  slotSchedules: SlotScheduleCache;
 }
 
 /** What the composition root hands to every entry point: no module reads globals or keeps singletons. */
@@ -54,5 +57,6 @@ export function composeDeps(base: BaseDeps): AppDeps {
     }),
     doorKeys: new DoorKeyCache(secret),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
+    slotSchedules: new SlotScheduleCache(),
   };
 }

@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildBooking, buildVenue, type VenueOptions } from './builders.js';
 import { createAccommodation, createObject, setSpecialDate } from '../src/modules/catalog/catalog.service.js';
+import { availabilityOn } from '../src/modules/availability/index.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -104,6 +105,28 @@ describe('GET /objects/availability', () => {
     expect((await availability(v, `date=2026-11-21&objectId=${other.object.id}`)).status).toBe(404);
     expect((await availability(v, `date=2026-11-21&accommodationId=${other.accommodation.id}`)).status).toBe(404);
     expect((await availability(v, 'date=2026-11-21&objectId=00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('runs a fixed number of SQL statements whatever the number of objects and bookings', async () => {
+    const statements = async (objects: number) => {
+      const v = await buildVenue(h, { objects });
+      for (const [i, object] of v.objects.entries()) {
+        await buildBooking(h, v.tenantId, object.id, {
+          start: `2026-11-21T${String(9 + (i % 8)).padStart(2, '0')}:00:00Z`,
+          end: `2026-11-21T${String(10 + (i % 8)).padStart(2, '0')}:00:00Z`,
+        });
+      }
+      // The service alone: the HTTP path adds the key lookup and, once a minute, its last-use write.
+      const before = h.deps.database.queries.count;
+      const res = await availabilityOn(h.deps.database.db, v.tenantId, h.deps.now(), { date: '2026-11-21', accommodationId: v.object.accommodation_id }, h.deps.slotSchedules.get);
+      const count = h.deps.database.queries.count - before;
+      expect(res.objects).toHaveLength(objects);
+      expect(res.objects.every((o) => o.slots.some((s) => !s.available))).toBe(true);
+      return count;
+    };
+    const few = await statements(1);
+    expect(await statements(12)).toBe(few);
+    expect(few).toBe(1);
   });
 
   it('needs bookings:read or catalog:read', async () => {

@@ -178,6 +178,27 @@ describe('GET /bookings', () => {
     expect(mismatch.status).toBe(403);
   });
 
+  it('runs a fixed number of SQL statements whatever the page size', async () => {
+    // The key's last-use write (once a minute, off the request's path) must not land in a count.
+    await list(data.v, '?pageSize=1');
+    const deadline = Date.now() + 30_000;
+    while (!(await h.deps.database.db.selectFrom('api_keys').select('last_used_at').where('tenant_id', '=', data.v.tenantId).executeTakeFirst())?.last_used_at) {
+      if (Date.now() > deadline) throw new Error('the key’s last use was never recorded');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const statements = async (pageSize: number) => {
+      const before = h.deps.database.queries.count;
+      const res = await list(data.v, `?pageSize=${pageSize}`);
+      expect(res.status).toBe(200);
+      expect(res.body.bookings).toHaveLength(Math.min(pageSize, data.made.length));
+      return h.deps.database.queries.count - before;
+    };
+    const one = await statements(1);
+    expect(await statements(5)).toBe(one);
+    expect(await statements(100)).toBe(one);
+    expect(one).toBeLessThanOrEqual(3);
+  });
+
   it('needs bookings:read', async () => {
     expect((await list(data.v, '', await h.key(data.v.tenantId, ['bookings:read']))).status).toBe(200);
     expect((await list(data.v, '', await h.key(data.v.tenantId, ['catalog:read']))).status).toBe(403);
@@ -272,5 +293,29 @@ describe('GraphQL bookings', () => {
     expect(many).toBe(few);
     // the key lookup and one listing query that joins objects and accommodations (issue 8: ≤ 3)
     expect(few).toBeLessThanOrEqual(3);
+  });
+
+  it('reads only what the selection needs, and answers the same through fragments, aliases and __typename', async () => {
+    const ids = data.ordered.map((b) => b.id);
+    const lean = await h.graphql(data.v.apiKey, '{ bookings(first: 100) { id } }');
+    expect(lean.body.errors).toBeUndefined();
+    expect(lean.body.data.bookings).toEqual(ids.map((id) => ({ id })));
+    const viaFragments = await h.graphql(
+      data.v.apiKey,
+      `query { bookings(first: 100) { __typename ...F ... on Booking { when: startTime guestPhone } } }
+       fragment F on Booking { id objectName paymentUrl object { name accommodation { name } } }`,
+    );
+    expect(viaFragments.body.errors).toBeUndefined();
+    const first = viaFragments.body.data.bookings[0];
+    expect(Object.keys(first).sort()).toEqual(['__typename', 'guestPhone', 'id', 'object', 'objectName', 'paymentUrl', 'when']);
+    expect(first).toMatchObject({ __typename: 'Booking', id: ids[0], object: { accommodation: { name: expect.any(String) } }, when: data.ordered[0].start });
+    expect(first.paymentUrl).toMatch(/\/pay\//);
+    const full = await h.graphql(
+      data.v.apiKey,
+      '{ bookings(first: 100) { id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount } }',
+    );
+    expect(full.body.errors).toBeUndefined();
+    expect(full.body.data.bookings.map((b: { id: string }) => b.id)).toEqual(ids);
+    expect(full.body.data.bookings.every((b: Record<string, unknown>) => typeof b.createdAt === 'string' && typeof b.totalPrice === 'number')).toBe(true);
   });
 });

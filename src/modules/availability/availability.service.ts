@@ -1,11 +1,9 @@
-import { DateTime } from 'luxon';
 import type { Executor } from '../../db/index.js';
-import type { ObjectRow } from '../../db/types.js';
 import { Validator, notFound } from '../../errors.js';
 import { isLocalDate, isUuid } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './availability.repository.js';
-import { daySlots, type SlotView } from './slots.js';
+import { computeSchedule, daySlots, latestStart, type ScheduleSource, type SlotView } from './slots.js';
 
 // Reads other modules use (the repository itself stays private to this module).
 export { specialDatesOn } from './availability.repository.js';
@@ -22,23 +20,19 @@ export interface ObjectSlotsView {
   slots: SlotView[];
 }
 
-async function objectsOf(db: Executor, tenantId: string, query: AvailabilityQuery): Promise<ObjectRow[]> {
-  if (query.objectId != null) {
-    const object = await catalog.findObject(db, tenantId, query.objectId);
-    if (!object) throw notFound('Object', query.objectId);
-    return query.accommodationId != null && object.accommodation_id !== query.accommodationId ? [] : [object];
-  }
-  if (query.accommodationId != null && !(await catalog.findAccommodation(db, tenantId, query.accommodationId))) {
-    throw notFound('Accommodation', query.accommodationId);
-  }
-  return catalog.listObjects(db, tenantId, query.accommodationId ?? undefined);
-}
-
 /**
  * The slots of the tenant's objects (or of one object or accommodation) on a local date, each in
- * its accommodation's zone. A constant number of queries, whatever the number of objects.
+ * its accommodation's zone: one SQL statement (a second only to tell an unknown accommodation from
+ * one without objects), whatever the number of objects or bookings. `schedules` is the process's
+ * slot-grid cache (deps.slotSchedules); without it each grid is computed once per call.
  */
-export async function availabilityOn(db: Executor, tenantId: string, now: Date, query: AvailabilityQuery): Promise<{ date: string; objects: ObjectSlotsView[] }> {
+export async function availabilityOn(
+  db: Executor,
+  tenantId: string,
+  now: Date,
+  query: AvailabilityQuery,
+  schedules: ScheduleSource = memoized(computeSchedule),
+): Promise<{ date: string; objects: ObjectSlotsView[] }> {
   const v = new Validator();
   v.check(isLocalDate(query.date), 'date', 'must be a date YYYY-MM-DD');
   if (query.objectId != null) v.check(isUuid(query.objectId), 'objectId', 'must be an object id (uuid)');
@@ -46,38 +40,54 @@ export async function availabilityOn(db: Executor, tenantId: string, now: Date, 
   v.throwIfAny();
   const date = query.date as string;
 
-  const objects = await objectsOf(db, tenantId, query);
-  if (objects.length === 0) return { date, objects: [] };
-  const objectIds = objects.map((o) => o.id);
-  const accommodations = await catalog.accommodationsByIds(db, [...new Set(objects.map((o) => o.accommodation_id))]);
-  const zoneOf = new Map(accommodations.map((a) => [a.id, a.time_zone]));
-  const zoneFor = (accommodationId: string): string => {
-    const zone = zoneOf.get(accommodationId);
-    if (zone === undefined) throw new Error(`accommodation ${accommodationId} vanished while computing availability`);
-    return zone;
-  };
+  let rows = await repo.availabilityRows(db, tenantId, date, { objectId: query.objectId ?? undefined, accommodationId: query.accommodationId ?? undefined });
+  if (query.objectId != null) {
+    if (rows.length === 0) throw notFound('Object', query.objectId);
+    if (query.accommodationId != null) rows = rows.filter((o) => o.accommodation_id === query.accommodationId);
+  } else if (rows.length === 0 && query.accommodationId != null && !(await catalog.findAccommodation(db, tenantId, query.accommodationId))) {
+    throw notFound('Accommodation', query.accommodationId);
+  }
 
-  // From the earliest local midnight of `date` to two local days later: covers a 24:00 closing
-  // plus the largest buffer (one day).
-  const starts = [...zoneOf.values()].map((zone) => DateTime.fromISO(date, { zone }).startOf('day'));
-  const from = new Date(Math.min(...starts.map((d) => d.toMillis())));
-  const to = new Date(Math.max(...starts.map((d) => d.plus({ days: 2 }).toMillis())));
-  const [specialDates, bookings] = await Promise.all([repo.specialDatesOn(db, tenantId, objectIds, [date]), repo.blockingBookings(db, tenantId, objectIds, from, to)]);
-
+  // The latest start the rules allow depends on the zone and maxAdvanceDays only: once per pair.
+  const latest = new Map<string, number>();
   return {
     date,
-    objects: objects.map((object) => ({
-      objectId: object.id,
-      objectName: object.name,
-      slots: daySlots({
-        zone: zoneFor(object.accommodation_id),
-        date,
-        weekly: object.opening_hours,
-        specialDates: specialDates.filter((d) => d.object_id === object.id),
-        rules: catalog.rulesOf(object),
-        blocked: bookings.filter((b) => b.object_id === object.id).map((b) => ({ start: b.start_time, until: b.blocked_until })),
-        now,
-      }),
-    })),
+    objects: rows.map((object) => {
+      const zone = object.time_zone;
+      const latestKey = `${zone}|${object.max_advance_days}`;
+      let latestMs = latest.get(latestKey);
+      if (latestMs === undefined) latest.set(latestKey, (latestMs = latestStart(now, zone, object.max_advance_days).getTime()));
+      return {
+        objectId: object.id,
+        objectName: object.name,
+        slots: daySlots({
+          zone,
+          date,
+          weekly: object.opening_hours,
+          specialDates: object.special ?? [],
+          rules: {
+            slotIncrementMinutes: object.slot_increment_minutes,
+            minAdvanceMinutes: object.min_advance_minutes,
+            maxAdvanceDays: object.max_advance_days,
+            bufferMinutes: object.buffer_minutes,
+          },
+          blocked: (object.blocked ?? []).map(([start, until]) => ({ start: new Date(start), until: new Date(until) })),
+          now,
+          schedules,
+          latestMs,
+        }),
+      };
+    }),
+  };
+}
+
+/** A schedule source that computes each distinct grid once (objects of one answer share theirs). */
+function memoized(compute: ScheduleSource): ScheduleSource {
+  const grids = new Map<string, ReturnType<ScheduleSource>>();
+  return (zone, date, hours, increment) => {
+    const key = `${zone}|${date}|${hours.open}|${hours.close}|${increment}`;
+    let grid = grids.get(key);
+    if (!grid) grids.set(key, (grid = compute(zone, date, hours, increment)));
+    return grid;
   };
 }

@@ -2,3 +2,4 @@
 export { availabilityResolvers } from './availability.resolvers.js';
 export * from './availability.service.js';
 export * from './slots.js';
+export { SlotScheduleCache } from './schedule.js';

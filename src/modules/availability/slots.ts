@@ -124,7 +124,36 @@ export interface DaySlotsInput {
   /** Blocked ranges of the object's PENDING and CONFIRMED bookings. */
   blocked: readonly BlockedRange[];
   now: Date;
+  /** Where the day's slot grid comes from (a cache shared across objects and requests); computed when absent. */
+  schedules?: ScheduleSource;
+  /** latestStart(now, zone, maxAdvanceDays), when the caller already holds it (ms). */
+  latestMs?: number;
 }
+
+/** One slot of a day's grid: its instants (ms since the epoch) and local wall-clock labels. */
+export interface ScheduledSlot {
+  start: number;
+  end: number;
+  startLabel: string;
+  endLabel: string;
+}
+
+/**
+ * The slot grid of one local date, labels included: a pure function of the zone, the date, the
+ * day's hours and the slot increment. It is most of an availability answer's CPU (every label is a
+ * time-zone conversion) and the same for every object that shares those four values.
+ */
+export function computeSchedule(zone: string, date: string, hours: DayHours, incrementMinutes: number): ScheduledSlot[] {
+  return slotsOf(openingWindow(zone, date, hours), incrementMinutes).map((slot) => ({
+    start: slot.start.getTime(),
+    end: slot.end.getTime(),
+    startLabel: localTimeLabel(slot.start, zone, date),
+    endLabel: localTimeLabel(slot.end, zone, date),
+  }));
+}
+
+/** Where daySlots gets a date's slot grid from. */
+export type ScheduleSource = (zone: string, date: string, hours: DayHours, incrementMinutes: number) => readonly ScheduledSlot[];
 
 /**
  * The slots of one object on one local date. A slot is unavailable when a booking of exactly that
@@ -134,18 +163,15 @@ export interface DaySlotsInput {
 export function daySlots(input: DaySlotsInput): SlotView[] {
   const opening = openingOn(input.weekly, input.specialDates, input.date);
   if (!opening.open) return [];
-  const window = openingWindow(input.zone, input.date, opening.hours);
+  const schedule = (input.schedules ?? computeSchedule)(input.zone, input.date, opening.hours, input.rules.slotIncrementMinutes);
   const earliest = earliestStart(input.now, input.rules.minAdvanceMinutes).getTime();
-  const latest = latestStart(input.now, input.zone, input.rules.maxAdvanceDays).getTime();
+  const latest = input.latestMs ?? latestStart(input.now, input.zone, input.rules.maxAdvanceDays).getTime();
   const buffer = input.rules.bufferMinutes * MINUTE;
-  return slotsOf(window, input.rules.slotIncrementMinutes).map((slot) => {
-    const start = slot.start.getTime();
-    const blockedUntil = slot.end.getTime() + buffer;
-    const overlaps = input.blocked.some((b) => start < b.until.getTime() && b.start.getTime() < blockedUntil);
-    return {
-      start: localTimeLabel(slot.start, input.zone, input.date),
-      end: localTimeLabel(slot.end, input.zone, input.date),
-      available: !overlaps && start >= earliest && start <= latest,
-    };
+  const blocked = input.blocked.map((b) => ({ start: b.start.getTime(), until: b.until.getTime() }));
+  return schedule.map((slot) => {
+    const start = slot.start;
+    const blockedUntil = slot.end + buffer;
+    const overlaps = blocked.some((b) => start < b.until && b.start < blockedUntil);
+    return { start: slot.startLabel, end: slot.endLabel, available: !overlaps && start >= earliest && start <= latest };
   });
 }

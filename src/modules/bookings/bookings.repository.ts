@@ -68,58 +68,89 @@ type JsonRow = Record<string, unknown> & { created_at: string };
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the row type the JSON aggregate holds
 const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.created_at) }) as T;
 
+export type BookingViewColumn = (typeof BOOKING_VIEW_COLUMNS)[number];
+
+/** What a listing reads, planned from what its caller shows (a GraphQL selection set). */
+export interface ListPlan {
+  /** The view columns the rows carry (`id` always does); every view column when absent. */
+  columns?: readonly BookingViewColumn[];
+  /** Whether the page's objects and accommodations come along (default: yes). */
+  related?: boolean;
+}
+
 /**
  * One page (ordered by start time, then id, so pages are stable) with its objects and
- * accommodations joined in, and the total when asked: one round trip for the whole listing.
+ * accommodations joined in, and the total when asked: one round trip for the whole listing. The
+ * rows carry only `plan.columns` (then typed wider than they are: the caller reads no other field).
  */
-export async function listBookings(db: Executor, tenantId: string, f: BookingFilters, limit: number, offset: number, withTotal = true): Promise<BookingListPage> {
+export async function listBookings(
+  db: Executor,
+  tenantId: string,
+  f: BookingFilters,
+  limit: number,
+  offset: number,
+  withTotal = true,
+  plan: ListPlan = {},
+): Promise<BookingListPage> {
+  const columns: readonly BookingViewColumn[] = plan.columns ? [...new Set<BookingViewColumn>(['id', ...plan.columns])] : BOOKING_VIEW_COLUMNS;
+  const related = plan.related ?? true;
+  // The page CTE also carries what ordering and the related rows need.
+  const pageColumns = [...new Set<BookingViewColumn>([...columns, 'start_time', 'object_id'])];
   // The page is cut first (index order, with the total when asked); its distinct objects
   // and their accommodations ride along once, as JSON on the page's first row.
-  const rows = await db
-    .with('page', () =>
-      filtered(db, tenantId, f)
-        .select(BOOKING_VIEW_COLUMNS.map((c) => `b.${c}` as const))
-        // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
-        // where a window count would read every matching row in full.
-        .select(
-          withTotal
-            ? (eb) =>
-                eb
-                  .selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching'))
-                  .select(sql<number>`count(*)::int`.as('n'))
-                  .as('total_count')
-            : sql<number>`0`.as('total_count'),
+  const base = db.with('page', () =>
+    filtered(db, tenantId, f)
+      .select(pageColumns.map((c) => `b.${c}` as const))
+      // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
+      // where a window count would read every matching row in full.
+      .select(
+        withTotal
+          ? (eb) =>
+              eb
+                .selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching'))
+                .select(sql<number>`count(*)::int`.as('n'))
+                .as('total_count')
+          : sql<number>`0`.as('total_count'),
+      )
+      .orderBy('b.start_time')
+      .orderBy('b.id')
+      .limit(limit)
+      .offset(offset),
+  );
+  const rows = related
+    ? await base
+        .with('page_objects', (q) =>
+          q
+            .selectFrom('objects as o')
+            .selectAll('o')
+            .where('o.tenant_id', '=', tenantId)
+            .where('o.id', 'in', (sub) => sub.selectFrom('page').select('page.object_id')),
         )
+        .with('page_accommodations', (q) =>
+          q
+            .selectFrom('accommodations as a')
+            .selectAll('a')
+            .where('a.tenant_id', '=', tenantId)
+            .where('a.id', 'in', (sub) => sub.selectFrom('page_objects').select('page_objects.accommodation_id')),
+        )
+        .selectFrom('page as b')
+        .select([...columns.map((c) => `b.${c}` as const), 'b.total_count'])
+        .select([
+          sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
+          sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as(
+            'accommodations_json',
+          ),
+        ])
         .orderBy('b.start_time')
         .orderBy('b.id')
-        .limit(limit)
-        .offset(offset),
-    )
-    .with('page_objects', (q) =>
-      q
-        .selectFrom('objects as o')
-        .selectAll('o')
-        .where('o.tenant_id', '=', tenantId)
-        .where('o.id', 'in', (sub) => sub.selectFrom('page').select('page.object_id')),
-    )
-    .with('page_accommodations', (q) =>
-      q
-        .selectFrom('accommodations as a')
-        .selectAll('a')
-        .where('a.tenant_id', '=', tenantId)
-        .where('a.id', 'in', (sub) => sub.selectFrom('page_objects').select('page_objects.accommodation_id')),
-    )
-    .selectFrom('page as b')
-    .select([...BOOKING_VIEW_COLUMNS.map((c) => `b.${c}` as const), 'b.total_count'])
-    .select([
-      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
-      sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as(
-        'accommodations_json',
-      ),
-    ])
-    .orderBy('b.start_time')
-    .orderBy('b.id')
-    .execute();
+        .execute()
+    : await base
+        .selectFrom('page as b')
+        .select([...columns.map((c) => `b.${c}` as const), 'b.total_count'])
+        .select([sql<JsonRow[] | null>`NULL`.as('objects_json'), sql<JsonRow[] | null>`NULL`.as('accommodations_json')])
+        .orderBy('b.start_time')
+        .orderBy('b.id')
+        .execute();
   const first = rows[0];
   const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking);
   let total = first?.total_count ?? 0;

@@ -2,12 +2,49 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../context.js';
 import type { AccommodationRow, ObjectRow } from '../../db/types.js';
 import { tenantOf } from '../../auth/principal.js';
-import { inTransaction, nonNull } from '../../graphql/helpers.js';
+import { inTransaction, nonNull, selectedFieldNames } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
 import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
 import { parseCreateBooking, parseListBookings, parsePricePreview, parseUpdateBookingStatus } from './bookings.commands.js';
 import * as bookings from './bookings.service.js';
 import { previewPrice } from './price-preview.js';
+
+/** The columns each Booking field reads; `object` and `objectName` also need the related rows. */
+const COLUMNS_OF_FIELD: Record<string, readonly bookings.BookingViewColumn[]> = {
+  __typename: [],
+  id: ['id'],
+  objectId: ['object_id'],
+  objectName: ['object_id'],
+  object: ['object_id'],
+  guestName: ['guest_name'],
+  guestEmail: ['guest_email'],
+  guestPhone: ['guest_phone'],
+  startTime: ['start_time'],
+  endTime: ['end_time'],
+  status: ['status'],
+  totalPrice: ['total_price'],
+  currency: ['currency'],
+  createdAt: ['created_at'],
+  paymentUrl: ['id'],
+  refundAmount: ['refund_amount'],
+};
+
+/**
+ * The SQL a `bookings` selection needs (a walk over a handful of field nodes per request): `{ id }`
+ * reads one column and joins nothing. A field this map does not know (or an unreadable selection)
+ * reads everything.
+ */
+function planOf(info: Parameters<typeof selectedFieldNames>[0]): bookings.ListPlan {
+  const names = selectedFieldNames(info);
+  if (!names) return {};
+  const columns: bookings.BookingViewColumn[] = [];
+  for (const name of names) {
+    const needs = COLUMNS_OF_FIELD[name] as readonly bookings.BookingViewColumn[] | undefined;
+    if (!needs) return {};
+    columns.push(...needs);
+  }
+  return { columns, related: names.has('object') || names.has('objectName') };
+}
 
 /** The listing fetched objects and accommodations with the bookings: field resolvers find them loaded. */
 function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; accommodations: AccommodationRow[] }): void {
@@ -18,9 +55,9 @@ function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; acco
 export const bookingResolvers: Resolvers = {
   Query: {
     priceQuote: (_, a, ctx) => previewPrice(ctx.db, tenantOf(ctx.principal, a.tenantId), parsePricePreview(a), ctx.deps.now()),
-    bookings: async (_, a, ctx) => {
+    bookings: async (_, a, ctx, info) => {
       const command = parseListBookings({ status: a.status, pageSize: pageSizeOf(PAGE_SIZES.bookings, a.first) });
-      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), command, { withTotal: false });
+      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), command, { withTotal: false, plan: planOf(info) });
       primeRelated(ctx, page.related);
       return page.bookings;
     },

@@ -155,12 +155,14 @@ export async function updateBookingStatus(
   return { booking, refundAmount };
 }
 
+export type { ListPlan, BookingViewColumn } from './bookings.repository.js';
+
 /** A page of bookings, with the objects and accommodations they refer to (for priming loaders). */
-export async function listBookings(db: Executor, tenantId: string, command: ListBookings, options: { withTotal?: boolean } = {}) {
+export async function listBookings(db: Executor, tenantId: string, command: ListBookings, options: { withTotal?: boolean; plan?: repo.ListPlan } = {}) {
   const page = command.page ?? 1;
   const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
   const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
-  const result = await repo.listBookings(db, tenantId, filters, pageSize, (page - 1) * pageSize, options.withTotal ?? true);
+  const result = await repo.listBookings(db, tenantId, filters, pageSize, (page - 1) * pageSize, options.withTotal ?? true, options.plan);
   return {
     bookings: result.rows,
     pagination: { page, pageSize, total: result.total },

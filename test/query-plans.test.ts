@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import type { DB } from '../src/db/types.js';
+import { harness, type Harness } from './harness.js';
+import { buildVenue } from './builders.js';
+import { listBookings, getBooking } from '../src/modules/bookings/bookings.service.js';
+import { availabilityOn } from '../src/modules/availability/index.js';
+
+// The hot read paths' SQL, planned by PostgreSQL over a realistic table: many tenants' bookings
+// (this tenant's are ~3 % of them), statistics fresh (ANALYZE, as autovacuum keeps them). Each
+// statement must reach bookings through an index, never a sequential scan. enable_seqscan stays on:
+// the planner is free to choose, and a plan that only avoids a seq scan when it is forbidden is
+// exactly what this test must catch. PostgreSQL only: PGlite plans alike but is not what runs at
+// scale, and the embedded database of one club stays small.
+
+let h: Harness;
+const onPostgres = inject('postgresRun') !== undefined;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+describe.runIf(onPostgres)('query plans of the hot read paths (PostgreSQL)', () => {
+  let venue: Awaited<ReturnType<typeof buildVenue>>;
+  beforeAll(async () => {
+    h = await harness();
+    venue = await buildVenue(h, { objects: 5 });
+    const others = [];
+    for (let i = 0; i < 30; i += 1) others.push(await buildVenue(h));
+    const objectIds = [...venue.objects, ...others.map((o) => o.object)].map((o) => o.id);
+    const db = h.deps.database.db;
+    // Set-based: one booking a day per object, 400 days for this tenant's objects, 2,000 for the others'.
+    await sql`
+      INSERT INTO bookings (tenant_id, object_id, guest_name, guest_email, start_time, end_time, blocked_until, status, total_price)
+      SELECT o.tenant_id, o.id, 'Guest', 'guest' || d || '@example.com', t, t + interval '1 hour', t + interval '1 hour',
+             CASE WHEN d % 4 = 0 THEN 'PENDING' ELSE 'CONFIRMED' END, 2000
+        FROM objects o
+        CROSS JOIN LATERAL generate_series(0, CASE WHEN o.tenant_id = ${venue.tenantId} THEN 399 ELSE 1999 END) d
+        CROSS JOIN LATERAL (SELECT timestamptz '2025-06-01 09:00+00' + d * interval '1 day') s(t)
+       WHERE o.id = ANY(${objectIds}::uuid[])`.execute(db);
+    await sql`ANALYZE bookings`.execute(db);
+    await sql`ANALYZE objects`.execute(db);
+    await sql`ANALYZE accommodations`.execute(db);
+  }, 300_000);
+
+  /** The statements `work` sends, each with PostgreSQL's plan for its parameters. */
+  async function plansOf(work: (db: Kysely<DB>) => Promise<unknown>): Promise<{ sql: string; nodes: PlanNode[] }[]> {
+    const sent: CompiledQuery[] = [];
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: h.deps.database.pool }),
+      log: (event) => {
+        if (event.level === 'query') sent.push(event.query);
+      },
+    });
+    await work(db);
+    const plans = [];
+    for (const query of sent) {
+      const explained = await h.deps.database.pool.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${query.sql}`, [...query.parameters]);
+      plans.push({ sql: query.sql, nodes: nodesOf(explained.rows[0]['QUERY PLAN'][0].Plan) });
+    }
+    return plans;
+  }
+
+  function expectIndexedBookings(plans: { sql: string; nodes: PlanNode[] }[]): void {
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) {
+      const onBookings = plan.nodes.filter((n) => n['Relation Name'] === 'bookings');
+      const seq = onBookings.filter((n) => n['Node Type'] === 'Seq Scan');
+      expect(seq, `sequential scan of bookings in:\n${plan.sql}`).toEqual([]);
+      if (/\bbookings\b/.test(plan.sql)) {
+        const indexed = plan.nodes.filter((n) => n['Index Name'] !== undefined && n['Relation Name'] !== 'objects' && n['Relation Name'] !== 'accommodations');
+        expect(indexed.length, `no index use on bookings in:\n${plan.sql}`).toBeGreaterThan(0);
+      }
+    }
+  }
+
+  it('the REST listing (page with total) and the GraphQL listing (planned columns, no total)', async () => {
+    expectIndexedBookings(await plansOf((db) => listBookings(db, venue.tenantId, { pageSize: 100, page: 3 })));
+    expectIndexedBookings(
+      await plansOf((db) =>
+        listBookings(
+          db,
+          venue.tenantId,
+          { pageSize: 100, status: 'CONFIRMED' },
+          { withTotal: false, plan: { columns: ['id', 'start_time', 'status', 'object_id'], related: true } },
+        ),
+      ),
+    );
+    expectIndexedBookings(await plansOf((db) => listBookings(db, venue.tenantId, { pageSize: 20, objectId: venue.object.id, from: new Date('2025-09-01T00:00:00Z') })));
+  });
+
+  it('availability of an accommodation and of one object on a day', async () => {
+    const now = new Date('2025-08-01T00:00:00Z');
+    expectIndexedBookings(await plansOf((db) => availabilityOn(db, venue.tenantId, now, { date: '2025-08-10', accommodationId: venue.accommodation.id })));
+    expectIndexedBookings(await plansOf((db) => availabilityOn(db, venue.tenantId, now, { date: '2025-08-10', objectId: venue.object.id })));
+  });
+
+  it('sees a sequential scan where there is one (the check itself)', async () => {
+    const plans = await plansOf((db) => db.selectFrom('bookings').select('id').where('guest_name', '=', 'Nobody').execute());
+    expect(plans[0].nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'bookings')).toBe(true);
+  });
+
+  it('a booking by id', async () => {
+    const [row] = await h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', venue.tenantId).limit(1).execute();
+    expectIndexedBookings(await plansOf((db) => getBooking(db, venue.tenantId, row.id)));
+  });
+});
