@@ -21,7 +21,14 @@ export async function importBookings(ctx: ImportContext, value: unknown): Promis
       throw invalidField(`${path}.status`, `must be one of ${BOOKING_STATUSES.join(', ')}`, 'import_invalid');
     }
     const booking = await atPath(path, () => {
-      const command = parseCreateBooking({ objectId, guestName: item.guestName, guestEmail: item.guestEmail, guestPhone: item.guestPhone, startTime: item.startTime, endTime: item.endTime });
+      const command = parseCreateBooking({
+        objectId,
+        guestName: item.guestName,
+        guestEmail: item.guestEmail,
+        guestPhone: item.guestPhone,
+        startTime: item.startTime,
+        endTime: item.endTime,
+      });
       return createBooking(ctx.trx, ctx.deps, ctx.tenantId, command, { imported: { status } });
     });
     ctx.result.bookings[key] = booking.id;
