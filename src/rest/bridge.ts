@@ -142,7 +142,7 @@ const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 
  */
 export function authorize(op: RestOperation, req: FastifyRequest): void {
   const principal = requireApiKey(req.principal);
-  const held = principal.scopes; // read once: a test counts the reads
+  const held = principal.scopes;
   if (op.scopeSets.length && !op.scopeSets.some((set) => set.every((s) => held.includes(s)))) {
     const names = op.scopeSets.map((set) => set.join(' + ')).join(' or ');
     throw forbidden(`This API key lacks the scope ${names} needed for ${op.fieldName}`, 'missing_scope');
