@@ -28,7 +28,13 @@ describe('problemOfErrors', () => {
     const unexpected: unknown[] = [];
     const result = problemOfErrors([atPath(cause)], (c) => unexpected.push(c));
     expect(result.status).toBe(500);
-    expect(result.body).toEqual({ type: 'https://portier.dev/problems/internal-error', title: 'Internal Server Error', status: 500, detail: 'Unexpected error.', code: 'internal_error' });
+    expect(result.body).toEqual({
+      type: 'https://portier.dev/problems/internal-error',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'Unexpected error.',
+      code: 'internal_error',
+    });
     expect(unexpected).toEqual([cause]);
   });
 
