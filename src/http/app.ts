@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
-import { registerRestRoutes } from '../rest/bridge.js';
+import { registerRestRoutes, type RestOperation } from '../rest/bridge.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
 import { registerDeviceRoutes } from '../modules/devices/index.js';
 import { registerOAuthRoutes } from '../modules/oauth/index.js';
@@ -47,6 +47,8 @@ export interface App {
   openapi(): BuiltDocument;
   /** The listener's graceful close (answers requests past the shutdown deadline). */
   drain: GracefulClose;
+  /** The REST routes' compiled operations (src/rest/bridge.ts). */
+  rest: RestOperation[];
 }
 
 /**
@@ -120,7 +122,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
   // Each REST route is its own fastify route and runs its compiled operation directly (src/rest/bridge.ts).
-  registerRestRoutes(fastify, deps, schema);
+  const rest = registerRestRoutes(fastify, deps, schema);
 
   registerPricePreviewRoute(fastify, deps);
   registerOAuthRoutes(fastify, deps);
@@ -128,7 +130,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: () => docs.built(), drain };
+  return { fastify, yoga, routes, openapi: () => docs.built(), drain, rest };
 }
 
 /** The documented sign-in limits on the runtime's limiter store (Redis when REDIS_URL is set). */
