@@ -930,7 +930,7 @@ export type Query = {
   __typename?: 'Query';
   /** Access checks, newest first, optionally of one device, door or booking; `first` is at most 500 (default 50). */
   accessLog: Array<AccessLogEntry>;
-  accommodation: Accommodation;
+  accommodation: Maybe<Accommodation>;
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
@@ -938,10 +938,10 @@ export type Query = {
   auditLog: AuditLogConnection;
   /** The slots of one object on a local date (YYYY-MM-DD). */
   availability: Availability;
-  bookableObject: BookableObject;
+  bookableObject: Maybe<BookableObject>;
   /** Bookable objects, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
-  booking: Booking;
+  booking: Maybe<Booking>;
   /** The QR and SMS credentials of a booking. */
   bookingCredentials: BookingCredentials;
   /** The same as booking, wrapped as {booking} (the REST shape). */
@@ -961,12 +961,12 @@ export type Query = {
   cancellationQuote: CancellationQuote;
   /** The apps this tenant authorized to act for it. */
   connectedApps: Array<ConnectedApp>;
-  device: Device;
+  device: Maybe<Device>;
   /** A device's commands, newest first; `first` is at most 200 (default 50). */
   deviceCommands: Array<DeviceCommandEntry>;
   /** The tenant's devices, newest first. */
   devices: Array<Device>;
-  door: Door;
+  door: Maybe<Door>;
   doors: Array<Door>;
   /** The OAuth apps this tenant registered. */
   oauthApps: Array<OAuthApp>;
@@ -986,7 +986,7 @@ export type Query = {
   viewer: Tenant;
   /** The dashboard user making the request (a session or an OAuth app acting for one); null for an API key. */
   viewerUser: Maybe<User>;
-  webhook: Webhook;
+  webhook: Maybe<Webhook>;
   /** The delivery log of a subscription, newest first; `first` is at most 100 (default 20). */
   webhookDeliveries: WebhookDeliveryList;
   /** The same as webhook, wrapped as {webhook} (the REST shape). */
@@ -1996,14 +1996,14 @@ export type QrCredentialResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accessLog?: Resolver<Array<ResolversTypes['AccessLogEntry']>, ParentType, ContextType, Partial<QueryAccessLogArgs>>;
-  accommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
+  accommodation?: Resolver<Maybe<ResolversTypes['Accommodation']>, ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   auditLog?: Resolver<ResolversTypes['AuditLogConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
   availability?: Resolver<ResolversTypes['Availability'], ParentType, ContextType, RequireFields<QueryAvailabilityArgs, 'date' | 'objectId'>>;
-  bookableObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
+  bookableObject?: Resolver<Maybe<ResolversTypes['BookableObject']>, ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
   bookableObjects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryBookableObjectsArgs>>;
-  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
+  booking?: Resolver<Maybe<ResolversTypes['Booking']>, ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
   bookingCredentials?: Resolver<ResolversTypes['BookingCredentials'], ParentType, ContextType, RequireFields<QueryBookingCredentialsArgs, 'bookingId'>>;
   bookingDetails?: Resolver<ResolversTypes['BookingPayload'], ParentType, ContextType, RequireFields<QueryBookingDetailsArgs, 'bookingId'>>;
   bookingPage?: Resolver<ResolversTypes['BookingPage'], ParentType, ContextType, Partial<QueryBookingPageArgs>>;
@@ -2014,10 +2014,10 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
   cancellationQuote?: Resolver<ResolversTypes['CancellationQuote'], ParentType, ContextType, RequireFields<QueryCancellationQuoteArgs, 'bookingId'>>;
   connectedApps?: Resolver<Array<ResolversTypes['ConnectedApp']>, ParentType, ContextType>;
-  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
   deviceCommands?: Resolver<Array<ResolversTypes['DeviceCommandEntry']>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDevicesArgs>>;
-  door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
+  door?: Resolver<Maybe<ResolversTypes['Door']>, ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
   oauthApps?: Resolver<Array<ResolversTypes['OAuthApp']>, ParentType, ContextType>;
   objectAvailability?: Resolver<ResolversTypes['AvailabilityByObject'], ParentType, ContextType, RequireFields<QueryObjectAvailabilityArgs, 'date'>>;
@@ -2028,7 +2028,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
   viewer?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType>;
   viewerUser?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
-  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
+  webhook?: Resolver<Maybe<ResolversTypes['Webhook']>, ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'webhookId'>>;
   webhookDetails?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<QueryWebhookDetailsArgs, 'webhookId'>>;
   webhookList?: Resolver<ResolversTypes['WebhookList'], ParentType, ContextType, Partial<QueryWebhookListArgs>>;

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   const read = (file: string) => readFileSync(fileURLToPath(new URL(file, root)), 'utf8');
   const result = await checkSchemaChange(buildSdl(read('schema/released.graphql')), buildSdl(read('schema.graphql')), read('CHANGELOG.md'));
   const show = (c: Change) => `  ${c.path ?? '(schema)'}: ${c.message}`;
-  console.log(`schema changes since the last release: ${result.recorded.length + result.unrecorded.length} breaking, ${result.dangerous.length} dangerous, ${result.safe.length} safe`);
+  console.log(
+    `schema changes since the last release: ${result.recorded.length + result.unrecorded.length} breaking, ${result.dangerous.length} dangerous, ${result.safe.length} safe`,
+  );
   if (result.recorded.length) console.log(`breaking, recorded in CHANGELOG.md:\n${result.recorded.map(show).join('\n')}`);
   if (result.dangerous.length) console.log(`dangerous (clients that switch over enums or rely on defaults should look):\n${result.dangerous.map(show).join('\n')}`);
   if (!result.ok) {

@@ -48,7 +48,8 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
   });
 
   it('passes a safe addition (a new nullable field and a new type) with nothing to record', async () => {
-    const changed = edited('type Booking {\n', 'type Booking {\n  """A note for staff."""\n  staffNote: String\n') + '\n"""A new thing."""\ntype Gadget {\n  """Its id."""\n  id: ID!\n}\n';
+    const changed =
+      edited('type Booking {\n', 'type Booking {\n  """A note for staff."""\n  staffNote: String\n') + '\n"""A new thing."""\ntype Gadget {\n  """Its id."""\n  id: ID!\n}\n';
     const result = await checkSchemaChange(buildSchema(printed), buildSchema(changed), changelog);
     expect(result.ok).toBe(true);
     expect(result.unrecorded).toEqual([]);

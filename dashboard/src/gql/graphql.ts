@@ -252,7 +252,7 @@ export type DashboardWebhookQueryVariables = Exact<{
 }>;
 
 
-export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string }, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
+export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string } | null, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
 
 export type DashboardRedeliverMutationVariables = Exact<{
   webhookId: string | number;
@@ -295,7 +295,7 @@ export type DashboardBookingQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } };
+export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } | null };
 
 export type DashboardBookingCredentialsQueryVariables = Exact<{
   bookingId: string | number;
@@ -433,7 +433,7 @@ export type DashboardObjectQueryVariables = Exact<{
 }>;
 
 
-export type DashboardObjectQuery = { bookableObject: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string }, openingHours: { schedule: { monday: { open: string, close: string } | null, tuesday: { open: string, close: string } | null, wednesday: { open: string, close: string } | null, thursday: { open: string, close: string } | null, friday: { open: string, close: string } | null, saturday: { open: string, close: string } | null, sunday: { open: string, close: string } | null }, specialDates: Array<{ date: string, closed: boolean, reason: string, open: string | null, close: string | null }> }, bookingRules: { minDurationMinutes: number, maxDurationMinutes: number, slotIncrementMinutes: number, minAdvanceMinutes: number, maxAdvanceDays: number, bufferMinutes: number } } };
+export type DashboardObjectQuery = { bookableObject: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string }, openingHours: { schedule: { monday: { open: string, close: string } | null, tuesday: { open: string, close: string } | null, wednesday: { open: string, close: string } | null, thursday: { open: string, close: string } | null, friday: { open: string, close: string } | null, saturday: { open: string, close: string } | null, sunday: { open: string, close: string } | null }, specialDates: Array<{ date: string, closed: boolean, reason: string, open: string | null, close: string | null }> }, bookingRules: { minDurationMinutes: number, maxDurationMinutes: number, slotIncrementMinutes: number, minAdvanceMinutes: number, maxAdvanceDays: number, bufferMinutes: number } } | null };
 
 export type DashboardUpdateObjectMutationVariables = Exact<{
   id: string | number;
