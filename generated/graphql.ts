@@ -54,6 +54,7 @@ export type Accommodation = {
   timeZone: Scalars['String']['output'];
 };
 
+/** A key an integration uses as Authorization: Bearer; it holds scopes and an optional rate limit. */
 export type ApiKey = {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
@@ -80,12 +81,14 @@ export type AuditActor = {
   type: Scalars['String']['output'];
 };
 
+/** A page of the audit log, newest first (a cursor connection). */
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
   edges: Array<AuditLogEdge>;
   pageInfo: AuditLogPageInfo;
 };
 
+/** One audit-log entry and its cursor. */
 export type AuditLogEdge = {
   __typename?: 'AuditLogEdge';
   /** Pass as `after` to read the entries older than this one. */
@@ -113,6 +116,7 @@ export type AuditLogEntry = {
   targetType: Maybe<Scalars['String']['output']>;
 };
 
+/** Whether more entries follow, and the cursor to continue after. */
 export type AuditLogPageInfo = {
   __typename?: 'AuditLogPageInfo';
   endCursor: Maybe<Scalars['String']['output']>;
@@ -148,6 +152,7 @@ export type BookableObject = {
   pricePerHour: Scalars['Int']['output'];
 };
 
+/** A reservation of one bookable object for a time span by one guest. */
 export type Booking = {
   __typename?: 'Booking';
   createdAt: Scalars['DateTime']['output'];
@@ -183,17 +188,20 @@ export type BookingCredentials = {
   validUntil: Scalars['DateTime']['output'];
 };
 
+/** One page of bookings (the REST listing) and where it lies. */
 export type BookingPage = {
   __typename?: 'BookingPage';
   bookings: Array<Booking>;
   pagination: Pagination;
 };
 
+/** A booking, as the REST routes that create or read one answer it. */
 export type BookingPayload = {
   __typename?: 'BookingPayload';
   booking: Booking;
 };
 
+/** Limits a new booking of the object must keep: durations, slot steps, how far ahead, buffers. */
 export type BookingRules = {
   __typename?: 'BookingRules';
   bufferMinutes: Scalars['Int']['output'];
@@ -214,10 +222,15 @@ export type BookingRulesInput = {
   slotIncrementMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Where a booking is in its life: PENDING → CONFIRMED → COMPLETED, or CANCELLED from PENDING or CONFIRMED. */
 export type BookingStatus =
+  /** Cancelled: the slot is free again and the credentials no longer work. */
   | 'CANCELLED'
+  /** Over and settled. */
   | 'COMPLETED'
+  /** Confirmed: the guest's credentials open the doors during the booking. */
   | 'CONFIRMED'
+  /** Created and not yet confirmed (for instance, awaiting payment). */
   | 'PENDING';
 
 /**
@@ -234,6 +247,7 @@ export type CancellationPolicy = {
   tiers: Array<CancellationTier>;
 };
 
+/** The cancellation policies of the tenant, as the REST listing answers them. */
 export type CancellationPolicyList = {
   __typename?: 'CancellationPolicyList';
   cancellationPolicies: Array<CancellationPolicy>;
@@ -251,12 +265,14 @@ export type CancellationQuote = {
   totalPrice: Scalars['Int']['output'];
 };
 
+/** A refund step: cancelling at least hoursBeforeStart hours before the start refunds refundPercent. */
 export type CancellationTier = {
   __typename?: 'CancellationTier';
   hoursBeforeStart: Scalars['Int']['output'];
   refundPercent: Scalars['Int']['output'];
 };
 
+/** A refund step of a cancellation policy. */
 export type CancellationTierInput = {
   /** Whole hours from 0 to 8760. */
   hoursBeforeStart: Scalars['Int']['input'];
@@ -264,6 +280,7 @@ export type CancellationTierInput = {
   refundPercent: Scalars['Int']['input'];
 };
 
+/** The outcome of a password change. */
 export type ChangePasswordPayload = {
   __typename?: 'ChangePasswordPayload';
   /** How many of the user's other sessions were signed out by the change. */
@@ -285,6 +302,7 @@ export type ConnectedApp = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** A new API key and its secret value (shown only here). */
 export type CreateApiKeyPayload = {
   __typename?: 'CreateApiKeyPayload';
   /** The plain key, shown only in this response. */
@@ -292,6 +310,7 @@ export type CreateApiKeyPayload = {
   apiKeyInfo: ApiKey;
 };
 
+/** The pricing rule just created. */
 export type CreatePricingRulePayload = {
   __typename?: 'CreatePricingRulePayload';
   pricingRule: PricingRule;
@@ -304,11 +323,13 @@ export type DayHours = {
   open: Scalars['String']['output'];
 };
 
+/** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
   close: Scalars['String']['input'];
   open: Scalars['String']['input'];
 };
 
+/** The outcome of deleting a subscription. */
 export type DeleteWebhookPayload = {
   __typename?: 'DeleteWebhookPayload';
   deleted: Scalars['Boolean']['output'];
@@ -370,14 +391,17 @@ export type DeviceCommandEntry = {
   result: Maybe<Scalars['JSON']['output']>;
 };
 
+/** The command queued for a device. */
 export type DeviceCommandPayload = {
   __typename?: 'DeviceCommandPayload';
   command: DeviceCommand;
 };
 
+/** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
   /** The activation code expired unused (7 days after registration); register the device again. */
   | 'ACTIVATION_EXPIRED'
+  /** Activated: the controller holds a device key and talks the device protocol. */
   | 'ACTIVE'
   /** Registered; waiting for the controller to activate with its code. */
   | 'PENDING_ACTIVATION'
@@ -414,6 +438,7 @@ export type DoorState = {
   state: Scalars['String']['output'];
 };
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -504,12 +529,14 @@ export type Mutation = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateAccommodationArgs = {
   address: Scalars['String']['input'];
   name: Scalars['String']['input'];
@@ -518,6 +545,7 @@ export type MutationCreateAccommodationArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
@@ -526,6 +554,7 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateBookingArgs = {
   endTime: Scalars['DateTime']['input'];
   guestEmail: Scalars['String']['input'];
@@ -537,6 +566,7 @@ export type MutationCreateBookingArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateCancellationPolicyArgs = {
   isDefault?: InputMaybe<Scalars['Boolean']['input']>;
   name: Scalars['String']['input'];
@@ -545,6 +575,7 @@ export type MutationCreateCancellationPolicyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateDeviceCommandArgs = {
   deviceId: Scalars['ID']['input'];
   doorId?: InputMaybe<Scalars['ID']['input']>;
@@ -554,6 +585,7 @@ export type MutationCreateDeviceCommandArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateDoorArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   gpioPin: Scalars['Int']['input'];
@@ -564,6 +596,7 @@ export type MutationCreateDoorArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateOAuthAppArgs = {
   name: Scalars['String']['input'];
   public?: InputMaybe<Scalars['Boolean']['input']>;
@@ -572,6 +605,7 @@ export type MutationCreateOAuthAppArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateObjectArgs = {
   accommodationId: Scalars['ID']['input'];
   bookingRules?: InputMaybe<BookingRulesInput>;
@@ -582,6 +616,7 @@ export type MutationCreateObjectArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreatePricingRuleArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   endTime?: InputMaybe<Scalars['String']['input']>;
@@ -597,6 +632,7 @@ export type MutationCreatePricingRuleArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
@@ -605,6 +641,7 @@ export type MutationCreateUserArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateWebhookArgs = {
   events: Array<Scalars['String']['input']>;
   secret: Scalars['String']['input'];
@@ -613,53 +650,62 @@ export type MutationCreateWebhookArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeactivatePricingRuleArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteAccommodationArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteDoorArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteOAuthAppArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteObjectArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeletePricingRuleArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteWebhookArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRedeliverWebhookEventArgs = {
   eventId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
@@ -667,6 +713,7 @@ export type MutationRedeliverWebhookEventArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRegisterDeviceArgs = {
   doorIds: Array<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
@@ -674,6 +721,7 @@ export type MutationRegisterDeviceArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRemoveSpecialDateArgs = {
   date: Scalars['String']['input'];
   objectId: Scalars['ID']['input'];
@@ -681,34 +729,40 @@ export type MutationRemoveSpecialDateArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRemoveUserArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeConnectedAppArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeDeviceArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRotateOAuthAppSecretArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   rules: BookingRulesInput;
@@ -716,12 +770,14 @@ export type MutationSetBookingRulesArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetDefaultCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetDeviceDoorsArgs = {
   doorIds: Array<Scalars['ID']['input']>;
   id: Scalars['ID']['input'];
@@ -729,6 +785,7 @@ export type MutationSetDeviceDoorsArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   schedule: WeeklyScheduleInput;
@@ -736,6 +793,7 @@ export type MutationSetOpeningHoursArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetSpecialDateArgs = {
   close?: InputMaybe<Scalars['String']['input']>;
   closed: Scalars['Boolean']['input'];
@@ -747,12 +805,14 @@ export type MutationSetSpecialDateArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationTestWebhookArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateAccommodationArgs = {
   address?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['ID']['input'];
@@ -762,6 +822,7 @@ export type MutationUpdateAccommodationArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateBookingStatusArgs = {
   bookingId: Scalars['ID']['input'];
   status: BookingStatus;
@@ -769,6 +830,7 @@ export type MutationUpdateBookingStatusArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   isDefault?: InputMaybe<Scalars['Boolean']['input']>;
@@ -778,6 +840,7 @@ export type MutationUpdateCancellationPolicyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateDoorArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   gpioPin?: InputMaybe<Scalars['Int']['input']>;
@@ -789,6 +852,7 @@ export type MutationUpdateDoorArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateObjectArgs = {
   id: Scalars['ID']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
@@ -797,6 +861,7 @@ export type MutationUpdateObjectArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdatePricingRuleArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   endTime?: InputMaybe<Scalars['String']['input']>;
@@ -813,6 +878,7 @@ export type MutationUpdatePricingRuleArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateUserRoleArgs = {
   id: Scalars['ID']['input'];
   role: UserRole;
@@ -838,6 +904,7 @@ export type OAuthApp = {
   secretRotatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** A newly registered OAuth app and its client secret (shown only here; none for a public app). */
 export type OAuthAppSecretPayload = {
   __typename?: 'OAuthAppSecretPayload';
   app: OAuthApp;
@@ -845,6 +912,7 @@ export type OAuthAppSecretPayload = {
   clientSecret: Maybe<Scalars['String']['output']>;
 };
 
+/** The time slots of one bookable object on the requested date. */
 export type ObjectSlots = {
   __typename?: 'ObjectSlots';
   objectId: Scalars['ID']['output'];
@@ -852,12 +920,14 @@ export type ObjectSlots = {
   slots: Array<Slot>;
 };
 
+/** The weekly schedule of a bookable object and its special dates. */
 export type OpeningHours = {
   __typename?: 'OpeningHours';
   schedule: WeeklySchedule;
   specialDates: Array<SpecialDate>;
 };
 
+/** Where a page lies in a numbered listing. */
 export type Pagination = {
   __typename?: 'Pagination';
   page: Scalars['Int']['output'];
@@ -866,6 +936,7 @@ export type Pagination = {
   total: Scalars['Int']['output'];
 };
 
+/** What one pricing rule added to (or, when negative, took off) a price, in cents. */
 export type PriceAdjustment = {
   __typename?: 'PriceAdjustment';
   /** Cents; negative for a discount. */
@@ -913,11 +984,13 @@ export type PricingRule = {
   weekdays: Maybe<Array<Scalars['String']['output']>>;
 };
 
+/** The pricing rules of the tenant, as the REST listing answers them. */
 export type PricingRuleList = {
   __typename?: 'PricingRuleList';
   pricingRules: Array<PricingRule>;
 };
 
+/** A QR code a guest shows at the door: valid from shortly before the booking starts until it ends. */
 export type QrCredential = {
   __typename?: 'QrCredential';
   /** The QR code as an SVG image. */
@@ -926,6 +999,7 @@ export type QrCredential = {
   token: Scalars['String']['output'];
 };
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type Query = {
   __typename?: 'Query';
   /** Access checks, newest first, optionally of one device, door or booking; `first` is at most 500 (default 50). */
@@ -997,6 +1071,7 @@ export type Query = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccessLogArgs = {
   before?: InputMaybe<Scalars['DateTime']['input']>;
   bookingId?: InputMaybe<Scalars['ID']['input']>;
@@ -1007,21 +1082,25 @@ export type QueryAccessLogArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccommodationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccommodationsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryApiKeysArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAuditLogArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1029,6 +1108,7 @@ export type QueryAuditLogArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAvailabilityArgs = {
   date: Scalars['String']['input'];
   objectId: Scalars['ID']['input'];
@@ -1036,34 +1116,40 @@ export type QueryAvailabilityArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookableObjectArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookableObjectsArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingCredentialsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingDetailsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingPageArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   guestEmail?: InputMaybe<Scalars['String']['input']>;
@@ -1076,12 +1162,14 @@ export type QueryBookingPageArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingWebhookDeliveriesArgs = {
   bookingId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1089,6 +1177,7 @@ export type QueryBookingWebhookDeliveriesArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<BookingStatus>;
@@ -1096,27 +1185,32 @@ export type QueryBookingsArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationPoliciesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationPolicyListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationQuoteArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDeviceArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1124,21 +1218,25 @@ export type QueryDeviceCommandsArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDevicesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryObjectAvailabilityArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   date: Scalars['String']['input'];
@@ -1147,12 +1245,14 @@ export type QueryObjectAvailabilityArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPriceQuoteArgs = {
   endTime: Scalars['DateTime']['input'];
   objectId: Scalars['ID']['input'];
@@ -1161,26 +1261,31 @@ export type QueryPriceQuoteArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPricingRuleListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPricingRulesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryUsersArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<WebhookDeliveryStatus>;
@@ -1189,21 +1294,25 @@ export type QueryWebhookDeliveriesArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookDetailsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhooksArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+/** A registered device and its one-time activation code (shown only here). */
 export type RegisterDevicePayload = {
   __typename?: 'RegisterDevicePayload';
   /** The one-time activation code, shown only in this response; valid for 7 days. */
@@ -1211,6 +1320,7 @@ export type RegisterDevicePayload = {
   device: Device;
 };
 
+/** The id of the user removed. */
 export type RemoveUserPayload = {
   __typename?: 'RemoveUserPayload';
   removedUserId: Scalars['ID']['output'];
@@ -1225,6 +1335,7 @@ export type Slot = {
   start: Scalars['String']['output'];
 };
 
+/** A numeric door code sent to the guest by SMS, typed on the controller's keypad. */
 export type SmsCredential = {
   __typename?: 'SmsCredential';
   /** An 8-digit code, unique among the tenant's bookings. */
@@ -1243,6 +1354,7 @@ export type SpecialDate = {
   reason: Scalars['String']['output'];
 };
 
+/** A customer of Portier: a venue operator whose data is kept apart from every other tenant's. */
 export type Tenant = {
   __typename?: 'Tenant';
   createdAt: Scalars['DateTime']['output'];
@@ -1250,6 +1362,7 @@ export type Tenant = {
   name: Scalars['String']['output'];
 };
 
+/** The booking after a status change. */
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
   booking: Booking;
@@ -1276,7 +1389,9 @@ export type User = {
  * pricing:read, devices:read and devices:write.
  */
 export type UserRole =
+  /** May do everything, including managing users, API keys and apps. */
   | 'ADMIN'
+  /** Day-to-day work: bookings, the catalog and devices, without administration. */
   | 'STAFF';
 
 /** A subscription: Portier POSTs the listed events to url, signed with the subscription's secret (Standard Webhooks). */
@@ -1322,16 +1437,19 @@ export type WebhookDelivery = {
   webhookId: Scalars['ID']['output'];
 };
 
+/** A subscription's deliveries, newest first. */
 export type WebhookDeliveryList = {
   __typename?: 'WebhookDeliveryList';
   deliveries: Array<WebhookDelivery>;
 };
 
+/** A delivery scheduled again. */
 export type WebhookDeliveryPayload = {
   __typename?: 'WebhookDeliveryPayload';
   delivery: WebhookDelivery;
 };
 
+/** Where the delivery of one event to one subscription stands. */
 export type WebhookDeliveryStatus =
   /** Retries exhausted, the subscription was deactivated, or a test event failed. */
   | 'FAILED'
@@ -1346,6 +1464,7 @@ export type WebhookList = {
   webhooks: Array<Webhook>;
 };
 
+/** A webhook subscription, as the REST routes answer it. */
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
   webhook: Webhook;
@@ -1378,6 +1497,7 @@ export type WeeklySchedule = {
   wednesday: Maybe<DayHours>;
 };
 
+/** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
   friday?: InputMaybe<DayHoursInput>;
   monday?: InputMaybe<DayHoursInput>;
