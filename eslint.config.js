@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 
 // The module boundaries (docs/architecture.md): a module's files may import another module only
 // through its public face, src/modules/<m>/index.ts, and nothing outside src/modules reaches past
@@ -28,13 +29,17 @@ const boundaryZones = [
   },
 ];
 
+/** JavaScript and TypeScript; the GraphQL SDL has its own block at the end. */
+const CODE = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
+
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'generated/**', 'src/db/schema.generated.ts', 'node_modules/**', 'coverage/**', 'test-results/**', 'test/lint/fixtures/**'],
+    ignores: ['schema/released.graphql', 'dist/**', 'generated/**', 'src/db/schema.generated.ts', 'node_modules/**', 'coverage/**', 'test-results/**', 'test/lint/fixtures/**'],
   },
-  js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked,
+  { ...js.configs.recommended, files: CODE },
+  ...tseslint.configs.strictTypeChecked.map((config) => ({ ...config, files: config.files ?? CODE })),
   {
+    files: CODE,
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
@@ -88,5 +93,54 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  {
+    // The SDL (schema/*.graphql; docs/schema.md "SDL lint"): graphql-eslint's recommended schema
+    // rules — naming conventions, no unreachable types, known types and directives — and a
+    // description on every type, root field, enum value and directive.
+    files: ['schema/*.graphql'],
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: ['schema/*.graphql', '!schema/released.graphql'] } } },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      ...graphqlPlugin.configs['flat/schema-recommended'].rules,
+      '@graphql-eslint/require-description': ['error', { types: true, rootField: true, EnumValueDefinition: true, DirectiveDefinition: true }],
+      // Both """block""" and "inline" descriptions are in use; the printed schema.graphql normalises them.
+      '@graphql-eslint/description-style': 'off',
+      // Payloads, pages, connections and value objects (a slot, a price quote) have no identity of their own.
+      '@graphql-eslint/strict-id-in-types': [
+        'error',
+        {
+          acceptedIdNames: ['id'],
+          acceptedIdTypes: ['ID'],
+          exceptions: {
+            types: ['Slot', 'WeeklySchedule', 'SpecialDate', 'DeviceCommandEntry', 'OAuthApp', 'ConnectedApp', 'AuditActor'],
+            suffixes: [
+              'Payload',
+              'Connection',
+              'Edge',
+              'Page',
+              'List',
+              'Info',
+              'Credentials',
+              'Credential',
+              'Quote',
+              'Slots',
+              'Hours',
+              'Rules',
+              'Telemetry',
+              'Tier',
+              'Adjustment',
+              'Pagination',
+              'Availability',
+              'AvailabilityByObject',
+              'Result',
+              'Previous',
+              'Attempt',
+              'State',
+            ],
+          },
+        },
+      ],
+    },
   },
 );

@@ -58,6 +58,7 @@ export type Accommodation = {
   timeZone: Scalars['String']['output'];
 };
 
+/** A key an integration uses as Authorization: Bearer; it holds scopes and an optional rate limit. */
 export type ApiKey = {
   __typename?: 'ApiKey';
   createdAt: Scalars['DateTime']['output'];
@@ -84,12 +85,14 @@ export type AuditActor = {
   type: Scalars['String']['output'];
 };
 
+/** A page of the audit log, newest first (a cursor connection). */
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
   edges: Array<AuditLogEdge>;
   pageInfo: AuditLogPageInfo;
 };
 
+/** One audit-log entry and its cursor. */
 export type AuditLogEdge = {
   __typename?: 'AuditLogEdge';
   /** Pass as `after` to read the entries older than this one. */
@@ -117,6 +120,7 @@ export type AuditLogEntry = {
   targetType: Maybe<Scalars['String']['output']>;
 };
 
+/** Whether more entries follow, and the cursor to continue after. */
 export type AuditLogPageInfo = {
   __typename?: 'AuditLogPageInfo';
   endCursor: Maybe<Scalars['String']['output']>;
@@ -152,6 +156,7 @@ export type BookableObject = {
   pricePerHour: Scalars['Int']['output'];
 };
 
+/** A reservation of one bookable object for a time span by one guest. */
 export type Booking = {
   __typename?: 'Booking';
   createdAt: Scalars['DateTime']['output'];
@@ -187,17 +192,20 @@ export type BookingCredentials = {
   validUntil: Scalars['DateTime']['output'];
 };
 
+/** One page of bookings (the REST listing) and where it lies. */
 export type BookingPage = {
   __typename?: 'BookingPage';
   bookings: Array<Booking>;
   pagination: Pagination;
 };
 
+/** A booking, as the REST routes that create or read one answer it. */
 export type BookingPayload = {
   __typename?: 'BookingPayload';
   booking: Booking;
 };
 
+/** Limits a new booking of the object must keep: durations, slot steps, how far ahead, buffers. */
 export type BookingRules = {
   __typename?: 'BookingRules';
   bufferMinutes: Scalars['Int']['output'];
@@ -218,10 +226,15 @@ export type BookingRulesInput = {
   slotIncrementMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** Where a booking is in its life: PENDING → CONFIRMED → COMPLETED, or CANCELLED from PENDING or CONFIRMED. */
 export type BookingStatus =
+  /** Cancelled: the slot is free again and the credentials no longer work. */
   | 'CANCELLED'
+  /** Over and settled. */
   | 'COMPLETED'
+  /** Confirmed: the guest's credentials open the doors during the booking. */
   | 'CONFIRMED'
+  /** Created and not yet confirmed (for instance, awaiting payment). */
   | 'PENDING';
 
 /**
@@ -238,6 +251,7 @@ export type CancellationPolicy = {
   tiers: Array<CancellationTier>;
 };
 
+/** The cancellation policies of the tenant, as the REST listing answers them. */
 export type CancellationPolicyList = {
   __typename?: 'CancellationPolicyList';
   cancellationPolicies: Array<CancellationPolicy>;
@@ -255,12 +269,14 @@ export type CancellationQuote = {
   totalPrice: Scalars['Int']['output'];
 };
 
+/** A refund step: cancelling at least hoursBeforeStart hours before the start refunds refundPercent. */
 export type CancellationTier = {
   __typename?: 'CancellationTier';
   hoursBeforeStart: Scalars['Int']['output'];
   refundPercent: Scalars['Int']['output'];
 };
 
+/** A refund step of a cancellation policy. */
 export type CancellationTierInput = {
   /** Whole hours from 0 to 8760. */
   hoursBeforeStart: Scalars['Int']['input'];
@@ -268,6 +284,7 @@ export type CancellationTierInput = {
   refundPercent: Scalars['Int']['input'];
 };
 
+/** The outcome of a password change. */
 export type ChangePasswordPayload = {
   __typename?: 'ChangePasswordPayload';
   /** How many of the user's other sessions were signed out by the change. */
@@ -289,6 +306,7 @@ export type ConnectedApp = {
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** A new API key and its secret value (shown only here). */
 export type CreateApiKeyPayload = {
   __typename?: 'CreateApiKeyPayload';
   /** The plain key, shown only in this response. */
@@ -296,6 +314,7 @@ export type CreateApiKeyPayload = {
   apiKeyInfo: ApiKey;
 };
 
+/** The pricing rule just created. */
 export type CreatePricingRulePayload = {
   __typename?: 'CreatePricingRulePayload';
   pricingRule: PricingRule;
@@ -308,11 +327,13 @@ export type DayHours = {
   open: Scalars['String']['output'];
 };
 
+/** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
   close: Scalars['String']['input'];
   open: Scalars['String']['input'];
 };
 
+/** The outcome of deleting a subscription. */
 export type DeleteWebhookPayload = {
   __typename?: 'DeleteWebhookPayload';
   deleted: Scalars['Boolean']['output'];
@@ -374,14 +395,17 @@ export type DeviceCommandEntry = {
   result: Maybe<Scalars['JSON']['output']>;
 };
 
+/** The command queued for a device. */
 export type DeviceCommandPayload = {
   __typename?: 'DeviceCommandPayload';
   command: DeviceCommand;
 };
 
+/** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
   /** The activation code expired unused (7 days after registration); register the device again. */
   | 'ACTIVATION_EXPIRED'
+  /** Activated: the controller holds a device key and talks the device protocol. */
   | 'ACTIVE'
   /** Registered; waiting for the controller to activate with its code. */
   | 'PENDING_ACTIVATION'
@@ -439,6 +463,7 @@ export type DoorState = {
   state: Scalars['String']['output'];
 };
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type Mutation = {
   __typename?: 'Mutation';
   /**
@@ -536,12 +561,14 @@ export type Mutation = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateAccommodationArgs = {
   address: Scalars['String']['input'];
   name: Scalars['String']['input'];
@@ -550,6 +577,7 @@ export type MutationCreateAccommodationArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateApiKeyArgs = {
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
@@ -558,6 +586,7 @@ export type MutationCreateApiKeyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateBookingArgs = {
   endTime: Scalars['DateTime']['input'];
   guestEmail: Scalars['String']['input'];
@@ -569,6 +598,7 @@ export type MutationCreateBookingArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateCancellationPolicyArgs = {
   isDefault?: InputMaybe<Scalars['Boolean']['input']>;
   name: Scalars['String']['input'];
@@ -577,6 +607,7 @@ export type MutationCreateCancellationPolicyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateDeviceCommandArgs = {
   deviceId: Scalars['ID']['input'];
   doorId?: InputMaybe<Scalars['ID']['input']>;
@@ -586,6 +617,7 @@ export type MutationCreateDeviceCommandArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateDoorArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   gpioPin: Scalars['Int']['input'];
@@ -596,6 +628,7 @@ export type MutationCreateDoorArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateOAuthAppArgs = {
   name: Scalars['String']['input'];
   public?: InputMaybe<Scalars['Boolean']['input']>;
@@ -604,6 +637,7 @@ export type MutationCreateOAuthAppArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateObjectArgs = {
   accommodationId: Scalars['ID']['input'];
   bookingRules?: InputMaybe<BookingRulesInput>;
@@ -614,6 +648,7 @@ export type MutationCreateObjectArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreatePricingRuleArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   endTime?: InputMaybe<Scalars['String']['input']>;
@@ -629,6 +664,7 @@ export type MutationCreatePricingRuleArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
@@ -637,6 +673,7 @@ export type MutationCreateUserArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateWebhookArgs = {
   events: Array<Scalars['String']['input']>;
   secret: Scalars['String']['input'];
@@ -645,53 +682,62 @@ export type MutationCreateWebhookArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeactivatePricingRuleArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteAccommodationArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteDoorArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteOAuthAppArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteObjectArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeletePricingRuleArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationDeleteWebhookArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRedeliverWebhookEventArgs = {
   eventId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
@@ -699,6 +745,7 @@ export type MutationRedeliverWebhookEventArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRegisterDeviceArgs = {
   doorIds: Array<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
@@ -706,6 +753,7 @@ export type MutationRegisterDeviceArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRemoveSpecialDateArgs = {
   date: Scalars['String']['input'];
   objectId: Scalars['ID']['input'];
@@ -713,39 +761,46 @@ export type MutationRemoveSpecialDateArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRemoveUserArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeConnectedAppArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeDeviceArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRotateDoorSigningKeyArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRotateOAuthAppSecretArgs = {
   clientId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   rules: BookingRulesInput;
@@ -753,12 +808,14 @@ export type MutationSetBookingRulesArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetDefaultCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetDeviceDoorsArgs = {
   doorIds: Array<Scalars['ID']['input']>;
   id: Scalars['ID']['input'];
@@ -766,12 +823,14 @@ export type MutationSetDeviceDoorsArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetDoorOfflinePolicyArgs = {
   maxOfflineSeconds: Scalars['Int']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   schedule: WeeklyScheduleInput;
@@ -779,6 +838,7 @@ export type MutationSetOpeningHoursArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationSetSpecialDateArgs = {
   close?: InputMaybe<Scalars['String']['input']>;
   closed: Scalars['Boolean']['input'];
@@ -790,12 +850,14 @@ export type MutationSetSpecialDateArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationTestWebhookArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateAccommodationArgs = {
   address?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['ID']['input'];
@@ -805,6 +867,7 @@ export type MutationUpdateAccommodationArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateBookingStatusArgs = {
   bookingId: Scalars['ID']['input'];
   status: BookingStatus;
@@ -812,6 +875,7 @@ export type MutationUpdateBookingStatusArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateCancellationPolicyArgs = {
   id: Scalars['ID']['input'];
   isDefault?: InputMaybe<Scalars['Boolean']['input']>;
@@ -821,6 +885,7 @@ export type MutationUpdateCancellationPolicyArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateDoorArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   gpioPin?: InputMaybe<Scalars['Int']['input']>;
@@ -832,6 +897,7 @@ export type MutationUpdateDoorArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateObjectArgs = {
   id: Scalars['ID']['input'];
   name?: InputMaybe<Scalars['String']['input']>;
@@ -840,6 +906,7 @@ export type MutationUpdateObjectArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdatePricingRuleArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   endTime?: InputMaybe<Scalars['String']['input']>;
@@ -856,6 +923,7 @@ export type MutationUpdatePricingRuleArgs = {
 };
 
 
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateUserRoleArgs = {
   id: Scalars['ID']['input'];
   role: UserRole;
@@ -881,6 +949,7 @@ export type OAuthApp = {
   secretRotatedAt: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** A newly registered OAuth app and its client secret (shown only here; none for a public app). */
 export type OAuthAppSecretPayload = {
   __typename?: 'OAuthAppSecretPayload';
   app: OAuthApp;
@@ -888,6 +957,7 @@ export type OAuthAppSecretPayload = {
   clientSecret: Maybe<Scalars['String']['output']>;
 };
 
+/** The time slots of one bookable object on the requested date. */
 export type ObjectSlots = {
   __typename?: 'ObjectSlots';
   objectId: Scalars['ID']['output'];
@@ -895,12 +965,14 @@ export type ObjectSlots = {
   slots: Array<Slot>;
 };
 
+/** The weekly schedule of a bookable object and its special dates. */
 export type OpeningHours = {
   __typename?: 'OpeningHours';
   schedule: WeeklySchedule;
   specialDates: Array<SpecialDate>;
 };
 
+/** Where a page lies in a numbered listing. */
 export type Pagination = {
   __typename?: 'Pagination';
   page: Scalars['Int']['output'];
@@ -909,6 +981,7 @@ export type Pagination = {
   total: Scalars['Int']['output'];
 };
 
+/** What one pricing rule added to (or, when negative, took off) a price, in cents. */
 export type PriceAdjustment = {
   __typename?: 'PriceAdjustment';
   /** Cents; negative for a discount. */
@@ -956,11 +1029,13 @@ export type PricingRule = {
   weekdays: Maybe<Array<Scalars['String']['output']>>;
 };
 
+/** The pricing rules of the tenant, as the REST listing answers them. */
 export type PricingRuleList = {
   __typename?: 'PricingRuleList';
   pricingRules: Array<PricingRule>;
 };
 
+/** A QR code a guest shows at the door: valid from shortly before the booking starts until it ends. */
 export type QrCredential = {
   __typename?: 'QrCredential';
   /** The QR code as an SVG image. */
@@ -973,11 +1048,12 @@ export type QrCredential = {
   token: Scalars['String']['output'];
 };
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type Query = {
   __typename?: 'Query';
   /** Access checks, newest first, optionally of one device, door or booking; `first` is at most 500 (default 50). */
   accessLog: Array<AccessLogEntry>;
-  accommodation: Accommodation;
+  accommodation: Maybe<Accommodation>;
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
@@ -985,10 +1061,10 @@ export type Query = {
   auditLog: AuditLogConnection;
   /** The slots of one object on a local date (YYYY-MM-DD). */
   availability: Availability;
-  bookableObject: BookableObject;
+  bookableObject: Maybe<BookableObject>;
   /** Bookable objects, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
-  booking: Booking;
+  booking: Maybe<Booking>;
   /** The QR and SMS credentials of a booking. */
   bookingCredentials: BookingCredentials;
   /** The same as booking, wrapped as {booking} (the REST shape). */
@@ -1008,12 +1084,12 @@ export type Query = {
   cancellationQuote: CancellationQuote;
   /** The apps this tenant authorized to act for it. */
   connectedApps: Array<ConnectedApp>;
-  device: Device;
+  device: Maybe<Device>;
   /** A device's commands, newest first; `first` is at most 200 (default 50). */
   deviceCommands: Array<DeviceCommandEntry>;
   /** The tenant's devices, newest first. */
   devices: Array<Device>;
-  door: Door;
+  door: Maybe<Door>;
   doorOfflinePolicy: DoorOfflinePolicy;
   /** The tenant's door signing keys, newest first. */
   doorSigningKeys: Array<DoorSigningKey>;
@@ -1036,7 +1112,7 @@ export type Query = {
   viewer: Tenant;
   /** The dashboard user making the request (a session or an OAuth app acting for one); null for an API key. */
   viewerUser: Maybe<User>;
-  webhook: Webhook;
+  webhook: Maybe<Webhook>;
   /** The delivery log of a subscription, newest first; `first` is at most 100 (default 20). */
   webhookDeliveries: WebhookDeliveryList;
   /** The same as webhook, wrapped as {webhook} (the REST shape). */
@@ -1047,6 +1123,7 @@ export type Query = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccessLogArgs = {
   before?: InputMaybe<Scalars['DateTime']['input']>;
   bookingId?: InputMaybe<Scalars['ID']['input']>;
@@ -1057,21 +1134,25 @@ export type QueryAccessLogArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccommodationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAccommodationsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryApiKeysArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAuditLogArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1079,6 +1160,7 @@ export type QueryAuditLogArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryAvailabilityArgs = {
   date: Scalars['String']['input'];
   objectId: Scalars['ID']['input'];
@@ -1086,34 +1168,40 @@ export type QueryAvailabilityArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookableObjectArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookableObjectsArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingCredentialsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingDetailsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingPageArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   guestEmail?: InputMaybe<Scalars['String']['input']>;
@@ -1126,12 +1214,14 @@ export type QueryBookingPageArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingWebhookDeliveriesArgs = {
   bookingId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1139,6 +1229,7 @@ export type QueryBookingWebhookDeliveriesArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryBookingsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<BookingStatus>;
@@ -1146,27 +1237,32 @@ export type QueryBookingsArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationPoliciesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationPolicyListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryCancellationQuoteArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDeviceArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1174,31 +1270,37 @@ export type QueryDeviceCommandsArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDevicesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorOfflinePolicyArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorSigningKeysArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryDoorsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryObjectAvailabilityArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   date: Scalars['String']['input'];
@@ -1207,12 +1309,14 @@ export type QueryObjectAvailabilityArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPriceQuoteArgs = {
   endTime: Scalars['DateTime']['input'];
   objectId: Scalars['ID']['input'];
@@ -1221,26 +1325,31 @@ export type QueryPriceQuoteArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPricingRuleListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryPricingRulesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryUsersArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<WebhookDeliveryStatus>;
@@ -1249,21 +1358,25 @@ export type QueryWebhookDeliveriesArgs = {
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookDetailsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhookListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type QueryWebhooksArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+/** A registered device and its one-time activation code (shown only here). */
 export type RegisterDevicePayload = {
   __typename?: 'RegisterDevicePayload';
   /** The one-time activation code, shown only in this response; valid for 7 days. */
@@ -1271,6 +1384,7 @@ export type RegisterDevicePayload = {
   device: Device;
 };
 
+/** The id of the user removed. */
 export type RemoveUserPayload = {
   __typename?: 'RemoveUserPayload';
   removedUserId: Scalars['ID']['output'];
@@ -1285,6 +1399,7 @@ export type Slot = {
   start: Scalars['String']['output'];
 };
 
+/** A numeric door code sent to the guest by SMS, typed on the controller's keypad. */
 export type SmsCredential = {
   __typename?: 'SmsCredential';
   /** An 8-digit code, unique among the tenant's bookings. */
@@ -1303,6 +1418,7 @@ export type SpecialDate = {
   reason: Scalars['String']['output'];
 };
 
+/** A customer of Portier: a venue operator whose data is kept apart from every other tenant's. */
 export type Tenant = {
   __typename?: 'Tenant';
   createdAt: Scalars['DateTime']['output'];
@@ -1310,6 +1426,7 @@ export type Tenant = {
   name: Scalars['String']['output'];
 };
 
+/** The booking after a status change. */
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
   booking: Booking;
@@ -1336,7 +1453,9 @@ export type User = {
  * pricing:read, devices:read and devices:write.
  */
 export type UserRole =
+  /** May do everything, including managing users, API keys and apps. */
   | 'ADMIN'
+  /** Day-to-day work: bookings, the catalog and devices, without administration. */
   | 'STAFF';
 
 /** A subscription: Portier POSTs the listed events to url, signed with the subscription's secret (Standard Webhooks). */
@@ -1382,16 +1501,19 @@ export type WebhookDelivery = {
   webhookId: Scalars['ID']['output'];
 };
 
+/** A subscription's deliveries, newest first. */
 export type WebhookDeliveryList = {
   __typename?: 'WebhookDeliveryList';
   deliveries: Array<WebhookDelivery>;
 };
 
+/** A delivery scheduled again. */
 export type WebhookDeliveryPayload = {
   __typename?: 'WebhookDeliveryPayload';
   delivery: WebhookDelivery;
 };
 
+/** Where the delivery of one event to one subscription stands. */
 export type WebhookDeliveryStatus =
   /** Retries exhausted, the subscription was deactivated, or a test event failed. */
   | 'FAILED'
@@ -1406,6 +1528,7 @@ export type WebhookList = {
   webhooks: Array<Webhook>;
 };
 
+/** A webhook subscription, as the REST routes answer it. */
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
   webhook: Webhook;
@@ -1438,6 +1561,7 @@ export type WeeklySchedule = {
   wednesday: Maybe<DayHours>;
 };
 
+/** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
   friday?: InputMaybe<DayHoursInput>;
   monday?: InputMaybe<DayHoursInput>;
@@ -2077,14 +2201,14 @@ export type QrCredentialResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accessLog?: Resolver<Array<ResolversTypes['AccessLogEntry']>, ParentType, ContextType, Partial<QueryAccessLogArgs>>;
-  accommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
+  accommodation?: Resolver<Maybe<ResolversTypes['Accommodation']>, ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
   auditLog?: Resolver<ResolversTypes['AuditLogConnection'], ParentType, ContextType, Partial<QueryAuditLogArgs>>;
   availability?: Resolver<ResolversTypes['Availability'], ParentType, ContextType, RequireFields<QueryAvailabilityArgs, 'date' | 'objectId'>>;
-  bookableObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
+  bookableObject?: Resolver<Maybe<ResolversTypes['BookableObject']>, ParentType, ContextType, RequireFields<QueryBookableObjectArgs, 'id'>>;
   bookableObjects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType, Partial<QueryBookableObjectsArgs>>;
-  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
+  booking?: Resolver<Maybe<ResolversTypes['Booking']>, ParentType, ContextType, RequireFields<QueryBookingArgs, 'id'>>;
   bookingCredentials?: Resolver<ResolversTypes['BookingCredentials'], ParentType, ContextType, RequireFields<QueryBookingCredentialsArgs, 'bookingId'>>;
   bookingDetails?: Resolver<ResolversTypes['BookingPayload'], ParentType, ContextType, RequireFields<QueryBookingDetailsArgs, 'bookingId'>>;
   bookingPage?: Resolver<ResolversTypes['BookingPage'], ParentType, ContextType, Partial<QueryBookingPageArgs>>;
@@ -2095,10 +2219,10 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
   cancellationQuote?: Resolver<ResolversTypes['CancellationQuote'], ParentType, ContextType, RequireFields<QueryCancellationQuoteArgs, 'bookingId'>>;
   connectedApps?: Resolver<Array<ResolversTypes['ConnectedApp']>, ParentType, ContextType>;
-  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
+  device?: Resolver<Maybe<ResolversTypes['Device']>, ParentType, ContextType, RequireFields<QueryDeviceArgs, 'id'>>;
   deviceCommands?: Resolver<Array<ResolversTypes['DeviceCommandEntry']>, ParentType, ContextType, RequireFields<QueryDeviceCommandsArgs, 'deviceId'>>;
   devices?: Resolver<Array<ResolversTypes['Device']>, ParentType, ContextType, Partial<QueryDevicesArgs>>;
-  door?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
+  door?: Resolver<Maybe<ResolversTypes['Door']>, ParentType, ContextType, RequireFields<QueryDoorArgs, 'id'>>;
   doorOfflinePolicy?: Resolver<ResolversTypes['DoorOfflinePolicy'], ParentType, ContextType, Partial<QueryDoorOfflinePolicyArgs>>;
   doorSigningKeys?: Resolver<Array<ResolversTypes['DoorSigningKey']>, ParentType, ContextType, Partial<QueryDoorSigningKeysArgs>>;
   doors?: Resolver<Array<ResolversTypes['Door']>, ParentType, ContextType, Partial<QueryDoorsArgs>>;
@@ -2111,7 +2235,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   users?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType, Partial<QueryUsersArgs>>;
   viewer?: Resolver<ResolversTypes['Tenant'], ParentType, ContextType>;
   viewerUser?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
-  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
+  webhook?: Resolver<Maybe<ResolversTypes['Webhook']>, ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'webhookId'>>;
   webhookDetails?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<QueryWebhookDetailsArgs, 'webhookId'>>;
   webhookList?: Resolver<ResolversTypes['WebhookList'], ParentType, ContextType, Partial<QueryWebhookListArgs>>;

@@ -65,6 +65,7 @@ const DELIBERATE_ADDITIONS = [
   'GET /readyz',
   'GET /pay/:token', // the payment page behind paymentUrl
   'GET /api/openapi.json',
+  'GET /api/explorer/:file', // the GraphQL explorer's files (GraphiQL, served by Portier)
   'GET /api/docs',
   'GET /api/v1/tenants/:tenantId/webhooks/:webhookId/deliveries', // the delivery log
   'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver',

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { assertEveryRootFieldHasAuth, buildSchema, loadTypeDefs } from '../src/graphql/schema.js';
+import { resolvers } from '../src/graphql/resolvers.js';
+import { PRINTED_SCHEMA_FILE, printPublicSchema } from '../src/graphql/printed.js';
 
 describe('auth directives on root fields', () => {
   it('every root field of the schema declares @requiresScopes or @authenticated', () => {
@@ -12,5 +15,23 @@ describe('auth directives on root fields', () => {
       typeDefs: [...loadTypeDefs(), 'extend type Query { leaky: String }', 'extend type Mutation { open: Boolean @authenticated }'],
     });
     expect(() => assertEveryRootFieldHasAuth(schema)).toThrow('Root fields without @requiresScopes or @authenticated: Query.leaky');
+  });
+});
+
+describe('the printed schema (schema.graphql)', () => {
+  it('equals what schema/ builds, printed deterministically', () => {
+    const committed = readFileSync(new URL(`../${PRINTED_SCHEMA_FILE}`, import.meta.url), 'utf8');
+    expect(committed).toBe(printPublicSchema(buildSchema()));
+  });
+
+  it('prints the same text whatever order the type definitions come in', () => {
+    const reversed = makeExecutableSchema({ typeDefs: [loadTypeDefs()[0], ...loadTypeDefs().slice(1).reverse()], resolvers });
+    expect(printPublicSchema(reversed)).toBe(printPublicSchema(buildSchema()));
+  });
+
+  it('keeps descriptions and the auth directive of each root field', () => {
+    const printed = printPublicSchema(buildSchema());
+    expect(printed).toContain('"""Any valid API key of the tenant may call this field."""');
+    expect(printed).toMatch(/^ {2}bookings\(.*\): \[Booking!\]! @requiresScopes\(scopes: \[\["bookings:read"\]\]\)$/m);
   });
 });

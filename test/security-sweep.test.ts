@@ -32,6 +32,8 @@ const PUBLIC_ROUTES = [
   ...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`),
   'GET /dashboard/assets/:file',
   'GET /dashboard/favicon.svg',
+  // The GraphQL explorer's scripts, styles and workers (GraphiQL); its queries need a key.
+  'GET /api/explorer/:file',
   // OAuth: the protocol's endpoints authenticate the app (client secret, PKCE) or the user
   // (sign-in form, CSRF token), never an API key (test/oauth.test.ts).
   'GET /.well-known/oauth-authorization-server',

@@ -6,10 +6,12 @@ import type { GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers.js';
 
 const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url));
+/** The schema of the last release, kept beside the sources for the breaking-change gate; never served. */
+export const RELEASED_SCHEMA_FILE = 'released.graphql';
 
 export function loadTypeDefs(): string[] {
   return readdirSync(schemaDir)
-    .filter((f) => f.endsWith('.graphql'))
+    .filter((f) => f.endsWith('.graphql') && f !== RELEASED_SCHEMA_FILE)
     .sort((a, b) => (a === 'base.graphql' ? -1 : b === 'base.graphql' ? 1 : a.localeCompare(b)))
     .map((f) => readFileSync(schemaDir + f, 'utf8'));
 }

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { armorPlugin } from './armor.js';
 import { causeOf, isGraphQLError } from './error-cause.js';
 import { inputRulesPlugin, withoutHints } from './input-rules.js';
+import { fieldErrorsAreOkPlugin } from './field-errors.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -63,6 +64,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
     plugins: [
       armorPlugin(),
       inputRulesPlugin(),
+      fieldErrorsAreOkPlugin(GRAPHQL_PATH),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).
       useCompiledExecution(),
       useGenericAuth<Principal, GraphQLContext>({

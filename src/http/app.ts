@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { AppDeps } from '../deps.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
+import { registerExplorer } from './explorer.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
 import { registerRestRoutes, type RestOperation } from '../rest/bridge.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
@@ -106,6 +107,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerPrincipalResolution(fastify, deps, sessions);
   limiter.rateLimit = await loadRateLimit(fastify, deps);
   fastify.addHook('onRequest', limiter.rateLimit.hook);
+  // A browser opening the GraphQL endpoint gets the explorer page, which needs no key.
+  registerExplorer(fastify);
   registerAuthEnforcement(fastify);
 
   registerHealth(fastify, deps);

@@ -8,6 +8,17 @@ export interface FieldError {
   message: string;
 }
 
+/** The HTTP status a GraphQL error code stands for, for field errors (which answer 200). */
+const STATUS_OF_CODE: Record<string, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+};
+
 /** A refused or failed GraphQL call, with the API's own message, code and per-field errors. */
 export class ApiError extends Error {
   readonly status: number;
@@ -99,7 +110,9 @@ async function readResult<TResult>(response: Response): Promise<TResult> {
   const first = errors[0];
   if (first) {
     const fields = errors.flatMap((e) => e.extensions?.fields ?? []);
-    throw new ApiError(first.message, first.extensions?.http?.status ?? response.status, first.extensions?.reason ?? first.extensions?.code, fields);
+    // A field error comes with HTTP 200 and partial data (GraphQL over HTTP); its code says what it was.
+    const status = first.extensions?.http?.status ?? STATUS_OF_CODE[first.extensions?.code ?? ''] ?? response.status;
+    throw new ApiError(first.message, status, first.extensions?.reason ?? first.extensions?.code, fields);
   }
   if (!response.ok || !body?.data) {
     throw new ApiError(`The request failed (HTTP ${response.status}).`, response.status);

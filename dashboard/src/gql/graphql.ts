@@ -14,12 +14,18 @@ export type BookingRulesInput = {
   slotIncrementMinutes?: number | null | undefined;
 };
 
+/** Where a booking is in its life: PENDING → CONFIRMED → COMPLETED, or CANCELLED from PENDING or CONFIRMED. */
 export type BookingStatus =
+  /** Cancelled: the slot is free again and the credentials no longer work. */
   | 'CANCELLED'
+  /** Over and settled. */
   | 'COMPLETED'
+  /** Confirmed: the guest's credentials open the doors during the booking. */
   | 'CONFIRMED'
+  /** Created and not yet confirmed (for instance, awaiting payment). */
   | 'PENDING';
 
+/** A refund step of a cancellation policy. */
 export type CancellationTierInput = {
   /** Whole hours from 0 to 8760. */
   hoursBeforeStart: number;
@@ -27,14 +33,17 @@ export type CancellationTierInput = {
   refundPercent: number;
 };
 
+/** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
   close: string;
   open: string;
 };
 
+/** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
   /** The activation code expired unused (7 days after registration); register the device again. */
   | 'ACTIVATION_EXPIRED'
+  /** Activated: the controller holds a device key and talks the device protocol. */
   | 'ACTIVE'
   /** Registered; waiting for the controller to activate with its code. */
   | 'PENDING_ACTIVATION'
@@ -47,9 +56,12 @@ export type DeviceStatus =
  * pricing:read, devices:read and devices:write.
  */
 export type UserRole =
+  /** May do everything, including managing users, API keys and apps. */
   | 'ADMIN'
+  /** Day-to-day work: bookings, the catalog and devices, without administration. */
   | 'STAFF';
 
+/** Where the delivery of one event to one subscription stands. */
 export type WebhookDeliveryStatus =
   /** Retries exhausted, the subscription was deactivated, or a test event failed. */
   | 'FAILED'
@@ -58,6 +70,7 @@ export type WebhookDeliveryStatus =
   /** A 2xx arrived. */
   | 'SUCCEEDED';
 
+/** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
   friday?: DayHoursInput | null | undefined;
   monday?: DayHoursInput | null | undefined;
@@ -252,7 +265,7 @@ export type DashboardWebhookQueryVariables = Exact<{
 }>;
 
 
-export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string }, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
+export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string } | null, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
 
 export type DashboardRedeliverMutationVariables = Exact<{
   webhookId: string | number;
@@ -295,7 +308,7 @@ export type DashboardBookingQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } };
+export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } | null };
 
 export type DashboardBookingCredentialsQueryVariables = Exact<{
   bookingId: string | number;
@@ -433,7 +446,7 @@ export type DashboardObjectQueryVariables = Exact<{
 }>;
 
 
-export type DashboardObjectQuery = { bookableObject: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string }, openingHours: { schedule: { monday: { open: string, close: string } | null, tuesday: { open: string, close: string } | null, wednesday: { open: string, close: string } | null, thursday: { open: string, close: string } | null, friday: { open: string, close: string } | null, saturday: { open: string, close: string } | null, sunday: { open: string, close: string } | null }, specialDates: Array<{ date: string, closed: boolean, reason: string, open: string | null, close: string | null }> }, bookingRules: { minDurationMinutes: number, maxDurationMinutes: number, slotIncrementMinutes: number, minAdvanceMinutes: number, maxAdvanceDays: number, bufferMinutes: number } } };
+export type DashboardObjectQuery = { bookableObject: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string }, openingHours: { schedule: { monday: { open: string, close: string } | null, tuesday: { open: string, close: string } | null, wednesday: { open: string, close: string } | null, thursday: { open: string, close: string } | null, friday: { open: string, close: string } | null, saturday: { open: string, close: string } | null, sunday: { open: string, close: string } | null }, specialDates: Array<{ date: string, closed: boolean, reason: string, open: string | null, close: string | null }> }, bookingRules: { minDurationMinutes: number, maxDurationMinutes: number, slotIncrementMinutes: number, minAdvanceMinutes: number, maxAdvanceDays: number, bufferMinutes: number } } | null };
 
 export type DashboardUpdateObjectMutationVariables = Exact<{
   id: string | number;

@@ -124,7 +124,7 @@ const DeleteObject = graphql(`
 `);
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-type BookableObject = DashboardObjectQuery['bookableObject'];
+type BookableObject = NonNullable<DashboardObjectQuery['bookableObject']>;
 
 const RULES: { name: keyof BookableObject['bookingRules']; label: string; unit: string }[] = [
   { name: 'minDurationMinutes', label: 'Shortest booking', unit: 'minutes' },
