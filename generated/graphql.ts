@@ -1091,7 +1091,7 @@ export type Query = {
   devices: Array<Device>;
   door: Maybe<Door>;
   doorOfflinePolicy: DoorOfflinePolicy;
-  /** The tenant's door signing keys, newest first. */
+  /** The tenant's door signing keys: the active one first, then retired ones, newest first. */
   doorSigningKeys: Array<DoorSigningKey>;
   doors: Array<Door>;
   /** The OAuth apps this tenant registered. */

@@ -21,7 +21,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('door_signing_keys_tenant_idx').on('door_signing_keys').columns(['tenant_id', 'created_at']).execute();
 
   // Legacy (opaque) QR tokens keep their hash; signed tokens are found by booking id and token id.
-  await db.schema.alterTable('booking_credentials').alterColumn('qr_token_hash', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('booking_credentials')
+    .alterColumn('qr_token_hash', (c) => c.dropNotNull())
+    .execute();
   await db.schema.alterTable('booking_credentials').addColumn('token_id', 'text').execute();
   await db.schema.alterTable('booking_credentials').addColumn('key_id', 'text').execute();
   await db.schema.alterTable('booking_credentials').addColumn('valid_from', 'timestamptz').execute();
@@ -51,7 +54,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .alterTable('access_log')
-    .addColumn('mode', 'text', (c) => c.notNull().defaultTo('online').check(sql`mode IN ('online','offline')`))
+    .addColumn('mode', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('online')
+        .check(sql`mode IN ('online','offline')`),
+    )
     .execute();
   await db.schema.alterTable('access_log').addColumn('token_id', 'text').execute();
   await db.schema.alterTable('access_log').addColumn('offline_key', 'text').execute();
@@ -67,9 +75,19 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('revoked_tokens').ifExists().execute();
   await sql`DROP INDEX IF EXISTS booking_credentials_key_idx`.execute(db);
   await sql`DROP INDEX IF EXISTS booking_credentials_token_id_idx`.execute(db);
-  await db.schema.alterTable('booking_credentials').dropColumn('object_id').dropColumn('valid_until').dropColumn('valid_from').dropColumn('key_id').dropColumn('token_id').execute();
+  await db.schema
+    .alterTable('booking_credentials')
+    .dropColumn('object_id')
+    .dropColumn('valid_until')
+    .dropColumn('valid_from')
+    .dropColumn('key_id')
+    .dropColumn('token_id')
+    .execute();
   // Rows issued with signed tokens only have no opaque hash: they cannot go back to the old shape.
   await db.deleteFrom('booking_credentials').where('qr_token_hash', 'is', null).execute();
-  await db.schema.alterTable('booking_credentials').alterColumn('qr_token_hash', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('booking_credentials')
+    .alterColumn('qr_token_hash', (c) => c.setNotNull())
+    .execute();
   await db.schema.dropTable('door_signing_keys').ifExists().execute();
 }

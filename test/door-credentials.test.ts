@@ -74,7 +74,14 @@ describe('signed QR tokens', () => {
     await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
     expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'booking_not_confirmed' });
     const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { allowed reason mode tokenId bookingId credentialType } }`, { d: s.deviceId });
-    expect(log.body.data.accessLog).toContainEqual({ allowed: false, reason: 'booking_not_confirmed', mode: 'online', tokenId: decodeJwt(s.token).jti, bookingId: s.bookingId, credentialType: 'qr' });
+    expect(log.body.data.accessLog).toContainEqual({
+      allowed: false,
+      reason: 'booking_not_confirmed',
+      mode: 'online',
+      tokenId: decodeJwt(s.token).jti,
+      bookingId: s.bookingId,
+      credentialType: 'qr',
+    });
   });
 
   it('are refused online when signed by another tenant’s key, altered, of an unknown key, alg none or HS256', async () => {
@@ -216,7 +223,7 @@ describe('device config and heartbeats', () => {
     const moved = await db.transaction().execute(async (trx) => {
       const booking = await trx
         .updateTable('bookings')
-        .set({ start_time: new Date('2026-11-23T12:00:00Z'), end_time: new Date('2026-11-23T13:00:00Z') })
+        .set({ start_time: new Date('2026-11-23T12:00:00Z'), end_time: new Date('2026-11-23T13:00:00Z'), blocked_until: new Date('2026-11-23T13:00:00Z') })
         .where('id', '=', second)
         .returningAll()
         .executeTakeFirstOrThrow();

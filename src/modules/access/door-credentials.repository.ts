@@ -26,13 +26,7 @@ export async function insertActiveKey(
 }
 
 export async function retireActiveKey(db: Executor, tenantId: string, now: Date): Promise<DoorSigningKeyRow | undefined> {
-  return db
-    .updateTable('door_signing_keys')
-    .set({ retired_at: now })
-    .where('tenant_id', '=', tenantId)
-    .where('retired_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  return db.updateTable('door_signing_keys').set({ retired_at: now }).where('tenant_id', '=', tenantId).where('retired_at', 'is', null).returningAll().executeTakeFirst();
 }
 
 /**
@@ -62,7 +56,14 @@ export async function verifyingKeys(db: Executor, tenantId: string, after: Date)
 }
 
 export async function listKeys(db: Executor, tenantId: string): Promise<DoorSigningKeyRow[]> {
-  return db.selectFrom('door_signing_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('kid').execute();
+  return db
+    .selectFrom('door_signing_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy(sql`retired_at IS NULL`, 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('kid')
+    .execute();
 }
 
 /** Gives a booking's credentials a (new) signed token; `qrTokenHash` undefined keeps the legacy hash. */
@@ -72,17 +73,15 @@ export async function setSignedToken(
   bookingId: string,
   values: { token_id: string; key_id: string; valid_from: Date; valid_until: Date; object_id: string; qr_token_hash?: null },
 ): Promise<BookingCredentialRow> {
-  return db
-    .updateTable('booking_credentials')
-    .set(values)
-    .where('tenant_id', '=', tenantId)
-    .where('booking_id', '=', bookingId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.updateTable('booking_credentials').set(values).where('tenant_id', '=', tenantId).where('booking_id', '=', bookingId).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertRevocation(db: Executor, values: { tenant_id: string; token_id: string; booking_id: string; revoked_at: Date; expires_at: Date }): Promise<void> {
-  await db.insertInto('revoked_tokens').values(values).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('revoked_tokens')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /** Ids of revoked tokens not yet expired at `now`, revoked at or after `since` (all when null). */
@@ -107,12 +106,7 @@ export async function upsertOfflinePolicy(db: Executor, tenantId: string, maxOff
 /** The booking of each token id (current or revoked), for reported offline decisions. */
 export async function bookingsOfTokenIds(db: Executor, tenantId: string, tokenIds: string[]): Promise<Map<string, string>> {
   if (tokenIds.length === 0) return new Map();
-  const current = await db
-    .selectFrom('booking_credentials')
-    .select(['token_id', 'booking_id'])
-    .where('tenant_id', '=', tenantId)
-    .where('token_id', 'in', tokenIds)
-    .execute();
+  const current = await db.selectFrom('booking_credentials').select(['token_id', 'booking_id']).where('tenant_id', '=', tenantId).where('token_id', 'in', tokenIds).execute();
   const revoked = await db.selectFrom('revoked_tokens').select(['token_id', 'booking_id']).where('tenant_id', '=', tenantId).where('token_id', 'in', tokenIds).execute();
   return new Map([...revoked, ...current].map((r) => [r.token_id as string, r.booking_id]));
 }

@@ -31,7 +31,9 @@ async function createKey(trx: Executor, deps: AppDeps, tenantId: string): Promis
 async function activeKey(trx: Executor, deps: AppDeps, tenantId: string): Promise<DoorSigningKeyRow> {
   const found = await repo.findActiveKey(trx, tenantId);
   if (found) return found;
-  return (await createKey(trx, deps, tenantId)) ?? (await repo.findActiveKey(trx, tenantId))!;
+  const created = (await createKey(trx, deps, tenantId)) ?? (await repo.findActiveKey(trx, tenantId));
+  if (!created) throw new Error(`No door signing key for tenant ${tenantId}`);
+  return created;
 }
 
 export interface DoorSigningKeyView {
@@ -94,7 +96,13 @@ async function revokeTokenOf(trx: Executor, deps: AppDeps, row: BookingCredentia
  * working too. Call it in the reschedule's transaction, after the booking row was updated.
  */
 export async function rescheduleCredentials(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow): Promise<BookingCredentialRow | undefined> {
-  const current = await trx.selectFrom('booking_credentials').selectAll().where('tenant_id', '=', booking.tenant_id).where('booking_id', '=', booking.id).forUpdate().executeTakeFirst();
+  const current = await trx
+    .selectFrom('booking_credentials')
+    .selectAll()
+    .where('tenant_id', '=', booking.tenant_id)
+    .where('booking_id', '=', booking.id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!current) return undefined;
   await revokeTokenOf(trx, deps, current);
   return repo.setSignedToken(trx, booking.tenant_id, booking.id, { ...(await signedTokenFields(trx, deps, booking)), qr_token_hash: null });
@@ -113,8 +121,7 @@ export async function revokeCredentials(trx: Executor, deps: AppDeps, booking: {
  */
 export async function ensureSignedToken(trx: Executor, deps: AppDeps, row: BookingCredentialRow, booking: CredentialBookingWindow): Promise<BookingCredentialRow> {
   if (!row.token_id) return repo.setSignedToken(trx, booking.tenant_id, booking.id, await signedTokenFields(trx, deps, booking));
-  const matches =
-    row.valid_from?.getTime() === booking.start_time.getTime() && row.valid_until?.getTime() === booking.end_time.getTime() && row.object_id === booking.object_id;
+  const matches = row.valid_from?.getTime() === booking.start_time.getTime() && row.valid_until?.getTime() === booking.end_time.getTime() && row.object_id === booking.object_id;
   return matches ? row : ((await rescheduleCredentials(trx, deps, booking)) ?? row);
 }
 
@@ -214,21 +221,19 @@ export async function recordOfflineDecisions(trx: Executor, deps: AppDeps, devic
     await trx
       .insertInto('access_log')
       .values(
-        rows.map(
-          (r): Omit<AccessLogRow, 'id'> => ({
-            tenant_id: device.tenantId,
-            device_id: device.deviceId,
-            door_id: r.entry.door_id,
-            booking_id: (r.tokenId && bookings.get(r.tokenId)) ?? null,
-            credential_type: r.tokenId ? 'qr' : null,
-            allowed: r.entry.allowed,
-            reason: r.entry.allowed ? null : (r.entry.reason ?? null),
-            checked_at: r.decidedAt,
-            mode: 'offline',
-            token_id: r.tokenId,
-            offline_key: r.key,
-          }),
-        ),
+        rows.map((r): Omit<AccessLogRow, 'id'> => ({
+          tenant_id: device.tenantId,
+          device_id: device.deviceId,
+          door_id: r.entry.door_id,
+          booking_id: (r.tokenId && bookings.get(r.tokenId)) ?? null,
+          credential_type: r.tokenId ? 'qr' : null,
+          allowed: r.entry.allowed,
+          reason: r.entry.allowed ? null : (r.entry.reason ?? null),
+          checked_at: r.decidedAt,
+          mode: 'offline',
+          token_id: r.tokenId,
+          offline_key: r.key,
+        })),
       )
       .onConflict((oc) => oc.columns(['tenant_id', 'device_id', 'offline_key']).where('offline_key', 'is not', null).doNothing())
       .execute();

@@ -70,7 +70,8 @@ export const HeartbeatResult = Type.Object(
     status: Type.Literal('ok'),
     pending_commands: Type.Array(DeviceCommand, { description: 'Commands handed out now, oldest first (each only once).' }),
     revoked_token_ids: Type.Array(Type.String(), {
-      description: 'Ids (jti) of QR tokens revoked (cancelled or rescheduled bookings) since the previous heartbeat, with a 60 s overlap; all unexpired ones on the first heartbeat. Refuse them offline.',
+      description:
+        'Ids (jti) of QR tokens revoked (cancelled or rescheduled bookings) since the previous heartbeat, with a 60 s overlap; all unexpired ones on the first heartbeat. Refuse them offline.',
     }),
   },
   { description: 'Telemetry recorded.' },
@@ -116,7 +117,9 @@ export const DeviceConfigResult = Type.Object(
 export const OFFLINE_REASONS = [...DENIAL_REASONS, 'offline_limit_exceeded', 'online_only_credential'] as const;
 
 export const OfflineDecisionEntry = Type.Object({
-  token_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'The jti of the scanned token; null when it was no valid signed token.' })),
+  token_id: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'The jti of the scanned token; null when it was no valid signed token.' }),
+  ),
   door_id: Type.String({ format: 'uuid' }),
   decided_at: Type.String({ format: 'date-time' }),
   allowed: Type.Boolean(),
