@@ -113,7 +113,7 @@ export default tseslint.config(
           acceptedIdNames: ['id'],
           acceptedIdTypes: ['ID'],
           exceptions: {
-            types: ['Slot', 'WeeklySchedule', 'SpecialDate', 'DeviceCommandEntry', 'OAuthApp', 'ConnectedApp', 'AuditActor'],
+            types: ['Slot', 'WeeklySchedule', 'SpecialDate', 'DeviceCommandEntry', 'OAuthApp', 'ConnectedApp', 'AuditActor', 'DoorSigningKey', 'DoorOfflinePolicy'],
             suffixes: [
               'Payload',
               'Connection',
