@@ -174,6 +174,20 @@ export interface Events {
   type: string;
 }
 
+export interface IdempotencyKeys {
+  body: string | null;
+  created_at: Timestamp;
+  credential: string;
+  expires_at: Timestamp;
+  fingerprint: string;
+  headers: Json | null;
+  key: string;
+  locked_until: Timestamp | null;
+  state: string;
+  status_code: number | null;
+  tenant_id: string;
+}
+
 export interface OauthApps {
   client_id: string;
   created_at: Generated<Timestamp>;
@@ -331,6 +345,7 @@ export interface DB {
   door_objects: DoorObjects;
   doors: Doors;
   events: Events;
+  idempotency_keys: IdempotencyKeys;
   oauth_apps: OauthApps;
   oauth_grants: OauthGrants;
   oauth_store: OauthStore;

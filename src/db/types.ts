@@ -333,6 +333,20 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  tenant_id: string;
+  credential: string;
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  locked_until: NullableTimestamp;
+  status_code: number | null;
+  headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -359,6 +373,7 @@ export interface DB {
   users: UsersTable;
   user_sessions: UserSessionsTable;
   audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;

@@ -25,6 +25,7 @@ import { registerGracefulClose, type GracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
+import { registerIdempotency } from './idempotency.js';
 import { registerMetrics } from './metrics.js';
 import cookie from '@fastify/cookie';
 import { DashboardSessions, registerSessionRoutes } from '../modules/users/index.js';
@@ -106,6 +107,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   limiter.rateLimit = await loadRateLimit(fastify, deps);
   fastify.addHook('onRequest', limiter.rateLimit.hook);
   registerAuthEnforcement(fastify);
+  // Idempotency-Key on write routes: taken once the principal is known and the body parsed.
+  registerIdempotency(fastify, deps);
 
   registerHealth(fastify, deps);
   registerMetrics(fastify, deps);
