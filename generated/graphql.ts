@@ -469,6 +469,11 @@ export type Mutation = {
   removeSpecialDate: OpeningHours;
   /** Removes a user and signs out their sessions. The tenant's last admin cannot be removed (409 last_admin). */
   removeUser: RemoveUserPayload;
+  /**
+   * Moves a PENDING or CONFIRMED booking to new times (and optionally another object of the tenant):
+   * the rules and the no-overlap check of creation, the price recomputed, one booking.rescheduled event.
+   */
+  rescheduleBooking: RescheduleBookingPayload;
   /** Revokes a key; it stops working at once. */
   revokeApiKey: ApiKey;
   /** Disconnects an app from this tenant: every token of its grants stops working at once. */
@@ -488,6 +493,11 @@ export type Mutation = {
   /** Sends a webhook.test event to the subscription now (one attempt, at most 15 s) and reports the outcome. */
   testWebhook: WebhookTestResult;
   updateAccommodation: Accommodation;
+  /**
+   * The REST PATCH of a booking: either status (as updateBookingStatus) or startTime and endTime, with
+   * an optional objectId (as rescheduleBooking), not both.
+   */
+  updateBooking: UpdateBookingPayload;
   /** PENDING→CONFIRMED|CANCELLED, CONFIRMED→CANCELLED|COMPLETED; anything else is a conflict. */
   updateBookingStatus: UpdateBookingPayload;
   /** Given arguments replace the stored values; isDefault false on the default leaves the tenant without one. */
@@ -687,6 +697,15 @@ export type MutationRemoveUserArgs = {
 };
 
 
+export type MutationRescheduleBookingArgs = {
+  bookingId: Scalars['ID']['input'];
+  endTime: Scalars['DateTime']['input'];
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  startTime: Scalars['DateTime']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
@@ -759,6 +778,16 @@ export type MutationUpdateAccommodationArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateBookingArgs = {
+  bookingId: Scalars['ID']['input'];
+  endTime?: InputMaybe<Scalars['DateTime']['input']>;
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  status?: InputMaybe<BookingStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -864,6 +893,16 @@ export type Pagination = {
   pageSize: Scalars['Int']['output'];
   /** The number of bookings matching the filters. */
   total: Scalars['Int']['output'];
+};
+
+/** Where and when a booking was, and what it cost, before it was rescheduled. */
+export type PreviousBookingSlot = {
+  __typename?: 'PreviousBookingSlot';
+  endTime: Scalars['DateTime']['output'];
+  objectId: Scalars['ID']['output'];
+  startTime: Scalars['DateTime']['output'];
+  /** Cents. */
+  totalPrice: Scalars['Int']['output'];
 };
 
 export type PriceAdjustment = {
@@ -1216,6 +1255,13 @@ export type RemoveUserPayload = {
   removedUserId: Scalars['ID']['output'];
 };
 
+export type RescheduleBookingPayload = {
+  __typename?: 'RescheduleBookingPayload';
+  /** The booking at its new object and times, with the price recomputed. */
+  booking: Booking;
+  previous: PreviousBookingSlot;
+};
+
 /** A slot of an object's day, in the accommodation's local wall-clock time (HH:MM). */
 export type Slot = {
   __typename?: 'Slot';
@@ -1253,6 +1299,8 @@ export type Tenant = {
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
   booking: Booking;
+  /** The object, times and price before the update; present when the update rescheduled the booking. */
+  previous: Maybe<PreviousBookingSlot>;
   /** Cents refunded by the cancellation policy; present when the update cancelled the booking. */
   refundAmount: Maybe<Scalars['Int']['output']>;
 };
@@ -1510,6 +1558,7 @@ export type ResolversTypes = {
   ObjectSlots: ResolverTypeWrapper<ObjectSlots>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
   Pagination: ResolverTypeWrapper<Pagination>;
+  PreviousBookingSlot: ResolverTypeWrapper<PreviousBookingSlot>;
   PriceAdjustment: ResolverTypeWrapper<PriceAdjustment>;
   PriceQuote: ResolverTypeWrapper<PriceQuote>;
   PricingRule: ResolverTypeWrapper<PricingRuleRow>;
@@ -1518,6 +1567,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegisterDevicePayload: ResolverTypeWrapper<Omit<RegisterDevicePayload, 'device'> & { device: ResolversTypes['Device'] }>;
   RemoveUserPayload: ResolverTypeWrapper<RemoveUserPayload>;
+  RescheduleBookingPayload: ResolverTypeWrapper<Omit<RescheduleBookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   Slot: ResolverTypeWrapper<Slot>;
   SmsCredential: ResolverTypeWrapper<SmsCredential>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
@@ -1588,6 +1638,7 @@ export type ResolversParentTypes = {
   ObjectSlots: ObjectSlots;
   OpeningHours: OpeningHours;
   Pagination: Pagination;
+  PreviousBookingSlot: PreviousBookingSlot;
   PriceAdjustment: PriceAdjustment;
   PriceQuote: PriceQuote;
   PricingRule: PricingRuleRow;
@@ -1596,6 +1647,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RegisterDevicePayload: Omit<RegisterDevicePayload, 'device'> & { device: ResolversParentTypes['Device'] };
   RemoveUserPayload: RemoveUserPayload;
+  RescheduleBookingPayload: Omit<RescheduleBookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   Slot: Slot;
   SmsCredential: SmsCredential;
   SpecialDate: SpecialDate;
@@ -1905,6 +1957,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   registerDevice?: Resolver<ResolversTypes['RegisterDevicePayload'], ParentType, ContextType, RequireFields<MutationRegisterDeviceArgs, 'doorIds' | 'name'>>;
   removeSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationRemoveSpecialDateArgs, 'date' | 'objectId'>>;
   removeUser?: Resolver<ResolversTypes['RemoveUserPayload'], ParentType, ContextType, RequireFields<MutationRemoveUserArgs, 'id'>>;
+  rescheduleBooking?: Resolver<ResolversTypes['RescheduleBookingPayload'], ParentType, ContextType, RequireFields<MutationRescheduleBookingArgs, 'bookingId' | 'endTime' | 'startTime'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeConnectedApp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeConnectedAppArgs, 'clientId'>>;
   revokeDevice?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationRevokeDeviceArgs, 'id'>>;
@@ -1916,6 +1969,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   setSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetSpecialDateArgs, 'closed' | 'date' | 'objectId'>>;
   testWebhook?: Resolver<ResolversTypes['WebhookTestResult'], ParentType, ContextType, RequireFields<MutationTestWebhookArgs, 'webhookId'>>;
   updateAccommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<MutationUpdateAccommodationArgs, 'id'>>;
+  updateBooking?: Resolver<ResolversTypes['UpdateBookingPayload'], ParentType, ContextType, RequireFields<MutationUpdateBookingArgs, 'bookingId'>>;
   updateBookingStatus?: Resolver<ResolversTypes['UpdateBookingPayload'], ParentType, ContextType, RequireFields<MutationUpdateBookingStatusArgs, 'bookingId' | 'status'>>;
   updateCancellationPolicy?: Resolver<ResolversTypes['CancellationPolicy'], ParentType, ContextType, RequireFields<MutationUpdateCancellationPolicyArgs, 'id'>>;
   updateDoor?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<MutationUpdateDoorArgs, 'id'>>;
@@ -1955,6 +2009,13 @@ export type PaginationResolvers<ContextType = GraphQLContext, ParentType extends
   page?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   pageSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PreviousBookingSlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PreviousBookingSlot'] = ResolversParentTypes['PreviousBookingSlot']> = {
+  endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type PriceAdjustmentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PriceAdjustment'] = ResolversParentTypes['PriceAdjustment']> = {
@@ -2044,6 +2105,11 @@ export type RemoveUserPayloadResolvers<ContextType = GraphQLContext, ParentType 
   removedUserId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type RescheduleBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RescheduleBookingPayload'] = ResolversParentTypes['RescheduleBookingPayload']> = {
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  previous?: Resolver<ResolversTypes['PreviousBookingSlot'], ParentType, ContextType>;
+};
+
 export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
   available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2071,6 +2137,7 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
 
 export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateBookingPayload'] = ResolversParentTypes['UpdateBookingPayload']> = {
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  previous?: Resolver<Maybe<ResolversTypes['PreviousBookingSlot']>, ParentType, ContextType>;
   refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
@@ -2191,6 +2258,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ObjectSlots?: ObjectSlotsResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
   Pagination?: PaginationResolvers<ContextType>;
+  PreviousBookingSlot?: PreviousBookingSlotResolvers<ContextType>;
   PriceAdjustment?: PriceAdjustmentResolvers<ContextType>;
   PriceQuote?: PriceQuoteResolvers<ContextType>;
   PricingRule?: PricingRuleResolvers<ContextType>;
@@ -2199,6 +2267,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   RegisterDevicePayload?: RegisterDevicePayloadResolvers<ContextType>;
   RemoveUserPayload?: RemoveUserPayloadResolvers<ContextType>;
+  RescheduleBookingPayload?: RescheduleBookingPayloadResolvers<ContextType>;
   Slot?: SlotResolvers<ContextType>;
   SmsCredential?: SmsCredentialResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;

@@ -23,11 +23,11 @@ export const REST_ROUTES: RestRoute[] = [
   { field: 'Query.bookingDetails', method: 'GET', path: '/tenants/:tenantId/bookings/:bookingId', scope: 'bookings:read', summary: 'Get one booking' },
   { field: 'Mutation.createBooking', method: 'POST', path: '/tenants/:tenantId/bookings', status: 201, scope: 'bookings:write', summary: 'Create a booking' },
   {
-    field: 'Mutation.updateBookingStatus',
+    field: 'Mutation.updateBooking',
     method: 'PATCH',
     path: '/tenants/:tenantId/bookings/:bookingId',
     scope: 'bookings:write',
-    summary: 'Confirm, cancel or complete a booking',
+    summary: 'Confirm, cancel or complete a booking, or reschedule it (startTime, endTime, objectId)',
   },
   { field: 'Query.webhookList', method: 'GET', path: '/tenants/:tenantId/webhooks', scope: 'webhooks:read', summary: 'List webhook subscriptions' },
   { field: 'Mutation.createWebhook', method: 'POST', path: '/tenants/:tenantId/webhooks', status: 201, scope: 'webhooks:write', summary: 'Create a webhook subscription' },

@@ -5,3 +5,4 @@ export { accessResolvers } from './access.resolvers.js';
 export * from './access.service.js';
 export type { AccessLogEntry } from './access.repository.js';
 export { SMS_CODE_GUESS_TIERS } from './sms-guessing.js';
+export { rescheduleCredentials, type RescheduledBooking } from './reschedule.js';

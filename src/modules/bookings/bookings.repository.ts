@@ -184,3 +184,22 @@ export async function findPaymentView(db: Executor, id: string): Promise<Payment
 export async function lockObjectForBooking(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow | undefined> {
   return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', objectId).forNoKeyUpdate().executeTakeFirst();
 }
+
+export interface BookingMove {
+  object_id: string;
+  start_time: Date;
+  end_time: Date;
+  blocked_until: Date;
+  total_price: number;
+}
+
+/** Moves a booking to another object or time; the exclusion constraint still refuses an overlap. */
+export async function moveBooking(db: Executor, tenantId: string, id: string, move: BookingMove, now: Date): Promise<BookingRow> {
+  return db
+    .updateTable('bookings')
+    .set({ ...move, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -7,6 +7,7 @@ import { whenReady } from '../../db/batch.js';
 import { invalidField } from '../../errors.js';
 import * as bookings from './bookings.service.js';
 import { previewPrice } from './price-preview.js';
+import { rescheduleBooking, updateKind } from './reschedule.js';
 
 /** The listing fetched objects and accommodations with the bookings: field resolvers find them loaded. */
 function primeRelated(ctx: GraphQLContext, related: { objects: ObjectRow[]; accommodations: AccommodationRow[] }): void {
@@ -42,7 +43,20 @@ export const bookingResolvers: Resolvers = {
     },
     updateBookingStatus: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, a.status));
+      return inTransaction(ctx, async (trx) => ({ ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, a.status)), previous: null }));
+    },
+    rescheduleBooking: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => rescheduleBooking(trx, ctx.deps, tenantId, a.bookingId, a));
+    },
+    // The REST PATCH: a status change or a reschedule.
+    updateBooking: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      if (updateKind(a) === 'status') {
+        return inTransaction(ctx, async (trx) => ({ ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, a.status)), previous: null }));
+      }
+      const move = { startTime: a.startTime, endTime: a.endTime, objectId: a.objectId };
+      return inTransaction(ctx, async (trx) => ({ ...(await rescheduleBooking(trx, ctx.deps, tenantId, a.bookingId, move)), refundAmount: null }));
     },
   },
   Booking: {

@@ -4,3 +4,4 @@ export { bookingResolvers } from './bookings.resolvers.js';
 export { registerPaymentPage } from './pay.route.js';
 export { registerPricePreviewRoute, PRICE_PREVIEW_PATH } from './price-preview.route.js';
 export * from './bookings.service.js';
+export { rescheduleBooking, updateKind, type PreviousSlot, type RescheduleInput, type UpdateBookingInput } from './reschedule.js';
