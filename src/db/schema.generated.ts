@@ -87,6 +87,7 @@ export interface Bookings {
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
   end_time: Timestamp;
+  event_sequence: Generated<number>;
   guest_email: string;
   guest_name: string;
   guest_phone: string | null;

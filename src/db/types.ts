@@ -104,6 +104,8 @@ export interface BookingsTable {
   refund_amount: number | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The last data.sequence given to one of the booking's events. */
+  event_sequence: Generated<number>;
 }
 
 export interface EventsTable {
@@ -386,7 +388,7 @@ export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 /** What the Booking type shows: a listing reads only these columns. */
-export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at'>;
+export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at' | 'event_sequence'>;
 export const BOOKING_VIEW_COLUMNS = [
   'id',
   'object_id',

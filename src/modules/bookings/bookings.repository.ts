@@ -203,3 +203,15 @@ export async function moveBooking(db: Executor, tenantId: string, id: string, mo
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The next data.sequence of the booking's events; the row stays locked until the transaction ends. */
+export async function nextEventSequence(db: Executor, tenantId: string, id: string): Promise<number> {
+  const row = await db
+    .updateTable('bookings')
+    .set((eb) => ({ event_sequence: eb('event_sequence', '+', 1) }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returning('event_sequence')
+    .executeTakeFirstOrThrow();
+  return row.event_sequence;
+}

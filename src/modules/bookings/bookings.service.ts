@@ -5,7 +5,7 @@ import { DomainError, Validator, conflict, invalid, invalidField, notFound } fro
 import { isEmail, isNonEmptyString, isUuid, parseBoundary, parseInstant } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteBooking, refundForCancellation } from '../pricing/index.js';
-import { recordEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
 import { paymentUrl } from './payment.js';
@@ -141,7 +141,7 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     total_price: quote.totalPrice,
     created_at: now,
   });
-  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, checked.object.name));
+  if (!options.imported) await recordBookingEvent(trx, tenantId, 'booking.created', booking.id, bookingEventData(booking, checked.object.name));
   await issueCredentials(trx, deps, booking);
   return booking;
 }
@@ -185,7 +185,7 @@ export async function updateBookingStatus(
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);
-    await recordEvent(trx, tenantId, event as 'booking.confirmed', bookingEventData(booking, object?.name ?? ''));
+    await recordBookingEvent(trx, tenantId, event as 'booking.confirmed', booking.id, bookingEventData(booking, object?.name ?? ''));
   }
   return { booking, refundAmount };
 }

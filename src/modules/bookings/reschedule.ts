@@ -5,7 +5,7 @@ import { DomainError, Validator, conflict, invalid, invalidField, notFound } fro
 import { isUuid, parseInstant } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import { quoteBooking } from '../pricing/index.js';
-import { recordEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from './booking-events.js';
 import { rescheduleCredentials } from '../access/index.js';
 import * as repo from './bookings.repository.js';
 import { bookingEventData, bookingWindowErrors } from './bookings.service.js';
@@ -86,7 +86,7 @@ export async function rescheduleBooking(
   }
   const previous: PreviousSlot = { objectId: current.object_id, startTime: current.start_time, endTime: current.end_time, totalPrice: current.total_price };
   await rescheduleCredentials(trx, deps, booking);
-  await recordEvent(trx, tenantId, 'booking.rescheduled', {
+  await recordBookingEvent(trx, tenantId, 'booking.rescheduled', booking.id, {
     ...bookingEventData(booking, object.name),
     previous: { ...previous, startTime: previous.startTime.toISOString(), endTime: previous.endTime.toISOString() },
   });

@@ -45,7 +45,11 @@ export async function attemptDelivery(ctx: DeliveryContext, job: DeliveryJob, op
   }
 
   const attemptedAt = ctx.now();
-  const { body, headers } = signedRequest(secret, { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, data: job.eventData }, attemptedAt);
+  const { body, headers } = signedRequest(
+    secret,
+    { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, tenantId: delivery.tenant_id, data: job.eventData },
+    attemptedAt,
+  );
   const result = await ctx.send(job.url, headers, body);
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   await recordAttempt(ctx, job, attemptedAt, result, success, options.retry);
