@@ -469,6 +469,8 @@ export type Mutation = {
   removeSpecialDate: OpeningHours;
   /** Removes a user and signs out their sessions. The tenant's last admin cannot be removed (409 last_admin). */
   removeUser: RemoveUserPayload;
+  /** Queues every FAILED delivery of the subscription created at or after since again, due at once. */
+  replayWebhookDeliveries: WebhookReplayResult;
   /**
    * Moves a PENDING or CONFIRMED booking to new times (and optionally another object of the tenant):
    * the rules and the no-overlap check of creation, the price recomputed, one booking.rescheduled event.
@@ -482,6 +484,8 @@ export type Mutation = {
   revokeDevice: Device;
   /** A new secret for the app; the old one stops working at once. */
   rotateOAuthAppSecret: OAuthAppSecretPayload;
+  /** Replaces the signing secret (a whsec_ one is generated when none is given); the old one also signs for 24 hours. */
+  rotateWebhookSecret: WebhookSecretRotation;
   setBookingRules: BookingRules;
   /** Makes the policy the tenant's default, in the same transaction unsetting the previous one. */
   setDefaultCancellationPolicy: CancellationPolicy;
@@ -511,6 +515,8 @@ export type Mutation = {
   updatePricingRule: PricingRule;
   /** Changes a user's role; takes effect on their next request. The tenant's last admin cannot be demoted (409 last_admin). */
   updateUserRole: User;
+  /** Changes url, events and active (true re-enables a disabled subscription); fields left out keep their values. */
+  updateWebhook: WebhookPayload;
 };
 
 
@@ -697,6 +703,13 @@ export type MutationRemoveUserArgs = {
 };
 
 
+export type MutationReplayWebhookDeliveriesArgs = {
+  since: Scalars['DateTime']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  webhookId: Scalars['ID']['input'];
+};
+
+
 export type MutationRescheduleBookingArgs = {
   bookingId: Scalars['ID']['input'];
   endTime: Scalars['DateTime']['input'];
@@ -725,6 +738,13 @@ export type MutationRevokeDeviceArgs = {
 
 export type MutationRotateOAuthAppSecretArgs = {
   clientId: Scalars['ID']['input'];
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  secret?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  webhookId: Scalars['ID']['input'];
 };
 
 
@@ -846,6 +866,15 @@ export type MutationUpdateUserRoleArgs = {
   id: Scalars['ID']['input'];
   role: UserRole;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationUpdateWebhookArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+  webhookId: Scalars['ID']['input'];
 };
 
 /** A third-party app this tenant registered: any tenant may authorize it (OAuth 2.0 authorization code flow with PKCE). */
@@ -1330,10 +1359,10 @@ export type UserRole =
 /** A subscription: Portier POSTs the listed events to url, signed with the subscription's secret (Standard Webhooks). */
 export type Webhook = {
   __typename?: 'Webhook';
-  /** True on creation; false once the receiver answered 410 Gone (no more deliveries). */
+  /** True on creation; false once the receiver answered 410 Gone, every delivery failed for 5 days, or a PATCH set it (no more deliveries until re-enabled). */
   active: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
-  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed. */
+  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, webhook.disabled. */
   events: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** The receiver; it must be a public http(s) address. */
@@ -1396,6 +1425,23 @@ export type WebhookList = {
 
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
+  webhook: Webhook;
+};
+
+export type WebhookReplayResult = {
+  __typename?: 'WebhookReplayResult';
+  /** How many failed deliveries were queued again. */
+  queued: Scalars['Int']['output'];
+  webhookId: Scalars['ID']['output'];
+};
+
+/** A rotated secret: both sign until previousSecretExpiresAt. */
+export type WebhookSecretRotation = {
+  __typename?: 'WebhookSecretRotation';
+  /** Until then deliveries carry a signature under the replaced secret too. */
+  previousSecretExpiresAt: Scalars['DateTime']['output'];
+  /** The new secret when Portier generated it (whsec_…), shown only here; null when the request chose it. */
+  secret: Maybe<Scalars['String']['output']>;
   webhook: Webhook;
 };
 
@@ -1584,6 +1630,8 @@ export type ResolversTypes = {
   WebhookDeliveryStatus: WebhookDeliveryStatus;
   WebhookList: ResolverTypeWrapper<Omit<WebhookList, 'webhooks'> & { webhooks: Array<ResolversTypes['Webhook']> }>;
   WebhookPayload: ResolverTypeWrapper<Omit<WebhookPayload, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
+  WebhookReplayResult: ResolverTypeWrapper<WebhookReplayResult>;
+  WebhookSecretRotation: ResolverTypeWrapper<Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestResult>;
   WeeklySchedule: ResolverTypeWrapper<WeeklySchedule>;
   WeeklyScheduleInput: WeeklyScheduleInput;
@@ -1662,6 +1710,8 @@ export type ResolversParentTypes = {
   WebhookDeliveryPayload: Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
   WebhookList: Omit<WebhookList, 'webhooks'> & { webhooks: Array<ResolversParentTypes['Webhook']> };
   WebhookPayload: Omit<WebhookPayload, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
+  WebhookReplayResult: WebhookReplayResult;
+  WebhookSecretRotation: Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
   WebhookTestResult: WebhookTestResult;
   WeeklySchedule: WeeklySchedule;
   WeeklyScheduleInput: WeeklyScheduleInput;
@@ -1957,11 +2007,13 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   registerDevice?: Resolver<ResolversTypes['RegisterDevicePayload'], ParentType, ContextType, RequireFields<MutationRegisterDeviceArgs, 'doorIds' | 'name'>>;
   removeSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationRemoveSpecialDateArgs, 'date' | 'objectId'>>;
   removeUser?: Resolver<ResolversTypes['RemoveUserPayload'], ParentType, ContextType, RequireFields<MutationRemoveUserArgs, 'id'>>;
+  replayWebhookDeliveries?: Resolver<ResolversTypes['WebhookReplayResult'], ParentType, ContextType, RequireFields<MutationReplayWebhookDeliveriesArgs, 'since' | 'webhookId'>>;
   rescheduleBooking?: Resolver<ResolversTypes['RescheduleBookingPayload'], ParentType, ContextType, RequireFields<MutationRescheduleBookingArgs, 'bookingId' | 'endTime' | 'startTime'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeConnectedApp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeConnectedAppArgs, 'clientId'>>;
   revokeDevice?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationRevokeDeviceArgs, 'id'>>;
   rotateOAuthAppSecret?: Resolver<ResolversTypes['OAuthAppSecretPayload'], ParentType, ContextType, RequireFields<MutationRotateOAuthAppSecretArgs, 'clientId'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookSecretRotation'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'webhookId'>>;
   setBookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<MutationSetBookingRulesArgs, 'objectId' | 'rules'>>;
   setDefaultCancellationPolicy?: Resolver<ResolversTypes['CancellationPolicy'], ParentType, ContextType, RequireFields<MutationSetDefaultCancellationPolicyArgs, 'id'>>;
   setDeviceDoors?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationSetDeviceDoorsArgs, 'doorIds' | 'id'>>;
@@ -1976,6 +2028,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   updateObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<MutationUpdateObjectArgs, 'id'>>;
   updatePricingRule?: Resolver<ResolversTypes['PricingRule'], ParentType, ContextType, RequireFields<MutationUpdatePricingRuleArgs, 'id'>>;
   updateUserRole?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserRoleArgs, 'id' | 'role'>>;
+  updateWebhook?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'webhookId'>>;
 };
 
 export type OAuthAppResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OAuthApp'] = ResolversParentTypes['OAuthApp']> = {
@@ -2197,6 +2250,17 @@ export type WebhookPayloadResolvers<ContextType = GraphQLContext, ParentType ext
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType>;
 };
 
+export type WebhookReplayResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookReplayResult'] = ResolversParentTypes['WebhookReplayResult']> = {
+  queued?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  webhookId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type WebhookSecretRotationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookSecretRotation'] = ResolversParentTypes['WebhookSecretRotation']> = {
+  previousSecretExpiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType>;
+};
+
 export type WebhookTestResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookTestResult'] = ResolversParentTypes['WebhookTestResult']> = {
   durationMs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2281,6 +2345,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
   WebhookList?: WebhookListResolvers<ContextType>;
   WebhookPayload?: WebhookPayloadResolvers<ContextType>;
+  WebhookReplayResult?: WebhookReplayResultResolvers<ContextType>;
+  WebhookSecretRotation?: WebhookSecretRotationResolvers<ContextType>;
   WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
   WeeklySchedule?: WeeklyScheduleResolvers<ContextType>;
 };

@@ -49,7 +49,13 @@ const HAND_WRITTEN_ROUTES: string[] = [
 ];
 
 /** Routes DESIGN section 6 names beside the contract. */
-const DESIGN_ROUTES = ['POST /api/v1/tenants/:tenantId/devices/:deviceId/commands'];
+const DESIGN_ROUTES = [
+  'POST /api/v1/tenants/:tenantId/devices/:deviceId/commands',
+  // DESIGN section 9 (issue 17): subscriptions integrators can operate.
+  'PATCH /api/v1/tenants/:tenantId/webhooks/:webhookId',
+  'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/rotate-secret',
+  'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/replay',
+];
 
 /** Routes Portier adds on purpose (documented in the README). */
 const DASHBOARD_ROUTES = [...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`), 'GET /dashboard/assets/:file', 'GET /dashboard/favicon.svg'];

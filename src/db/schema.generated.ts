@@ -327,6 +327,8 @@ export interface Webhooks {
   deactivated_reason: string | null;
   events: string[];
   id: Generated<string>;
+  previous_secret_expires_at: Timestamp | null;
+  previous_secret_sealed: string | null;
   secret_sealed: string;
   tenant_id: string;
   url: string;

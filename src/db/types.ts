@@ -163,6 +163,9 @@ export interface WebhooksTable {
   deactivated_at: NullableTimestamp;
   deactivated_reason: string | null;
   created_at: CreatedAt;
+  /** The secret a rotation replaced, sealed; it signs too until previous_secret_expires_at. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: NullableTimestamp;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';

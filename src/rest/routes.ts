@@ -43,6 +43,22 @@ export const REST_ROUTES: RestRoute[] = [
     scope: 'webhooks:write',
     summary: 'Deliver one event to a subscription again',
   },
+  { field: 'Mutation.updateWebhook', method: 'PATCH', path: '/tenants/:tenantId/webhooks/:webhookId', scope: 'webhooks:write', summary: 'Change or re-enable a subscription' },
+  {
+    field: 'Mutation.rotateWebhookSecret',
+    method: 'POST',
+    path: '/tenants/:tenantId/webhooks/:webhookId/rotate-secret',
+    scope: 'webhooks:write',
+    summary: 'Rotate the signing secret (both sign for 24 hours)',
+  },
+  {
+    field: 'Mutation.replayWebhookDeliveries',
+    method: 'POST',
+    path: '/tenants/:tenantId/webhooks/:webhookId/replay',
+    status: 202,
+    scope: 'webhooks:write',
+    summary: 'Queue the failed deliveries since a time again',
+  },
   { field: 'Query.objectAvailability', method: 'GET', path: '/tenants/:tenantId/objects/availability', scope: 'bookings:read', summary: 'Available time slots for a date' },
   {
     field: 'Query.openingHours',
