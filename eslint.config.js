@@ -113,7 +113,19 @@ export default tseslint.config(
           acceptedIdNames: ['id'],
           acceptedIdTypes: ['ID'],
           exceptions: {
-            types: ['Slot', 'WeeklySchedule', 'SpecialDate', 'DeviceCommandEntry', 'OAuthApp', 'ConnectedApp', 'AuditActor', 'DoorSigningKey', 'DoorOfflinePolicy'],
+            types: [
+              'Slot',
+              'WeeklySchedule',
+              'SpecialDate',
+              'DeviceCommandEntry',
+              'OAuthApp',
+              'ConnectedApp',
+              'AuditActor',
+              'DoorSigningKey',
+              'DoorOfflinePolicy',
+              'PreviousBookingSlot',
+              'WebhookSecretRotation',
+            ],
             suffixes: [
               'Payload',
               'Connection',

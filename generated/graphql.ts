@@ -519,6 +519,13 @@ export type Mutation = {
   removeSpecialDate: OpeningHours;
   /** Removes a user and signs out their sessions. The tenant's last admin cannot be removed (409 last_admin). */
   removeUser: RemoveUserPayload;
+  /** Queues every FAILED delivery of the subscription created at or after since again, due at once. */
+  replayWebhookDeliveries: WebhookReplayResult;
+  /**
+   * Moves a PENDING or CONFIRMED booking to new times (and optionally another object of the tenant):
+   * the rules and the no-overlap check of creation, the price recomputed, one booking.rescheduled event.
+   */
+  rescheduleBooking: RescheduleBookingPayload;
   /** Revokes a key; it stops working at once. */
   revokeApiKey: ApiKey;
   /** Disconnects an app from this tenant: every token of its grants stops working at once. */
@@ -532,6 +539,8 @@ export type Mutation = {
   rotateDoorSigningKey: DoorSigningKey;
   /** A new secret for the app; the old one stops working at once. */
   rotateOAuthAppSecret: OAuthAppSecretPayload;
+  /** Replaces the signing secret (a whsec_ one is generated when none is given); the old one also signs for 24 hours. */
+  rotateWebhookSecret: WebhookSecretRotation;
   setBookingRules: BookingRules;
   /** Makes the policy the tenant's default, in the same transaction unsetting the previous one. */
   setDefaultCancellationPolicy: CancellationPolicy;
@@ -545,6 +554,11 @@ export type Mutation = {
   /** Sends a webhook.test event to the subscription now (one attempt, at most 15 s) and reports the outcome. */
   testWebhook: WebhookTestResult;
   updateAccommodation: Accommodation;
+  /**
+   * The REST PATCH of a booking: either status (as updateBookingStatus) or startTime and endTime, with
+   * an optional objectId (as rescheduleBooking), not both.
+   */
+  updateBooking: UpdateBookingPayload;
   /** PENDING→CONFIRMED|CANCELLED, CONFIRMED→CANCELLED|COMPLETED; anything else is a conflict. */
   updateBookingStatus: UpdateBookingPayload;
   /** Given arguments replace the stored values; isDefault false on the default leaves the tenant without one. */
@@ -558,6 +572,8 @@ export type Mutation = {
   updatePricingRule: PricingRule;
   /** Changes a user's role; takes effect on their next request. The tenant's last admin cannot be demoted (409 last_admin). */
   updateUserRole: User;
+  /** Changes url, events and active (true re-enables a disabled subscription); fields left out keep their values. */
+  updateWebhook: WebhookPayload;
 };
 
 
@@ -769,6 +785,24 @@ export type MutationRemoveUserArgs = {
 
 
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+export type MutationReplayWebhookDeliveriesArgs = {
+  since: Scalars['DateTime']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  webhookId: Scalars['ID']['input'];
+};
+
+
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+export type MutationRescheduleBookingArgs = {
+  bookingId: Scalars['ID']['input'];
+  endTime: Scalars['DateTime']['input'];
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  startTime: Scalars['DateTime']['input'];
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
@@ -797,6 +831,14 @@ export type MutationRotateDoorSigningKeyArgs = {
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationRotateOAuthAppSecretArgs = {
   clientId: Scalars['ID']['input'];
+};
+
+
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+export type MutationRotateWebhookSecretArgs = {
+  secret?: InputMaybe<Scalars['String']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  webhookId: Scalars['ID']['input'];
 };
 
 
@@ -868,6 +910,17 @@ export type MutationUpdateAccommodationArgs = {
 
 
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+export type MutationUpdateBookingArgs = {
+  bookingId: Scalars['ID']['input'];
+  endTime?: InputMaybe<Scalars['DateTime']['input']>;
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  status?: InputMaybe<BookingStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationUpdateBookingStatusArgs = {
   bookingId: Scalars['ID']['input'];
   status: BookingStatus;
@@ -930,6 +983,16 @@ export type MutationUpdateUserRoleArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
+
+/** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+export type MutationUpdateWebhookArgs = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+  webhookId: Scalars['ID']['input'];
+};
+
 /** A third-party app this tenant registered: any tenant may authorize it (OAuth 2.0 authorization code flow with PKCE). */
 export type OAuthApp = {
   __typename?: 'OAuthApp';
@@ -979,6 +1042,16 @@ export type Pagination = {
   pageSize: Scalars['Int']['output'];
   /** The number of bookings matching the filters. */
   total: Scalars['Int']['output'];
+};
+
+/** Where and when a booking was, and what it cost, before it was rescheduled. */
+export type PreviousBookingSlot = {
+  __typename?: 'PreviousBookingSlot';
+  endTime: Scalars['DateTime']['output'];
+  objectId: Scalars['ID']['output'];
+  startTime: Scalars['DateTime']['output'];
+  /** Cents. */
+  totalPrice: Scalars['Int']['output'];
 };
 
 /** What one pricing rule added to (or, when negative, took off) a price, in cents. */
@@ -1390,6 +1463,14 @@ export type RemoveUserPayload = {
   removedUserId: Scalars['ID']['output'];
 };
 
+/** What a reschedule answers: the booking as it is now and where and when it was before. */
+export type RescheduleBookingPayload = {
+  __typename?: 'RescheduleBookingPayload';
+  /** The booking at its new object and times, with the price recomputed. */
+  booking: Booking;
+  previous: PreviousBookingSlot;
+};
+
 /** A slot of an object's day, in the accommodation's local wall-clock time (HH:MM). */
 export type Slot = {
   __typename?: 'Slot';
@@ -1430,6 +1511,8 @@ export type Tenant = {
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
   booking: Booking;
+  /** The object, times and price before the update; present when the update rescheduled the booking. */
+  previous: Maybe<PreviousBookingSlot>;
   /** Cents refunded by the cancellation policy; present when the update cancelled the booking. */
   refundAmount: Maybe<Scalars['Int']['output']>;
 };
@@ -1461,10 +1544,10 @@ export type UserRole =
 /** A subscription: Portier POSTs the listed events to url, signed with the subscription's secret (Standard Webhooks). */
 export type Webhook = {
   __typename?: 'Webhook';
-  /** True on creation; false once the receiver answered 410 Gone (no more deliveries). */
+  /** True on creation; false once the receiver answered 410 Gone, every delivery failed for 5 days, or a PATCH set it (no more deliveries until re-enabled). */
   active: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
-  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed. */
+  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, webhook.disabled. */
   events: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** The receiver; it must be a public http(s) address. */
@@ -1531,6 +1614,24 @@ export type WebhookList = {
 /** A webhook subscription, as the REST routes answer it. */
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
+  webhook: Webhook;
+};
+
+/** What a replay queued: the failed deliveries since the given time, sent again. */
+export type WebhookReplayResult = {
+  __typename?: 'WebhookReplayResult';
+  /** How many failed deliveries were queued again. */
+  queued: Scalars['Int']['output'];
+  webhookId: Scalars['ID']['output'];
+};
+
+/** A rotated secret: both sign until previousSecretExpiresAt. */
+export type WebhookSecretRotation = {
+  __typename?: 'WebhookSecretRotation';
+  /** Until then deliveries carry a signature under the replaced secret too. */
+  previousSecretExpiresAt: Scalars['DateTime']['output'];
+  /** The new secret when Portier generated it (whsec_…), shown only here; null when the request chose it. */
+  secret: Maybe<Scalars['String']['output']>;
   webhook: Webhook;
 };
 
@@ -1696,6 +1797,7 @@ export type ResolversTypes = {
   ObjectSlots: ResolverTypeWrapper<ObjectSlots>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
   Pagination: ResolverTypeWrapper<Pagination>;
+  PreviousBookingSlot: ResolverTypeWrapper<PreviousBookingSlot>;
   PriceAdjustment: ResolverTypeWrapper<PriceAdjustment>;
   PriceQuote: ResolverTypeWrapper<PriceQuote>;
   PricingRule: ResolverTypeWrapper<PricingRuleRow>;
@@ -1704,6 +1806,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegisterDevicePayload: ResolverTypeWrapper<Omit<RegisterDevicePayload, 'device'> & { device: ResolversTypes['Device'] }>;
   RemoveUserPayload: ResolverTypeWrapper<RemoveUserPayload>;
+  RescheduleBookingPayload: ResolverTypeWrapper<Omit<RescheduleBookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   Slot: ResolverTypeWrapper<Slot>;
   SmsCredential: ResolverTypeWrapper<SmsCredential>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
@@ -1720,6 +1823,8 @@ export type ResolversTypes = {
   WebhookDeliveryStatus: WebhookDeliveryStatus;
   WebhookList: ResolverTypeWrapper<Omit<WebhookList, 'webhooks'> & { webhooks: Array<ResolversTypes['Webhook']> }>;
   WebhookPayload: ResolverTypeWrapper<Omit<WebhookPayload, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
+  WebhookReplayResult: ResolverTypeWrapper<WebhookReplayResult>;
+  WebhookSecretRotation: ResolverTypeWrapper<Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestResult>;
   WeeklySchedule: ResolverTypeWrapper<WeeklySchedule>;
   WeeklyScheduleInput: WeeklyScheduleInput;
@@ -1776,6 +1881,7 @@ export type ResolversParentTypes = {
   ObjectSlots: ObjectSlots;
   OpeningHours: OpeningHours;
   Pagination: Pagination;
+  PreviousBookingSlot: PreviousBookingSlot;
   PriceAdjustment: PriceAdjustment;
   PriceQuote: PriceQuote;
   PricingRule: PricingRuleRow;
@@ -1784,6 +1890,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RegisterDevicePayload: Omit<RegisterDevicePayload, 'device'> & { device: ResolversParentTypes['Device'] };
   RemoveUserPayload: RemoveUserPayload;
+  RescheduleBookingPayload: Omit<RescheduleBookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   Slot: Slot;
   SmsCredential: SmsCredential;
   SpecialDate: SpecialDate;
@@ -1798,6 +1905,8 @@ export type ResolversParentTypes = {
   WebhookDeliveryPayload: Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
   WebhookList: Omit<WebhookList, 'webhooks'> & { webhooks: Array<ResolversParentTypes['Webhook']> };
   WebhookPayload: Omit<WebhookPayload, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
+  WebhookReplayResult: WebhookReplayResult;
+  WebhookSecretRotation: Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
   WebhookTestResult: WebhookTestResult;
   WeeklySchedule: WeeklySchedule;
   WeeklyScheduleInput: WeeklyScheduleInput;
@@ -2108,11 +2217,14 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   registerDevice?: Resolver<ResolversTypes['RegisterDevicePayload'], ParentType, ContextType, RequireFields<MutationRegisterDeviceArgs, 'doorIds' | 'name'>>;
   removeSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationRemoveSpecialDateArgs, 'date' | 'objectId'>>;
   removeUser?: Resolver<ResolversTypes['RemoveUserPayload'], ParentType, ContextType, RequireFields<MutationRemoveUserArgs, 'id'>>;
+  replayWebhookDeliveries?: Resolver<ResolversTypes['WebhookReplayResult'], ParentType, ContextType, RequireFields<MutationReplayWebhookDeliveriesArgs, 'since' | 'webhookId'>>;
+  rescheduleBooking?: Resolver<ResolversTypes['RescheduleBookingPayload'], ParentType, ContextType, RequireFields<MutationRescheduleBookingArgs, 'bookingId' | 'endTime' | 'startTime'>>;
   revokeApiKey?: Resolver<ResolversTypes['ApiKey'], ParentType, ContextType, RequireFields<MutationRevokeApiKeyArgs, 'id'>>;
   revokeConnectedApp?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeConnectedAppArgs, 'clientId'>>;
   revokeDevice?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationRevokeDeviceArgs, 'id'>>;
   rotateDoorSigningKey?: Resolver<ResolversTypes['DoorSigningKey'], ParentType, ContextType, Partial<MutationRotateDoorSigningKeyArgs>>;
   rotateOAuthAppSecret?: Resolver<ResolversTypes['OAuthAppSecretPayload'], ParentType, ContextType, RequireFields<MutationRotateOAuthAppSecretArgs, 'clientId'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookSecretRotation'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'webhookId'>>;
   setBookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<MutationSetBookingRulesArgs, 'objectId' | 'rules'>>;
   setDefaultCancellationPolicy?: Resolver<ResolversTypes['CancellationPolicy'], ParentType, ContextType, RequireFields<MutationSetDefaultCancellationPolicyArgs, 'id'>>;
   setDeviceDoors?: Resolver<ResolversTypes['Device'], ParentType, ContextType, RequireFields<MutationSetDeviceDoorsArgs, 'doorIds' | 'id'>>;
@@ -2121,12 +2233,14 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   setSpecialDate?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType, RequireFields<MutationSetSpecialDateArgs, 'closed' | 'date' | 'objectId'>>;
   testWebhook?: Resolver<ResolversTypes['WebhookTestResult'], ParentType, ContextType, RequireFields<MutationTestWebhookArgs, 'webhookId'>>;
   updateAccommodation?: Resolver<ResolversTypes['Accommodation'], ParentType, ContextType, RequireFields<MutationUpdateAccommodationArgs, 'id'>>;
+  updateBooking?: Resolver<ResolversTypes['UpdateBookingPayload'], ParentType, ContextType, RequireFields<MutationUpdateBookingArgs, 'bookingId'>>;
   updateBookingStatus?: Resolver<ResolversTypes['UpdateBookingPayload'], ParentType, ContextType, RequireFields<MutationUpdateBookingStatusArgs, 'bookingId' | 'status'>>;
   updateCancellationPolicy?: Resolver<ResolversTypes['CancellationPolicy'], ParentType, ContextType, RequireFields<MutationUpdateCancellationPolicyArgs, 'id'>>;
   updateDoor?: Resolver<ResolversTypes['Door'], ParentType, ContextType, RequireFields<MutationUpdateDoorArgs, 'id'>>;
   updateObject?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType, RequireFields<MutationUpdateObjectArgs, 'id'>>;
   updatePricingRule?: Resolver<ResolversTypes['PricingRule'], ParentType, ContextType, RequireFields<MutationUpdatePricingRuleArgs, 'id'>>;
   updateUserRole?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserRoleArgs, 'id' | 'role'>>;
+  updateWebhook?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'webhookId'>>;
 };
 
 export type OAuthAppResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['OAuthApp'] = ResolversParentTypes['OAuthApp']> = {
@@ -2160,6 +2274,13 @@ export type PaginationResolvers<ContextType = GraphQLContext, ParentType extends
   page?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   pageSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PreviousBookingSlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PreviousBookingSlot'] = ResolversParentTypes['PreviousBookingSlot']> = {
+  endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type PriceAdjustmentResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PriceAdjustment'] = ResolversParentTypes['PriceAdjustment']> = {
@@ -2251,6 +2372,11 @@ export type RemoveUserPayloadResolvers<ContextType = GraphQLContext, ParentType 
   removedUserId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type RescheduleBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RescheduleBookingPayload'] = ResolversParentTypes['RescheduleBookingPayload']> = {
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  previous?: Resolver<ResolversTypes['PreviousBookingSlot'], ParentType, ContextType>;
+};
+
 export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
   available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2278,6 +2404,7 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
 
 export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateBookingPayload'] = ResolversParentTypes['UpdateBookingPayload']> = {
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  previous?: Resolver<Maybe<ResolversTypes['PreviousBookingSlot']>, ParentType, ContextType>;
   refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
@@ -2334,6 +2461,17 @@ export type WebhookListResolvers<ContextType = GraphQLContext, ParentType extend
 };
 
 export type WebhookPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookPayload'] = ResolversParentTypes['WebhookPayload']> = {
+  webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType>;
+};
+
+export type WebhookReplayResultResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookReplayResult'] = ResolversParentTypes['WebhookReplayResult']> = {
+  queued?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  webhookId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type WebhookSecretRotationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookSecretRotation'] = ResolversParentTypes['WebhookSecretRotation']> = {
+  previousSecretExpiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  secret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType>;
 };
 
@@ -2400,6 +2538,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ObjectSlots?: ObjectSlotsResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
   Pagination?: PaginationResolvers<ContextType>;
+  PreviousBookingSlot?: PreviousBookingSlotResolvers<ContextType>;
   PriceAdjustment?: PriceAdjustmentResolvers<ContextType>;
   PriceQuote?: PriceQuoteResolvers<ContextType>;
   PricingRule?: PricingRuleResolvers<ContextType>;
@@ -2408,6 +2547,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   RegisterDevicePayload?: RegisterDevicePayloadResolvers<ContextType>;
   RemoveUserPayload?: RemoveUserPayloadResolvers<ContextType>;
+  RescheduleBookingPayload?: RescheduleBookingPayloadResolvers<ContextType>;
   Slot?: SlotResolvers<ContextType>;
   SmsCredential?: SmsCredentialResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
@@ -2421,6 +2561,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
   WebhookList?: WebhookListResolvers<ContextType>;
   WebhookPayload?: WebhookPayloadResolvers<ContextType>;
+  WebhookReplayResult?: WebhookReplayResultResolvers<ContextType>;
+  WebhookSecretRotation?: WebhookSecretRotationResolvers<ContextType>;
   WebhookTestResult?: WebhookTestResultResolvers<ContextType>;
   WeeklySchedule?: WeeklyScheduleResolvers<ContextType>;
 };

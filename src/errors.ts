@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 // Expected outcomes are DomainErrors: a GraphQL extensions.code, an HTTP status and a
 // machine-readable snake_case code. Everything else is masked and logged.
 
-export type ErrorKind = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'UNAVAILABLE';
+export type ErrorKind = 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'UNPROCESSABLE';
 
 export const statusOf: Record<ErrorKind, number> = {
   BAD_USER_INPUT: 400,
@@ -14,6 +14,7 @@ export const statusOf: Record<ErrorKind, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  UNPROCESSABLE: 422,
 };
 
 export interface FieldError {
@@ -104,6 +105,7 @@ const titles: Record<number, string> = {
   413: 'Payload Too Large',
   414: 'URI Too Long',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

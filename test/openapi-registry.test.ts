@@ -65,7 +65,8 @@ describe('hand-written routes in the OpenAPI document', () => {
     expect(preview).toMatchObject({ operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], security: [{ apiKey: ['pricing:read'] }] });
     expect(preview.requestBody!.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Preview)));
     expect((preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Result)));
-    expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429', '503']);
+    // 409 and 422 come with the Idempotency-Key header (docs/idempotency.md).
+    expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
 
     const heartbeat = paths['/api/devices/{deviceId}/heartbeat'].post;
     expect(heartbeat.security).toEqual([{ deviceKey: [] }]);
@@ -110,7 +111,7 @@ describe('bridged mutations in the OpenAPI document', () => {
     const rules = built.document.paths['/api/v1/tenants/{tenantId}/objects/{objectId}/booking-rules'].patch;
     expect(rules.operationId).toBe('setBookingRules');
     expect(rules.security).toEqual([{ apiKey: ['catalog:write'] }]);
-    expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId']);
+    expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId', 'header:Idempotency-Key']);
     expect(rules.requestBody).toEqual({
       required: true,
       content: {

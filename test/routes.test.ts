@@ -53,6 +53,10 @@ const DESIGN_ROUTES = [
   'POST /api/v1/tenants/:tenantId/devices/:deviceId/commands',
   // offline door decisions reported back (DESIGN section 9, docs/devices.md)
   'POST /api/devices/:deviceId/access-log',
+  // DESIGN section 9 (issue 17): subscriptions integrators can operate.
+  'PATCH /api/v1/tenants/:tenantId/webhooks/:webhookId',
+  'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/rotate-secret',
+  'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/replay',
 ];
 
 /** Routes Portier adds on purpose (documented in the README). */

@@ -1,3 +1,4 @@
+import { API_VERSION } from '../src/modules/webhooks/signing.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { harness, TestClock, type Harness } from './harness.js';
@@ -101,7 +102,9 @@ describe('signed deliveries', () => {
       id: whsec.headers['webhook-id'],
       type: 'booking.created',
       timestamp: expect.any(String),
-      data: { booking: expect.objectContaining({ id: bookingId, status: 'PENDING' }) },
+      tenantId: expect.any(String),
+      apiVersion: API_VERSION,
+      data: { booking: expect.objectContaining({ id: bookingId, status: 'PENDING' }), sequence: 1 },
     });
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
 

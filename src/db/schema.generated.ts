@@ -95,6 +95,7 @@ export interface Bookings {
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
   end_time: Timestamp;
+  event_sequence: Generated<number>;
   guest_email: string;
   guest_name: string;
   guest_phone: string | null;
@@ -195,6 +196,20 @@ export interface Events {
   id: Generated<string>;
   tenant_id: string;
   type: string;
+}
+
+export interface IdempotencyKeys {
+  body: string | null;
+  created_at: Timestamp;
+  credential: string;
+  expires_at: Timestamp;
+  fingerprint: string;
+  headers: Json | null;
+  key: string;
+  locked_until: Timestamp | null;
+  state: string;
+  status_code: number | null;
+  tenant_id: string;
 }
 
 export interface OauthApps {
@@ -343,6 +358,8 @@ export interface Webhooks {
   deactivated_reason: string | null;
   events: string[];
   id: Generated<string>;
+  previous_secret_expires_at: Timestamp | null;
+  previous_secret_sealed: string | null;
   secret_sealed: string;
   tenant_id: string;
   url: string;
@@ -364,6 +381,7 @@ export interface DB {
   door_signing_keys: DoorSigningKeys;
   doors: Doors;
   events: Events;
+  idempotency_keys: IdempotencyKeys;
   oauth_apps: OauthApps;
   oauth_grants: OauthGrants;
   oauth_store: OauthStore;

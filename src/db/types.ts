@@ -104,6 +104,8 @@ export interface BookingsTable {
   refund_amount: number | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The last data.sequence given to one of the booking's events. */
+  event_sequence: Generated<number>;
 }
 
 export interface EventsTable {
@@ -161,6 +163,9 @@ export interface WebhooksTable {
   deactivated_at: NullableTimestamp;
   deactivated_reason: string | null;
   created_at: CreatedAt;
+  /** The secret a rotation replaced, sealed; it signs too until previous_secret_expires_at. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: NullableTimestamp;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -374,6 +379,20 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+export interface IdempotencyKeysTable {
+  tenant_id: string;
+  credential: string;
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  locked_until: NullableTimestamp;
+  status_code: number | null;
+  headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -403,6 +422,7 @@ export interface DB {
   users: UsersTable;
   user_sessions: UserSessionsTable;
   audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -415,7 +435,7 @@ export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 /** What the Booking type shows: a listing reads only these columns. */
-export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at'>;
+export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'updated_at' | 'event_sequence'>;
 export const BOOKING_VIEW_COLUMNS = [
   'id',
   'object_id',

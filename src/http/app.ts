@@ -25,6 +25,7 @@ import { registerGracefulClose, type GracefulClose } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
+import { registerIdempotency } from './idempotency.js';
 import { registerMetrics } from './metrics.js';
 import cookie from '@fastify/cookie';
 import { DashboardSessions, registerSessionRoutes } from '../modules/users/index.js';
@@ -110,6 +111,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // A browser opening the GraphQL endpoint gets the explorer page, which needs no key.
   registerExplorer(fastify);
   registerAuthEnforcement(fastify);
+  // Idempotency-Key on write routes: taken once the principal is known and the body parsed.
+  registerIdempotency(fastify, deps);
 
   registerHealth(fastify, deps);
   registerMetrics(fastify, deps);

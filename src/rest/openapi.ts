@@ -1,6 +1,7 @@
 import { isNonNullType, Kind, OperationTypeNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { buildOperationNodeForField, getDirectiveExtensions } from '@graphql-tools/utils';
 import { createSofa } from 'sofa-api';
+import { withIdempotencyKey } from './openapi-idempotency.js';
 import type { RestRoute } from './routes.js';
 import { sofaIgnore } from './ignore.js';
 import type { JsonSchema, RegisteredRoute, RouteDoc } from './openapi-registry.js';
@@ -34,7 +35,7 @@ export interface Operation {
 
 interface Parameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -226,6 +227,7 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
       undocumented.push(`${route.method} ${route.url}`);
       continue;
     }
+    operation = withIdempotencyKey(route.method, route.url, operation);
     if (operationIds.has(operation.operationId)) operation.operationId = `${operation.operationId}${route.method.charAt(0)}${route.method.slice(1).toLowerCase()}`;
     operationIds.add(operation.operationId);
     (paths[openApiPath(route.url)] ??= {})[route.method.toLowerCase()] = operation;

@@ -215,3 +215,34 @@ export async function findPaymentView(db: Executor, id: string): Promise<Payment
 export async function lockObjectForBooking(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow | undefined> {
   return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', objectId).forNoKeyUpdate().executeTakeFirst();
 }
+
+export interface BookingMove {
+  object_id: string;
+  start_time: Date;
+  end_time: Date;
+  blocked_until: Date;
+  total_price: number;
+}
+
+/** Moves a booking to another object or time; the exclusion constraint still refuses an overlap. */
+export async function moveBooking(db: Executor, tenantId: string, id: string, move: BookingMove, now: Date): Promise<BookingRow> {
+  return db
+    .updateTable('bookings')
+    .set({ ...move, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The next data.sequence of the booking's events; the row stays locked until the transaction ends. */
+export async function nextEventSequence(db: Executor, tenantId: string, id: string): Promise<number> {
+  const row = await db
+    .updateTable('bookings')
+    .set((eb) => ({ event_sequence: eb('event_sequence', '+', 1) }))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returning('event_sequence')
+    .executeTakeFirstOrThrow();
+  return row.event_sequence;
+}

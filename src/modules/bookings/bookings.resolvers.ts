@@ -8,6 +8,7 @@ import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
 import { parseCreateBooking, parseListBookings, parsePricePreview, parseUpdateBookingStatus } from './bookings.commands.js';
 import * as bookings from './bookings.service.js';
 import { previewPrice } from './price-preview.js';
+import { rescheduleBooking, updateKind } from './reschedule.js';
 
 /** The columns each Booking field reads; `object` and `objectName` also need the related rows. */
 const COLUMNS_OF_FIELD: Record<string, readonly bookings.BookingViewColumn[]> = {
@@ -79,7 +80,21 @@ export const bookingResolvers: Resolvers = {
     updateBookingStatus: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseUpdateBookingStatus(a);
-      return inTransaction(ctx, (trx) => bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, command));
+      return inTransaction(ctx, async (trx) => ({ ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, command)), previous: null }));
+    },
+    rescheduleBooking: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => rescheduleBooking(trx, ctx.deps, tenantId, a.bookingId, a));
+    },
+    // The REST PATCH: a status change or a reschedule.
+    updateBooking: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      if (updateKind(a) === 'status') {
+        const command = parseUpdateBookingStatus({ status: a.status });
+        return inTransaction(ctx, async (trx) => ({ ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, command)), previous: null }));
+      }
+      const move = { startTime: a.startTime, endTime: a.endTime, objectId: a.objectId };
+      return inTransaction(ctx, async (trx) => ({ ...(await rescheduleBooking(trx, ctx.deps, tenantId, a.bookingId, move)), refundAmount: null }));
     },
   },
   Booking: {

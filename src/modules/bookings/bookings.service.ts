@@ -6,7 +6,7 @@ import { DomainError, conflict, invalid, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteBooking, refundForCancellation } from '../pricing/index.js';
-import { recordEvent } from '../webhooks/index.js';
+import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
 import type { CreateBooking, ListBookings, UpdateBookingStatus } from './bookings.commands.js';
@@ -108,7 +108,7 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     total_price: quote.totalPrice,
     created_at: now,
   });
-  if (!options.imported) await recordEvent(trx, tenantId, 'booking.created', bookingEventData(booking, object.name));
+  if (!options.imported) await recordBookingEvent(trx, tenantId, 'booking.created', booking.id, bookingEventData(booking, object.name));
   await issueCredentials(trx, deps, booking);
   return booking;
 }
@@ -150,7 +150,7 @@ export async function updateBookingStatus(
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);
-    await recordEvent(trx, tenantId, event as 'booking.confirmed', bookingEventData(booking, object?.name ?? ''));
+    await recordBookingEvent(trx, tenantId, event as 'booking.confirmed', booking.id, bookingEventData(booking, object?.name ?? ''));
   }
   return { booking, refundAmount };
 }

@@ -2,6 +2,7 @@
 export { importBookings } from './bookings.import.js';
 export { bookingResolvers } from './bookings.resolvers.js';
 export { registerPaymentPage } from './pay.route.js';
-export { registerPricePreviewRoute } from './price-preview.route.js';
+export { registerPricePreviewRoute, PRICE_PREVIEW_PATH } from './price-preview.route.js';
 export * from './bookings.service.js';
 export * from './bookings.commands.js';
+export { rescheduleBooking, updateKind, type PreviousSlot, type RescheduleInput, type UpdateBookingInput } from './reschedule.js';

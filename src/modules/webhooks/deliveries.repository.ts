@@ -64,6 +64,9 @@ export interface DeliveryJob {
   delivery: WebhookDeliveryRow;
   url: string;
   secretSealed: string;
+  /** The secret a rotation replaced, while it still signs (sealed), else null. */
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
   active: boolean;
   eventType: string;
   eventData: Record<string, unknown>;
@@ -77,13 +80,24 @@ export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob
     .innerJoin('webhooks as w', (j) => j.onRef('w.tenant_id', '=', 'd.tenant_id').onRef('w.id', '=', 'd.webhook_id'))
     .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
     .selectAll('d')
-    .select(['w.url', 'w.secret_sealed', 'w.active', 'e.type as event_type', 'e.data as event_data', 'e.created_at as event_created_at'])
+    .select([
+      'w.url',
+      'w.secret_sealed',
+      'w.previous_secret_sealed',
+      'w.previous_secret_expires_at',
+      'w.active',
+      'e.type as event_type',
+      'e.data as event_data',
+      'e.created_at as event_created_at',
+    ])
     .where('d.id', 'in', ids)
     .execute();
-  return rows.map(({ url, secret_sealed, active, event_type, event_data, event_created_at, ...delivery }) => ({
+  return rows.map(({ url, secret_sealed, previous_secret_sealed, previous_secret_expires_at, active, event_type, event_data, event_created_at, ...delivery }) => ({
     delivery,
     url,
     secretSealed: secret_sealed,
+    previousSecretSealed: previous_secret_sealed,
+    previousSecretExpiresAt: previous_secret_expires_at,
     active,
     eventType: event_type,
     eventData: event_data,
@@ -207,4 +221,35 @@ export async function insertTestDelivery(trx: Executor, tenantId: string, webhoo
     .returning('id')
     .executeTakeFirstOrThrow();
   return delivery.id;
+}
+
+/** Queues the subscription's FAILED deliveries created at or after `since` again; returns how many. */
+export async function requeueFailedSince(db: Executor, tenantId: string, webhookId: string, since: Date, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', retry_step: 0, next_attempt_at: now, completed_at: null })
+    .where('tenant_id', '=', tenantId)
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'failed')
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * When the subscription's current run of failed attempts began: its first failed attempt after its
+ * last successful one; null when its latest attempt succeeded or it has none.
+ */
+export async function failingSince(db: Executor, tenantId: string, webhookId: string): Promise<Date | null> {
+  const row = await sql<{ since: Date | null }>`
+    WITH attempts AS (
+      SELECT a.attempted_at, a.status_code BETWEEN 200 AND 299 AS ok
+      FROM webhook_attempts a JOIN webhook_deliveries d ON d.tenant_id = a.tenant_id AND d.id = a.delivery_id
+      WHERE d.tenant_id = ${tenantId} AND d.webhook_id = ${webhookId}
+    )
+    SELECT min(attempted_at) AS since FROM attempts
+    WHERE NOT coalesce(ok, false)
+      AND attempted_at > coalesce((SELECT max(attempted_at) FROM attempts WHERE ok), '-infinity'::timestamptz)`.execute(db);
+  const since = row.rows[0]?.since;
+  return since ? new Date(since) : null;
 }

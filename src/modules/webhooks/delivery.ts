@@ -8,6 +8,8 @@ import { nextAttemptAt } from './retry.js';
 import type { Sender, SendResult } from './sender.js';
 import * as webhooks from './webhooks.repository.js';
 import { signedRequest } from './signing.js';
+import { recordEvent } from './outbox.js';
+import type { Executor } from '../../db/index.js';
 
 // One attempt of one delivery: sign, send (outside any transaction: a slow receiver must never
 // hold the database), then record the outcome in one short transaction.
@@ -35,9 +37,11 @@ export async function attemptDelivery(ctx: DeliveryContext, job: DeliveryJob, op
     await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'subscription is inactive', ctx.now());
     return null;
   }
-  let secret: string;
+  const secrets: string[] = [];
   try {
-    secret = ctx.secret.unseal(job.secretSealed);
+    secrets.push(ctx.secret.unseal(job.secretSealed));
+    // During a rotation the replaced secret signs too, so receivers still holding it verify.
+    if (job.previousSecretSealed && job.previousSecretExpiresAt && job.previousSecretExpiresAt > ctx.now()) secrets.push(ctx.secret.unseal(job.previousSecretSealed));
   } catch {
     ctx.log.error({ webhookId: delivery.webhook_id }, 'webhook signing secret cannot be unsealed; was PORTIER_SECRET changed?');
     await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'signing secret unavailable', ctx.now());
@@ -45,7 +49,11 @@ export async function attemptDelivery(ctx: DeliveryContext, job: DeliveryJob, op
   }
 
   const attemptedAt = ctx.now();
-  const { body, headers } = signedRequest(secret, { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, data: job.eventData }, attemptedAt);
+  const { body, headers } = signedRequest(
+    secrets,
+    { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, tenantId: delivery.tenant_id, data: job.eventData },
+    attemptedAt,
+  );
   const result = await ctx.send(job.url, headers, body);
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   await recordAttempt(ctx, job, attemptedAt, result, success, options.retry);
@@ -86,5 +94,34 @@ async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, attemptedAt
     const failures = current.retry_step + 1;
     const next = retry ? nextAttemptAt(failures, finishedAt, result.retryAfter) : null;
     await deliveries.settleDelivery(trx, record, { status: next ? 'pending' : 'failed', nextAttemptAt: next, retryStep: failures });
+    await disableIfFailingTooLong(trx, tenantId, delivery.webhook_id, finishedAt);
+  });
+}
+
+/** A subscription whose attempts have all failed for this long is disabled (docs/webhooks.md). */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+
+/**
+ * Disables the subscription when every attempt has failed for DISABLE_AFTER_MS: it becomes
+ * inactive, its pending deliveries fail with the reason (its delivery log shows it), and a
+ * webhook.disabled event goes to the tenant's other subscriptions that take it.
+ */
+async function disableIfFailingTooLong(trx: Executor, tenantId: string, webhookId: string, now: Date): Promise<void> {
+  const subscription = await webhooks.findWebhook(trx, tenantId, webhookId);
+  if (subscription && !subscription.active) {
+    // Disabled while this attempt was in flight: it is not retried either.
+    await deliveries.failPending(trx, tenantId, { webhookId }, `subscription disabled: ${subscription.deactivated_reason ?? 'inactive'}`, now);
+    return;
+  }
+  const since = await deliveries.failingSince(trx, tenantId, webhookId);
+  if (!since || now.getTime() - since.getTime() < DISABLE_AFTER_MS) return;
+  const reason = `every delivery failed since ${since.toISOString()} (5 days)`;
+  const disabled = await webhooks.deactivateWebhook(trx, tenantId, webhookId, reason, now);
+  if (!disabled) return;
+  await deliveries.failPending(trx, tenantId, { webhookId }, `subscription disabled: ${reason}`, now);
+  await recordEvent(trx, tenantId, 'webhook.disabled', {
+    webhook: { id: disabled.id, url: disabled.url, events: disabled.events, active: false, createdAt: disabled.created_at.toISOString() },
+    reason,
+    failingSince: since.toISOString(),
   });
 }

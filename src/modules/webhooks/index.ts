@@ -5,3 +5,4 @@ export { recordEvent, EVENT_TYPES, type EventType } from './outbox.js';
 export { createWebhookLoaders } from './webhooks.loaders.js';
 export { webhookResolvers } from './webhooks.resolvers.js';
 export * from './webhooks.service.js';
+export * from './webhooks.operations.js';

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/index.js';
 
-export const EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed'] as const;
+export const EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed', 'booking.rescheduled', 'webhook.disabled'] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 /**

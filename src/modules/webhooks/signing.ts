@@ -34,24 +34,43 @@ export function sign(secret: string, messageId: string, timestampSeconds: number
   return `v1,${mac}`;
 }
 
+/**
+ * The payload version: a date that changes only with a breaking change of the payload (a field
+ * removed, renamed or retyped); added fields and new event types keep it. docs/webhooks.md.
+ */
+export const API_VERSION = '2026-11-24';
+
 export interface WebhookMessage {
   id: string;
   type: string;
+  tenantId: string;
   /** When the event happened. */
   timestamp: Date;
   data: unknown;
 }
 
-/** The request body and signature headers of one attempt; `now` becomes webhook-timestamp. */
-export function signedRequest(secret: string, message: WebhookMessage, now: Date): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify({ id: message.id, type: message.type, timestamp: message.timestamp.toISOString(), data: message.data });
+/**
+ * The request body and signature headers of one attempt; `now` becomes webhook-timestamp. With
+ * several secrets (during a rotation) webhook-signature carries one signature per secret,
+ * space-separated, as Standard Webhooks allows: a receiver holding either secret verifies it.
+ */
+export function signedRequest(secret: string | readonly string[], message: WebhookMessage, now: Date): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    id: message.id,
+    type: message.type,
+    timestamp: message.timestamp.toISOString(),
+    tenantId: message.tenantId,
+    apiVersion: API_VERSION,
+    data: message.data,
+  });
   const timestamp = Math.floor(now.getTime() / 1000);
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   return {
     body,
     headers: {
       'webhook-id': message.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': sign(secret, message.id, timestamp, body),
+      'webhook-signature': secrets.map((k) => sign(k, message.id, timestamp, body)).join(' '),
     },
   };
 }

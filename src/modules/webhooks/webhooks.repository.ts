@@ -28,12 +28,34 @@ export async function deleteWebhook(db: Executor, tenantId: string, id: string):
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function deactivateWebhook(db: Executor, tenantId: string, id: string, reason: string, at: Date): Promise<void> {
-  await db
+/** Makes an active subscription inactive; returns it, or undefined when it was not active. */
+export async function deactivateWebhook(db: Executor, tenantId: string, id: string, reason: string, at: Date): Promise<WebhookRow | undefined> {
+  return db
     .updateTable('webhooks')
     .set({ active: false, deactivated_at: at, deactivated_reason: reason })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('active', '=', true)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface WebhookChange {
+  url?: string;
+  events?: string[];
+  active?: boolean;
+  deactivated_at?: Date | null;
+  deactivated_reason?: string | null;
+  secret_sealed?: string;
+  previous_secret_sealed?: string | null;
+  previous_secret_expires_at?: Date | null;
+}
+
+export async function updateWebhook(db: Executor, tenantId: string, id: string, change: WebhookChange): Promise<WebhookRow | undefined> {
+  return db.updateTable('webhooks').set(change).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** The subscription, locked for the caller's transaction. */
+export async function findWebhookForUpdate(db: Executor, tenantId: string, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
 }

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
 import { inTransaction } from '../../graphql/helpers.js';
 import * as webhooks from './webhooks.service.js';
+import { replayDeliveries, rotateSecret, updateWebhook } from './webhooks.operations.js';
 
 export const webhookResolvers: Resolvers = {
   Query: {
@@ -24,6 +25,16 @@ export const webhookResolvers: Resolvers = {
     redeliverWebhookEvent: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return { delivery: await inTransaction(ctx, (trx) => webhooks.redeliver(trx, ctx.deps, tenantId, a.webhookId, a.eventId)) };
+    },
+    // No transaction: a new url's host is resolved first.
+    updateWebhook: async (_, a, ctx) => ({ webhook: await updateWebhook(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.webhookId, a) }),
+    rotateWebhookSecret: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => rotateSecret(trx, ctx.deps, tenantId, a.webhookId, a));
+    },
+    replayWebhookDeliveries: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, (trx) => replayDeliveries(trx, ctx.deps, tenantId, a.webhookId, a));
     },
   },
   Webhook: {
