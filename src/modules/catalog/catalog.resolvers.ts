@@ -34,18 +34,21 @@ export const catalogResolvers: Resolvers = {
     deleteObject: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
     setOpeningHours: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
     setSpecialDate: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseSpecialDate(a);
-      return inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, command));
+      return inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantId, a.objectId, command));
     },
     removeSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
     setBookingRules: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
     createDoor: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateDoor(a);
-      return inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantOf(ctx.principal, a.tenantId), command));
+      return inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantId, command));
     },
     updateDoor: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseUpdateDoor(a);
-      return inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantOf(ctx.principal, a.tenantId), a.id, command));
+      return inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantId, a.id, command));
     },
     deleteDoor: (_, a, ctx) => catalog.deleteDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
   },
