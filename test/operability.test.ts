@@ -170,14 +170,20 @@ describe('load shedding', () => {
 
   it('sheds when the event loop is blocked', async () => {
     const app = await open({ options: { loadShedding: { maxEventLoopDelay: 50, sampleInterval: 20 } } });
-    const block = () => {
-      const end = Date.now() + 200;
+    // Lasting saturation: 120 ms of synchronous work on every turn of the loop, so every sample
+    // records long delays (a single long block records none in its interval, which never sheds).
+    const saturate = setInterval(() => {
+      const end = Date.now() + 120;
       while (Date.now() < end) {
-        // a synchronous burst the event loop cannot get out of
+        // work the event loop cannot get out of
       }
-    };
-    const res = await until503(app, '/readyz', block);
-    expect(res.body.code).toBe('overloaded');
+    }, 1);
+    try {
+      const res = await until503(app, '/readyz');
+      expect(res.body.code).toBe('overloaded');
+    } finally {
+      clearInterval(saturate);
+    }
   });
 
   it('does not shed for one stretch of blocking (start-up, a seed, a busy neighbour): only lasting saturation', async () => {
