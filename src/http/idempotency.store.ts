@@ -53,16 +53,17 @@ export async function claimKey(db: Executor, ref: KeyRef, now: Date): Promise<Cl
   return { kind: 'in_progress' };
 }
 
+/** The row of the run that holds the key (the same request, still running). */
+function runningRowOf(ref: KeyRef) {
+  return { tenant_id: ref.tenantId, credential: ref.credential, key: ref.key, fingerprint: ref.fingerprint, state: 'running' as const };
+}
+
 /** Keeps the answer of the run that holds the key. */
 export async function storeAnswer(db: Executor, ref: KeyRef, answer: StoredAnswer): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', locked_until: null, status_code: answer.statusCode, headers: JSON.stringify(answer.headers), body: answer.body })
-    .where('tenant_id', '=', ref.tenantId)
-    .where('credential', '=', ref.credential)
-    .where('key', '=', ref.key)
-    .where('fingerprint', '=', ref.fingerprint)
-    .where('state', '=', 'running')
+    .where((eb) => eb.and(runningRowOf(ref)))
     .execute();
 }
 
@@ -70,11 +71,7 @@ export async function storeAnswer(db: Executor, ref: KeyRef, answer: StoredAnswe
 export async function releaseKey(db: Executor, ref: KeyRef): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
-    .where('tenant_id', '=', ref.tenantId)
-    .where('credential', '=', ref.credential)
-    .where('key', '=', ref.key)
-    .where('fingerprint', '=', ref.fingerprint)
-    .where('state', '=', 'running')
+    .where((eb) => eb.and(runningRowOf(ref)))
     .execute();
 }
 
