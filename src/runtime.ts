@@ -11,7 +11,12 @@ import { createMetrics } from './metrics/metrics.js';
 export async function startRuntime(env: Env, options: { logLevel?: string; /** false: limiters in memory (CLI, worker) */ sharedLimits?: boolean } = {}): Promise<AppDeps> {
   const log = createLogger(options.logLevel ?? env.logLevel);
   const secret = loadServerSecret(env);
-  const database = await openDatabase({ databaseUrl: env.databaseUrl, pgliteDir: env.pgliteDir, poolSize: env.databasePoolSize });
+  const database = await openDatabase({
+    databaseUrl: env.databaseUrl,
+    pgliteDir: env.pgliteDir,
+    poolSize: env.databasePoolSize,
+    onConnectionError: (error) => log.warn({ err: error }, 'an idle database connection broke; the pool opens a new one on the next query'),
+  });
   try {
     const applied = await migrateToLatest(database.db, log);
     if (applied.length) log.info({ applied }, 'migrations applied');

@@ -34,6 +34,12 @@ export interface DatabaseOptions {
   /** A directory, or 'memory://' for a throw-away embedded database. */
   pgliteDir?: string;
   poolSize?: number;
+  /**
+   * Told when an idle pooled connection breaks (PostgreSQL restarted, an administrator or a
+   * proxy closed it). The pool drops that connection and opens a new one on the next query; an
+   * unobserved pool error would otherwise end the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 function counterLog(queries: QueryCounter) {
@@ -42,10 +48,16 @@ function counterLog(queries: QueryCounter) {
   };
 }
 
+/** The default for tools and tests: the pool already replaced the connection; nothing to do. */
+function ignoreBrokenIdleConnection(): void {
+  // deliberately empty: see DatabaseOptions.onConnectionError
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const queries: QueryCounter = { count: 0 };
   if (options.databaseUrl) {
     const pool = preparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }));
+    pool.on('error', options.onConnectionError ?? ignoreBrokenIdleConnection);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
     return { db, kind: 'postgres', queries, pool, close: () => db.destroy() };
   }

@@ -1,0 +1,61 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { onPostgres, workerDatabaseUrl } from './worker-services.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+// A pooled PostgreSQL connection can break while it sits idle: PostgreSQL restarts, an
+// administrator runs pg_terminate_backend, a proxy or a failover drops it. The pool then emits
+// 'error'; unobserved, that ends the process. The server must log it, replace the connection on
+// the next query and go on answering. PostgreSQL only: PGlite has no connections to break.
+
+const title = onPostgres
+  ? 'a server whose idle database connections are terminated'
+  : 'a server whose idle database connections are terminated — SKIPPED: needs DATABASE_URL (PostgreSQL); PGlite has no connections';
+if (!onPostgres) console.info(title);
+
+describe.skipIf(!onPostgres)(title, () => {
+  const applicationName = `portier-broken-connections-${process.pid}`;
+  let server: ServerProcess;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    const url = new URL((await workerDatabaseUrl()) ?? '');
+    url.searchParams.set('application_name', applicationName);
+    server = await startServerProcess({ DATABASE_URL: url.toString(), PORTIER_SECRET: 'broken-connections-secret-0123456789' });
+    admin = new pg.Client({ connectionString: inject('postgresRun')?.adminUrl });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await admin.end();
+    await server.stop();
+  });
+
+  const terminate = async () => {
+    const { rows } = await admin.query<{ terminated: boolean }>('select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = $1', [
+      applicationName,
+    ]);
+    return rows.filter((row) => row.terminated).length;
+  };
+
+  it('logs each broken connection, stays up, and answers the next requests from new connections', async () => {
+    // Several requests at once, so the pool holds more than one idle connection.
+    const ready = await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.url}/readyz`)));
+    expect(ready.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+
+    expect(await terminate()).toBeGreaterThan(0);
+    await server.waitForLog((line) => line.msg === 'an idle database connection broke; the pool opens a new one on the next query', 30_000);
+
+    for (let round = 0; round < 3; round += 1) {
+      const res = await fetch(`${server.url}/readyz`);
+      expect(res.status).toBe(200);
+    }
+    expect(server.child.exitCode).toBeNull();
+
+    // And again, with connections the pool opened after the first break.
+    expect(await terminate()).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+});
