@@ -19,7 +19,7 @@ const HOSTILE = ['quote " and \\ backslash', 'tab\tnew\nline\r\u0001\u001f\u007f
 
 beforeAll(async () => {
   h = await harness();
-  executing = await ownApp(h, { options: { restDirectAnswers: false } });
+  executing = await ownApp(h, { options: { directAnswers: false } });
   venue = await buildVenue(h, { objects: 2 });
   const db = h.deps.database.db;
   await db.updateTable('objects').set({ name: 'Court "A" \\ 😀\u2028' }).where('id', '=', venue.objects[0].id).execute();

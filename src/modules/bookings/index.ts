@@ -2,6 +2,7 @@
 export { importBookings } from './bookings.import.js';
 export { bookingResolvers } from './bookings.resolvers.js';
 export { BOOKING_PAGE_SELECTION, bookingPageJson } from './booking-page.json.js';
+export { planBookingsField } from './bookings.planned.js';
 export { registerPaymentPage } from './pay.route.js';
 export { registerPricePreviewRoute, PRICE_PREVIEW_PATH } from './price-preview.route.js';
 export * from './bookings.service.js';
