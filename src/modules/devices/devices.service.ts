@@ -151,10 +151,21 @@ export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrinc
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
   const previous = await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
   const revokedTokenIds = await revokedTokenIdsSince(db, deps, device.tenantId, previous);
-  const { commands, presence } = await commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+  const { commands, presence } = await commandsRepo.heartbeatAndClaim(
+    db,
+    device.tenantId,
+    device.deviceId,
+    { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
+    deps.now(),
+  );
   // Back after missing three heartbeats: one device.online (the common online case costs nothing more).
   if (presence?.offlineSince) {
-    await markDeviceBackOnline(db, deps.deviceEvents, { tenantId: device.tenantId, deviceId: device.deviceId, offlineSince: presence.offlineSince, seenSequence: presence.sequence });
+    await markDeviceBackOnline(db, deps.deviceEvents, {
+      tenantId: device.tenantId,
+      deviceId: device.deviceId,
+      offlineSince: presence.offlineSince,
+      seenSequence: presence.sequence,
+    });
   }
   return { commands, revokedTokenIds };
 }

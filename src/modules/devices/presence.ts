@@ -73,5 +73,5 @@ export async function markDeviceBackOnline(
     await record(trx, change.tenant_id, 'device.online', presenceData(change, doors.get(change.id) ?? [], { offlineSince: device.offlineSince.toISOString() }));
     return true;
   };
-  return db.isTransaction ? write(db) : (db as Kysely<DB>).transaction().execute(write);
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
