@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { harness, type Harness } from './harness.js';
 import { WEBHOOK_SECRET, buildActiveDevice, buildDevice, buildDoor, buildVenue, buildWebhook } from './builders.js';
@@ -158,6 +159,84 @@ describe('device presence events', () => {
     const ids = (await eventsOf(mine.tenantId)).map((e) => (e.data as PresenceEvent['data']).device.id);
     expect(ids.every((id) => id === mine.device.deviceId)).toBe(true);
     expect(ids).not.toContain(silent.deviceId);
+  });
+
+  it('a heartbeat racing the sweeps leaves every device online, each with as many online as offline events', async () => {
+    const t0 = new Date('2027-05-01T10:00:00Z');
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    h.clock.set(t0);
+    const v = await buildVenue(h);
+    const door = await buildDoor(h, v.tenantId, [v.object.id]);
+    const devices = [];
+    for (let i = 0; i < 8; i += 1) devices.push(await buildActiveDevice(h, v.tenantId, [door.id]));
+    await Promise.all(devices.map(heartbeat));
+
+    // Three devices heartbeat just before the sweeps: no event. The others heartbeat while three
+    // sweeps run: either the heartbeat came first (no event) or a sweep did (offline, then online
+    // from the heartbeat) — never offline alone.
+    h.clock.set(at(46));
+    const early = devices.slice(0, 3);
+    await Promise.all(early.map(heartbeat));
+    const sweep = () => sweepDevicePresence(h.deps.database.db, at(46), h.deps.deviceEvents);
+    await Promise.all([sweep(), ...devices.slice(3).map(heartbeat), sweep(), sweep()]);
+
+    const rows = await h.deps.database.db.selectFrom('devices').select(['id', 'offline_since']).where('tenant_id', '=', v.tenantId).execute();
+    expect(rows.every((r) => r.offline_since === null)).toBe(true);
+    const events = await eventsOf(v.tenantId);
+    for (const d of devices) {
+      const mine = events.filter((e) => (e.data as PresenceEvent['data']).device.id === d.deviceId);
+      expect(mine.filter((e) => e.type === 'device.offline').length).toBe(mine.filter((e) => e.type === 'device.online').length);
+      expect(mine.length).toBeLessThanOrEqual(2);
+    }
+    const ids = events.map((e) => (e.data as PresenceEvent['data']).device.id);
+    for (const d of early) expect(ids).not.toContain(d.deviceId);
+  });
+
+  it('a heartbeat that waits for a sweep’s row lock sees the device offline and writes device.online', async () => {
+    const t0 = new Date('2027-06-01T10:00:00Z');
+    h.clock.set(t0);
+    const v = await buildVenue(h);
+    const door = await buildDoor(h, v.tenantId, [v.object.id]);
+    const device = await buildActiveDevice(h, v.tenantId, [door.id]);
+    await heartbeat(device);
+    const late = new Date(t0.getTime() + 46_000);
+    h.clock.set(late);
+
+    // The sweep marks the device and then holds its transaction open (and the row lock with it).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let marked = () => {};
+    const markedOffline = new Promise<void>((resolve) => (marked = resolve));
+    const sweeping = sweepDevicePresence(h.deps.database.db, late, async (trx, tenantId, type, data) => {
+      await h.deps.deviceEvents(trx, tenantId, type, data);
+      if (tenantId === v.tenantId) {
+        marked();
+        await held;
+      }
+    });
+    await markedOffline;
+    const beating = heartbeat(device);
+    if (h.deps.database.kind === 'postgres') {
+      // Wait until the heartbeat's UPDATE is blocked on the row the sweep holds.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`.execute(
+          h.deps.database.db,
+        );
+        if ((rows[0]?.n ?? 0) > 0) break;
+        if (Date.now() > deadline) throw new Error('the heartbeat never waited for the sweep');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    release();
+    await sweeping;
+    await beating;
+    expect((await eventsOf(v.tenantId)).map((e) => [e.type, (e.data as PresenceEvent['data']).sequence])).toEqual([
+      ['device.offline', 1],
+      ['device.online', 2],
+    ]);
+    const row = await h.deps.database.db.selectFrom('devices').select('offline_since').where('id', '=', device.deviceId).executeTakeFirstOrThrow();
+    expect(row.offline_since).toBeNull();
   });
 
   it('a revoked device does not go offline', async () => {
