@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { zoneNamed } from '../../time-zones.js';
 import type { DayHours, Weekday, WeeklySchedule } from '../../db/types.js';
 
 // Pure slot computation. Every wall-clock value is read in the accommodation's IANA zone through
@@ -33,7 +34,7 @@ export function weekdayOf(date: string): Weekday {
 
 /** The local date (YYYY-MM-DD) of an instant in `zone`. */
 export function localDateOf(instant: Date, zone: string): string {
-  const date = DateTime.fromJSDate(instant, { zone }).toISODate();
+  const date = DateTime.fromJSDate(instant, { zone: zoneNamed(zone) }).toISODate();
   if (date === null) throw new RangeError(`no local date for ${instant.toISOString()} in ${zone}`);
   return date;
 }
@@ -58,8 +59,8 @@ export interface Window {
 
 /** The instants a local date's hours span in `zone` ('24:00' is the next local midnight). */
 export function openingWindow(zone: string, date: string, hours: DayHours): Window {
-  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone });
-  const close = hours.close === '24:00' ? DateTime.fromISO(date, { zone }).plus({ days: 1 }).startOf('day') : DateTime.fromISO(`${date}T${hours.close}`, { zone });
+  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone: zoneNamed(zone) });
+  const close = hours.close === '24:00' ? DateTime.fromISO(date, { zone: zoneNamed(zone) }).plus({ days: 1 }).startOf('day') : DateTime.fromISO(`${date}T${hours.close}`, { zone: zoneNamed(zone) });
   return { start: open.toJSDate(), end: close.toJSDate() };
 }
 
@@ -81,7 +82,7 @@ export function slotsOf(window: Window, incrementMinutes: number): Window[] {
 
 /** Local wall-clock HH:MM of an instant; the next local midnight after `date` reads 24:00. */
 export function localTimeLabel(instant: Date, zone: string, date: string): string {
-  const local = DateTime.fromJSDate(instant, { zone });
+  const local = DateTime.fromJSDate(instant, { zone: zoneNamed(zone) });
   const label = local.toFormat('HH:mm');
   return label === '00:00' && (local.toISODate() ?? '') > date ? '24:00' : label;
 }
@@ -93,7 +94,7 @@ export function earliestStart(now: Date, minAdvanceMinutes: number): Date {
 
 /** The latest start the booking rules allow at `now`: maxAdvanceDays local calendar days ahead. */
 export function latestStart(now: Date, zone: string, maxAdvanceDays: number): Date {
-  return DateTime.fromJSDate(now, { zone }).plus({ days: maxAdvanceDays }).toJSDate();
+  return DateTime.fromJSDate(now, { zone: zoneNamed(zone) }).plus({ days: maxAdvanceDays }).toJSDate();
 }
 
 /** A PENDING or CONFIRMED booking's blocked range: [start, end + its buffer). */

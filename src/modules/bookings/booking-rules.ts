@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { zoneNamed } from '../../time-zones.js';
 import type { ObjectRow } from '../../db/types.js';
 import type { FieldError } from '../../errors.js';
 import { earliestStart, latestStart, localDateOf, localTimeLabel, openingOn, openingWindow, type SpecialDay } from '../availability/index.js';
@@ -22,7 +23,7 @@ export type BookingWindowObject = Pick<
 const MINUTE = 60_000;
 
 function localStamp(instant: Date, zone: string): string {
-  return DateTime.fromJSDate(instant, { zone }).toFormat('yyyy-MM-dd HH:mm ZZ');
+  return DateTime.fromJSDate(instant, { zone: zoneNamed(zone) }).toFormat('yyyy-MM-dd HH:mm ZZ');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { zoneNamed } from '../../time-zones.js';
 import type { PricingRuleType, Weekday } from '../../db/types.js';
 import { WEEKDAYS, minutesOfDay } from '../../validation.js';
 
@@ -74,7 +75,7 @@ function percentOf(basePrice: number, percent: number): number {
 type LocalDate = DateTime;
 
 function localDateOf(instant: Date, zone: string): LocalDate {
-  const local = DateTime.fromJSDate(instant, { zone });
+  const local = DateTime.fromJSDate(instant, { zone: zoneNamed(zone) });
   return DateTime.utc(local.year, local.month, local.day);
 }
 
@@ -85,7 +86,7 @@ function localDateOf(instant: Date, zone: string): LocalDate {
 function localInstant(date: LocalDate, minuteOfDay: number, zone: string): number {
   const day = minuteOfDay >= MINUTES_PER_DAY ? date.plus({ days: 1 }) : date;
   const minute = minuteOfDay % MINUTES_PER_DAY;
-  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 }, { zone }).toMillis();
+  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 }, { zone: zoneNamed(zone) }).toMillis();
 }
 
 const weekdayOf = (date: LocalDate): Weekday => WEEKDAYS[date.weekday - 1];
@@ -143,7 +144,7 @@ function adjustmentOf(rule: PricingRule, request: PriceRequest, basePrice: numbe
     case 'early_bird': {
       if (rule.minDaysInAdvance == null) return null;
       // Calendar days in the venue's zone, so a DST change in between does not move the deadline.
-      const deadline = DateTime.fromJSDate(request.createdAt, { zone: timeZone }).plus({ days: rule.minDaysInAdvance });
+      const deadline = DateTime.fromJSDate(request.createdAt, { zone: zoneNamed(timeZone) }).plus({ days: rule.minDaysInAdvance });
       return deadline.toMillis() <= start.getTime() ? percentOf(basePrice, rule.percent) : null;
     }
     default:
