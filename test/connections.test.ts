@@ -234,7 +234,12 @@ async function pageAll(apiKey: string, field: string, query: string, first: numb
   for (let n = 0; n < 50; n += 1) {
     const res = await h.graphql(apiKey, query, { ...variables, first, after });
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
-    const conn = res.body.data[field] as { edges: Array<{ cursor: string; node: { id: string } }>; nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null }; totalCount: number };
+    const conn = res.body.data[field] as {
+      edges: Array<{ cursor: string; node: { id: string } }>;
+      nodes: Array<{ id: string }>;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      totalCount: number;
+    };
     expect(conn.nodes.map((x) => x.id)).toEqual(conn.edges.map((e) => e.node.id));
     expect(conn.pageInfo.endCursor).toBe(conn.edges.at(-1)?.cursor ?? null);
     ids.push(...conn.edges.map((e) => e.node.id));
@@ -298,9 +303,7 @@ describe('accessLogConnection', () => {
     }
     const inserted = await h.deps.database.db.insertInto('access_log').values(rows).returning(['id', 'checked_at', 'device_id', 'booking_id']).execute();
     const stamp = (i: number) => rows[i]?.checked_at ?? '';
-    const order = inserted
-      .map((r, i) => ({ ...r, at: stamp(i) }))
-      .sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.id < y.id ? 1 : -1));
+    const order = inserted.map((r, i) => ({ ...r, at: stamp(i) })).sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : x.id < y.id ? 1 : -1));
     const all = await pageAll(v.apiKey, 'accessLogConnection', QUERY, 5);
     expect(all.ids).toEqual(order.map((r) => r.id));
     expect(all.totals.every((t) => t === 23)).toBe(true);
@@ -330,7 +333,12 @@ describe('webhookDeliveriesConnection', () => {
       const booking = i % 3 === 0;
       const event = await db
         .insertInto('events')
-        .values({ tenant_id: v.tenantId, type: 'booking.created', data: JSON.stringify({ booking: { id: booking ? bookingId : '22222222-2222-4222-8222-222222222222' } }), fanned_out_at: new Date() })
+        .values({
+          tenant_id: v.tenantId,
+          type: 'booking.created',
+          data: JSON.stringify({ booking: { id: booking ? bookingId : '22222222-2222-4222-8222-222222222222' } }),
+          fanned_out_at: new Date(),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const hook of hooks) {
@@ -381,7 +389,15 @@ describe('auditLog connection', () => {
 });
 
 describe('REST-only root fields', () => {
-  const HIDDEN = ['Query.bookingDetails', 'Query.webhookList', 'Query.webhookDetails', 'Query.objectAvailability', 'Query.pricingRuleList', 'Query.cancellationPolicyList', 'Mutation.updateBooking'];
+  const HIDDEN = [
+    'Query.bookingDetails',
+    'Query.webhookList',
+    'Query.webhookDetails',
+    'Query.objectAvailability',
+    'Query.pricingRuleList',
+    'Query.cancellationPolicyList',
+    'Mutation.updateBooking',
+  ];
 
   it('are the @restOnly fields, each bridged by a REST route', () => {
     expect(restOnlyFields(buildSchema()).sort()).toEqual([...HIDDEN].sort());

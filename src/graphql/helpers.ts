@@ -79,11 +79,13 @@ export function connectionSelection(info: Pick<GraphQLResolveInfo, 'fieldNodes' 
   const totals = fieldNodesNamed(top, 'totalCount', info.fragments);
   const nodes = fieldNodesNamed(top, 'nodes', info.fragments);
   const edges = fieldNodesNamed(top, 'edges', info.fragments);
-  const edgeNodes = edges && fieldNodesNamed(
-    edges.map((e) => e.selectionSet),
-    'node',
-    info.fragments,
-  );
+  const edgeNodes =
+    edges &&
+    fieldNodesNamed(
+      edges.map((e) => e.selectionSet),
+      'node',
+      info.fragments,
+    );
   if (!totals || !nodes || !edgeNodes) return { nodeFields: null, totalCount: true };
   const fieldNodes = [...nodes, ...edgeNodes];
   const nodeFields = fieldNodes.length ? selectedFieldNames({ fieldNodes, fragments: info.fragments }) : new Set<string>();

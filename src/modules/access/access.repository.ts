@@ -160,5 +160,9 @@ export async function accessLogPage(db: Executor, tenantId: string, f: AccessLog
 
 /** How many checks match the filters (every page's totalCount). */
 export async function countAccessLog(db: Executor, tenantId: string, f: AccessLogFilters): Promise<number> {
-  return (await accessLogMatching(db, tenantId, f).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  return (
+    await accessLogMatching(db, tenantId, f)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }

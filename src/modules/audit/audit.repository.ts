@@ -31,7 +31,13 @@ export async function listAuditEntries(db: Executor, tenantId: string, limit: nu
 
 /** How many entries the tenant's audit log holds (the connection's totalCount). */
 export async function countAuditEntries(db: Executor, tenantId: string): Promise<number> {
-  return (await db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow()).n;
+  return (
+    await db
+      .selectFrom('audit_log')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 export async function userEmail(db: Executor, userId: string): Promise<string | undefined> {

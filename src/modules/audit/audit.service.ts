@@ -83,13 +83,7 @@ function decodeCursor(cursor: string): string {
 export type AuditPage = Connection<AuditLogRow>;
 
 /** Newest first, `first` entries after the cursor `after`; the total when asked (a second statement). */
-export async function listAuditLog(
-  db: Executor,
-  tenantId: string,
-  first: number | null | undefined,
-  after: string | null | undefined,
-  withTotal = false,
-): Promise<AuditPage> {
+export async function listAuditLog(db: Executor, tenantId: string, first: number | null | undefined, after: string | null | undefined, withTotal = false): Promise<AuditPage> {
   const size = pageSizeOf(PAGE_SIZES.auditLog, first);
   const before = after ? decodeCursor(after) : null;
   const [rows, total] = await Promise.all([repo.listAuditEntries(db, tenantId, size + 1, before), withTotal ? repo.countAuditEntries(db, tenantId) : null]);

@@ -289,5 +289,9 @@ export async function deliveriesPage(db: Executor, tenantId: string, webhookId: 
 
 /** How many deliveries match the filters (every page's totalCount). */
 export async function countDeliveries(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters): Promise<number> {
-  return (await deliveriesMatching(db, tenantId, webhookId, filters).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  return (
+    await deliveriesMatching(db, tenantId, webhookId, filters)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }
