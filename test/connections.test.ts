@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildBooking, buildDevice, buildDoor, buildVenue, buildWebhook } from './builders.js';
-import { buildSchema, restOnlyFields } from '../src/graphql/schema.js';
+import { parse, validate } from 'graphql';
+import { buildSchema, publicSchemaOf, restOnlyFields } from '../src/graphql/schema.js';
 import { REST_ROUTES } from '../src/rest/routes.js';
 import { CONNECTION_MAX_PAGE_SIZE } from '../src/paging.js';
 
@@ -425,6 +426,16 @@ describe('REST-only root fields', () => {
     const direct = await h.graphql(v.apiKey, '{ webhookList { webhooks { id } } }');
     expect(direct.body.data ?? null).toBeNull();
     expect(direct.body.errors[0].message).toMatch(/Cannot query field "webhookList"/);
+  });
+
+  it('are used by no dashboard document (the dashboard talks to the published schema)', async () => {
+    const generated = (await import('../dashboard/src/gql/graphql.js' as string)) as Record<string, unknown>;
+    const documents = Object.entries(generated).filter(([name, value]) => name.endsWith('Document') && value instanceof String);
+    expect(documents.length).toBeGreaterThan(10);
+    const published = publicSchemaOf(buildSchema());
+    for (const [name, document] of documents) {
+      expect(validate(published, parse(String(document))).map((e) => e.message), name).toEqual([]);
+    }
   });
 
   it('still answer their REST routes', async () => {
