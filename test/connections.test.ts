@@ -434,7 +434,10 @@ describe('REST-only root fields', () => {
     expect(documents.length).toBeGreaterThan(10);
     const published = publicSchemaOf(buildSchema());
     for (const [name, document] of documents) {
-      expect(validate(published, parse(String(document))).map((e) => e.message), name).toEqual([]);
+      expect(
+        validate(published, parse(String(document))).map((e) => e.message),
+        name,
+      ).toEqual([]);
     }
   });
 
