@@ -172,7 +172,10 @@ export async function listBookings(db: Executor, tenantId: string, command: List
 
 const BOOKING_CURSOR = 'booking';
 
-/** A booking's cursor: its place in the listing order (start time, then id). */
+/**
+ * A booking's cursor: its place in the listing order (start time, then id). Booking times are whole
+ * milliseconds (every write path takes them as JavaScript Dates), so the ISO text is the exact key.
+ */
 export const bookingCursor = (b: { start_time: Date; id: string }): string => encodeCursor(BOOKING_CURSOR, [b.start_time.toISOString(), b.id]);
 
 function bookingKeyOf(cursor: string): repo.BookingKey {
