@@ -99,10 +99,18 @@ async function settleKey(v: { tenantId: string; apiKey: string }) {
   }
 }
 
+/**
+ * The statements `run` sends: the fewest of three runs, since a background write (a key's last use,
+ * a flush) can only add to a count, never take from it.
+ */
 async function statementsOf(run: () => Promise<unknown>): Promise<number> {
-  const before = h.deps.database.queries.count;
-  await run();
-  return h.deps.database.queries.count - before;
+  const counts: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const before = h.deps.database.queries.count;
+    await run();
+    counts.push(h.deps.database.queries.count - before);
+  }
+  return Math.min(...counts);
 }
 
 describe('bookingsConnection', () => {
