@@ -22,6 +22,28 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** A page of access checks, newest first (a cursor connection). */
+export type AccessLogConnection = {
+  __typename?: 'AccessLogConnection';
+  /** The page's access checks with their cursors. */
+  edges: Array<AccessLogEdge>;
+  /** The page's access checks, for callers that need no cursor per item. */
+  nodes: Array<AccessLogEntry>;
+  /** Where the page lies and the cursor to continue after. */
+  pageInfo: PageInfo;
+  /** The number of access checks matching the filters on every page; counted only when selected. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One access check of an AccessLogConnection and its cursor. */
+export type AccessLogEdge = {
+  __typename?: 'AccessLogEdge';
+  /** Opaque; pass as `after` to read the checks older than this one. */
+  cursor: Scalars['String']['output'];
+  /** The access check. */
+  node: AccessLogEntry;
+};
+
 /** One access check a controller made, allowed or denied. */
 export type AccessLogEntry = {
   __typename?: 'AccessLogEntry';
@@ -89,7 +111,11 @@ export type AuditActor = {
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
   edges: Array<AuditLogEdge>;
+  /** The page's entries, for callers that need no cursor per entry. */
+  nodes: Array<AuditLogEntry>;
   pageInfo: AuditLogPageInfo;
+  /** The number of the tenant's audit-log entries; counted only when selected. */
+  totalCount: Scalars['Int']['output'];
 };
 
 /** One audit-log entry and its cursor. */
@@ -125,6 +151,10 @@ export type AuditLogPageInfo = {
   __typename?: 'AuditLogPageInfo';
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
+  /** True when the page was read after a cursor (`after`): earlier pages hold the entries before it. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The cursor of the page's first entry; null on an empty page. */
+  startCursor: Maybe<Scalars['String']['output']>;
 };
 
 /** The slots of one object on one date (the GraphQL availability shape). */
@@ -179,6 +209,19 @@ export type Booking = {
   totalPrice: Scalars['Int']['output'];
 };
 
+/** A page of bookings ordered by start time, then id (a cursor connection). */
+export type BookingConnection = {
+  __typename?: 'BookingConnection';
+  /** The page's bookings with their cursors. */
+  edges: Array<BookingEdge>;
+  /** The page's bookings, for callers that need no cursor per item. */
+  nodes: Array<Booking>;
+  /** Where the page lies and the cursor to continue after. */
+  pageInfo: PageInfo;
+  /** The number of bookings matching the filters on every page; counted only when selected. */
+  totalCount: Scalars['Int']['output'];
+};
+
 /**
  * How a guest opens the doors of the booked object: a QR code or an SMS code, valid from the
  * booking's start to its end and only while the booking is CONFIRMED. The same on every request.
@@ -190,6 +233,15 @@ export type BookingCredentials = {
   sms: SmsCredential;
   validFrom: Scalars['DateTime']['output'];
   validUntil: Scalars['DateTime']['output'];
+};
+
+/** One booking of a BookingConnection and its cursor. */
+export type BookingEdge = {
+  __typename?: 'BookingEdge';
+  /** Opaque; pass as `after` to read the bookings after this one. */
+  cursor: Scalars['String']['output'];
+  /** The booking. */
+  node: Booking;
 };
 
 /** One page of bookings (the REST listing) and where it lies. */
@@ -1035,6 +1087,22 @@ export type OpeningHours = {
   specialDates: Array<SpecialDate>;
 };
 
+/**
+ * Where a page of a cursor connection lies (Relay's PageInfo). Connections page forward: pass
+ * endCursor as `after` to read the next page while hasNextPage is true.
+ */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** The cursor of the page's last item, to pass as `after`; null on an empty page. */
+  endCursor: Maybe<Scalars['String']['output']>;
+  /** True when more items follow this page. */
+  hasNextPage: Scalars['Boolean']['output'];
+  /** True when the page was read after a cursor (`after`): earlier pages hold the items before it. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The cursor of the page's first item; null on an empty page. */
+  startCursor: Maybe<Scalars['String']['output']>;
+};
+
 /** Where a page lies in a numbered listing. */
 export type Pagination = {
   __typename?: 'Pagination';
@@ -1121,11 +1189,20 @@ export type QrCredential = {
   token: Scalars['String']['output'];
 };
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type Query = {
   __typename?: 'Query';
   /** Access checks, newest first, optionally of one device, door or booking; `first` is at most 500 (default 50). */
   accessLog: Array<AccessLogEntry>;
+  /**
+   * Access checks, newest first, a page at a time: `first` (default 20, at most 100) checks after
+   * the cursor `after`, optionally of one device, door or booking.
+   */
+  accessLogConnection: AccessLogConnection;
   accommodation: Maybe<Accommodation>;
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
@@ -1150,6 +1227,11 @@ export type Query = {
   bookingWebhookDeliveries: WebhookDeliveryList;
   /** Bookings ordered by start time (then id); `first` is at most 100 (default 20). */
   bookings: Array<Booking>;
+  /**
+   * Bookings ordered by start time, then id, a page at a time: `first` (default 20, at most 100)
+   * bookings after the cursor `after`. Filters combine; pages stay stable while bookings are added.
+   */
+  bookingsConnection: BookingConnection;
   cancellationPolicies: Array<CancellationPolicy>;
   /** The same as cancellationPolicies, wrapped as {cancellationPolicies} (the REST shape). */
   cancellationPolicyList: CancellationPolicyList;
@@ -1188,6 +1270,12 @@ export type Query = {
   webhook: Maybe<Webhook>;
   /** The delivery log of a subscription, newest first; `first` is at most 100 (default 20). */
   webhookDeliveries: WebhookDeliveryList;
+  /**
+   * Webhook deliveries, newest first, a page at a time: `first` (default 20, at most 100)
+   * deliveries after the cursor `after`, of every subscription or of one, optionally of one
+   * booking's events or in one status.
+   */
+  webhookDeliveriesConnection: WebhookDeliveryConnection;
   /** The same as webhook, wrapped as {webhook} (the REST shape). */
   webhookDetails: WebhookPayload;
   /** The same as webhooks, wrapped as {webhooks} (the REST shape). */
@@ -1196,7 +1284,11 @@ export type Query = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryAccessLogArgs = {
   before?: InputMaybe<Scalars['DateTime']['input']>;
   bookingId?: InputMaybe<Scalars['ID']['input']>;
@@ -1207,25 +1299,56 @@ export type QueryAccessLogArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
+export type QueryAccessLogConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  bookingId?: InputMaybe<Scalars['ID']['input']>;
+  deviceId?: InputMaybe<Scalars['ID']['input']>;
+  doorId?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryAccommodationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryAccommodationsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryApiKeysArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryAuditLogArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1233,7 +1356,11 @@ export type QueryAuditLogArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryAvailabilityArgs = {
   date: Scalars['String']['input'];
   objectId: Scalars['ID']['input'];
@@ -1241,40 +1368,64 @@ export type QueryAvailabilityArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookableObjectArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookableObjectsArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingCredentialsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingDetailsArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingPageArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   guestEmail?: InputMaybe<Scalars['String']['input']>;
@@ -1287,14 +1438,22 @@ export type QueryBookingPageArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingRulesArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingWebhookDeliveriesArgs = {
   bookingId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1302,7 +1461,11 @@ export type QueryBookingWebhookDeliveriesArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryBookingsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<BookingStatus>;
@@ -1310,32 +1473,69 @@ export type QueryBookingsArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
+export type QueryBookingsConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  guestEmail?: InputMaybe<Scalars['String']['input']>;
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<BookingStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryCancellationPoliciesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryCancellationPolicyListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryCancellationQuoteArgs = {
   bookingId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDeviceArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDeviceCommandsArgs = {
   deviceId: Scalars['ID']['input'];
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1343,37 +1543,61 @@ export type QueryDeviceCommandsArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDevicesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDoorArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDoorOfflinePolicyArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDoorSigningKeysArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryDoorsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryObjectAvailabilityArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
   date: Scalars['String']['input'];
@@ -1382,14 +1606,22 @@ export type QueryObjectAvailabilityArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryOpeningHoursArgs = {
   objectId: Scalars['ID']['input'];
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryPriceQuoteArgs = {
   endTime: Scalars['DateTime']['input'];
   objectId: Scalars['ID']['input'];
@@ -1398,31 +1630,51 @@ export type QueryPriceQuoteArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryPricingRuleListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryPricingRulesArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryUsersArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryWebhookArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryWebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<WebhookDeliveryStatus>;
@@ -1431,20 +1683,47 @@ export type QueryWebhookDeliveriesArgs = {
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
+export type QueryWebhookDeliveriesConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  bookingId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<WebhookDeliveryStatus>;
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  webhookId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryWebhookDetailsArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryWebhookListArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
+/**
+ * Reads. Each root field names the scopes it needs with @requiresScopes (or @authenticated).
+ * A `tenantId` argument (on Query and Mutation fields alike) is always optional: the API key's own
+ * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
+ */
 export type QueryWebhooksArgs = {
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -1582,6 +1861,28 @@ export type WebhookDelivery = {
   nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
   status: WebhookDeliveryStatus;
   webhookId: Scalars['ID']['output'];
+};
+
+/** A page of webhook deliveries, newest first (a cursor connection). */
+export type WebhookDeliveryConnection = {
+  __typename?: 'WebhookDeliveryConnection';
+  /** The page's deliveries with their cursors. */
+  edges: Array<WebhookDeliveryEdge>;
+  /** The page's deliveries, for callers that need no cursor per item. */
+  nodes: Array<WebhookDelivery>;
+  /** Where the page lies and the cursor to continue after. */
+  pageInfo: PageInfo;
+  /** The number of deliveries matching the filters on every page; counted only when selected. */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One delivery of a WebhookDeliveryConnection and its cursor. */
+export type WebhookDeliveryEdge = {
+  __typename?: 'WebhookDeliveryEdge';
+  /** Opaque; pass as `after` to read the deliveries older than this one. */
+  cursor: Scalars['String']['output'];
+  /** The delivery. */
+  node: WebhookDelivery;
 };
 
 /** A subscription's deliveries, newest first. */
@@ -1746,11 +2047,13 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessLogConnection: ResolverTypeWrapper<Omit<AccessLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AccessLogEdge']>, nodes: Array<ResolversTypes['AccessLogEntry']> }>;
+  AccessLogEdge: ResolverTypeWrapper<Omit<AccessLogEdge, 'node'> & { node: ResolversTypes['AccessLogEntry'] }>;
   AccessLogEntry: ResolverTypeWrapper<AccessLogRow>;
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   AuditActor: ResolverTypeWrapper<AuditActor>;
-  AuditLogConnection: ResolverTypeWrapper<Omit<AuditLogConnection, 'edges'> & { edges: Array<ResolversTypes['AuditLogEdge']> }>;
+  AuditLogConnection: ResolverTypeWrapper<Omit<AuditLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AuditLogEdge']>, nodes: Array<ResolversTypes['AuditLogEntry']> }>;
   AuditLogEdge: ResolverTypeWrapper<Omit<AuditLogEdge, 'node'> & { node: ResolversTypes['AuditLogEntry'] }>;
   AuditLogEntry: ResolverTypeWrapper<AuditLogRow>;
   AuditLogPageInfo: ResolverTypeWrapper<AuditLogPageInfo>;
@@ -1758,7 +2061,9 @@ export type ResolversTypes = {
   AvailabilityByObject: ResolverTypeWrapper<AvailabilityByObject>;
   BookableObject: ResolverTypeWrapper<ObjectRow>;
   Booking: ResolverTypeWrapper<BookingView>;
+  BookingConnection: ResolverTypeWrapper<Omit<BookingConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['BookingEdge']>, nodes: Array<ResolversTypes['Booking']> }>;
   BookingCredentials: ResolverTypeWrapper<BookingCredentials>;
+  BookingEdge: ResolverTypeWrapper<Omit<BookingEdge, 'node'> & { node: ResolversTypes['Booking'] }>;
   BookingPage: ResolverTypeWrapper<Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversTypes['Booking']> }>;
   BookingPayload: ResolverTypeWrapper<Omit<BookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   BookingRules: ResolverTypeWrapper<BookingRules>;
@@ -1796,6 +2101,7 @@ export type ResolversTypes = {
   OAuthAppSecretPayload: ResolverTypeWrapper<Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversTypes['OAuthApp'] }>;
   ObjectSlots: ResolverTypeWrapper<ObjectSlots>;
   OpeningHours: ResolverTypeWrapper<OpeningHours>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
   Pagination: ResolverTypeWrapper<Pagination>;
   PreviousBookingSlot: ResolverTypeWrapper<PreviousBookingSlot>;
   PriceAdjustment: ResolverTypeWrapper<PriceAdjustment>;
@@ -1818,6 +2124,8 @@ export type ResolversTypes = {
   Webhook: ResolverTypeWrapper<WebhookRow>;
   WebhookAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
   WebhookDelivery: ResolverTypeWrapper<DeliveryLogRow>;
+  WebhookDeliveryConnection: ResolverTypeWrapper<Omit<WebhookDeliveryConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['WebhookDeliveryEdge']>, nodes: Array<ResolversTypes['WebhookDelivery']> }>;
+  WebhookDeliveryEdge: ResolverTypeWrapper<Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversTypes['WebhookDelivery'] }>;
   WebhookDeliveryList: ResolverTypeWrapper<Omit<WebhookDeliveryList, 'deliveries'> & { deliveries: Array<ResolversTypes['WebhookDelivery']> }>;
   WebhookDeliveryPayload: ResolverTypeWrapper<Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversTypes['WebhookDelivery'] }>;
   WebhookDeliveryStatus: WebhookDeliveryStatus;
@@ -1832,11 +2140,13 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AccessLogConnection: Omit<AccessLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AccessLogEdge']>, nodes: Array<ResolversParentTypes['AccessLogEntry']> };
+  AccessLogEdge: Omit<AccessLogEdge, 'node'> & { node: ResolversParentTypes['AccessLogEntry'] };
   AccessLogEntry: AccessLogRow;
   Accommodation: AccommodationRow;
   ApiKey: ApiKeyRow;
   AuditActor: AuditActor;
-  AuditLogConnection: Omit<AuditLogConnection, 'edges'> & { edges: Array<ResolversParentTypes['AuditLogEdge']> };
+  AuditLogConnection: Omit<AuditLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AuditLogEdge']>, nodes: Array<ResolversParentTypes['AuditLogEntry']> };
   AuditLogEdge: Omit<AuditLogEdge, 'node'> & { node: ResolversParentTypes['AuditLogEntry'] };
   AuditLogEntry: AuditLogRow;
   AuditLogPageInfo: AuditLogPageInfo;
@@ -1844,7 +2154,9 @@ export type ResolversParentTypes = {
   AvailabilityByObject: AvailabilityByObject;
   BookableObject: ObjectRow;
   Booking: BookingView;
+  BookingConnection: Omit<BookingConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['BookingEdge']>, nodes: Array<ResolversParentTypes['Booking']> };
   BookingCredentials: BookingCredentials;
+  BookingEdge: Omit<BookingEdge, 'node'> & { node: ResolversParentTypes['Booking'] };
   BookingPage: Omit<BookingPage, 'bookings'> & { bookings: Array<ResolversParentTypes['Booking']> };
   BookingPayload: Omit<BookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   BookingRules: BookingRules;
@@ -1880,6 +2192,7 @@ export type ResolversParentTypes = {
   OAuthAppSecretPayload: Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversParentTypes['OAuthApp'] };
   ObjectSlots: ObjectSlots;
   OpeningHours: OpeningHours;
+  PageInfo: PageInfo;
   Pagination: Pagination;
   PreviousBookingSlot: PreviousBookingSlot;
   PriceAdjustment: PriceAdjustment;
@@ -1901,6 +2214,8 @@ export type ResolversParentTypes = {
   Webhook: WebhookRow;
   WebhookAttempt: WebhookAttemptRow;
   WebhookDelivery: DeliveryLogRow;
+  WebhookDeliveryConnection: Omit<WebhookDeliveryConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['WebhookDeliveryEdge']>, nodes: Array<ResolversParentTypes['WebhookDelivery']> };
+  WebhookDeliveryEdge: Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversParentTypes['WebhookDelivery'] };
   WebhookDeliveryList: Omit<WebhookDeliveryList, 'deliveries'> & { deliveries: Array<ResolversParentTypes['WebhookDelivery']> };
   WebhookDeliveryPayload: Omit<WebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
   WebhookList: Omit<WebhookList, 'webhooks'> & { webhooks: Array<ResolversParentTypes['Webhook']> };
@@ -1921,6 +2236,22 @@ export type RequiresScopesDirectiveArgs = {
 };
 
 export type RequiresScopesDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = RequiresScopesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type RestOnlyDirectiveArgs = { };
+
+export type RestOnlyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = RestOnlyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type AccessLogConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessLogConnection'] = ResolversParentTypes['AccessLogConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['AccessLogEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AccessLogEntry']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type AccessLogEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessLogEdge'] = ResolversParentTypes['AccessLogEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AccessLogEntry'], ParentType, ContextType>;
+};
 
 export type AccessLogEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessLogEntry'] = ResolversParentTypes['AccessLogEntry']> = {
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1963,7 +2294,9 @@ export type AuditActorResolvers<ContextType = GraphQLContext, ParentType extends
 
 export type AuditLogConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuditLogConnection'] = ResolversParentTypes['AuditLogConnection']> = {
   edges?: Resolver<Array<ResolversTypes['AuditLogEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AuditLogEntry']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['AuditLogPageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AuditLogEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuditLogEdge'] = ResolversParentTypes['AuditLogEdge']> = {
@@ -1985,6 +2318,8 @@ export type AuditLogEntryResolvers<ContextType = GraphQLContext, ParentType exte
 export type AuditLogPageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AuditLogPageInfo'] = ResolversParentTypes['AuditLogPageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type AvailabilityResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Availability'] = ResolversParentTypes['Availability']> = {
@@ -2026,12 +2361,24 @@ export type BookingResolvers<ContextType = GraphQLContext, ParentType extends Re
   totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type BookingConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingConnection'] = ResolversParentTypes['BookingConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['BookingEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type BookingCredentialsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingCredentials'] = ResolversParentTypes['BookingCredentials']> = {
   bookingId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   qrCode?: Resolver<ResolversTypes['QrCredential'], ParentType, ContextType>;
   sms?: Resolver<ResolversTypes['SmsCredential'], ParentType, ContextType>;
   validFrom?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   validUntil?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type BookingEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingEdge'] = ResolversParentTypes['BookingEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
 };
 
 export type BookingPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingPage'] = ResolversParentTypes['BookingPage']> = {
@@ -2270,6 +2617,13 @@ export type OpeningHoursResolvers<ContextType = GraphQLContext, ParentType exten
   specialDates?: Resolver<Array<ResolversTypes['SpecialDate']>, ParentType, ContextType>;
 };
 
+export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type PaginationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Pagination'] = ResolversParentTypes['Pagination']> = {
   page?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   pageSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2322,6 +2676,7 @@ export type QrCredentialResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   accessLog?: Resolver<Array<ResolversTypes['AccessLogEntry']>, ParentType, ContextType, Partial<QueryAccessLogArgs>>;
+  accessLogConnection?: Resolver<ResolversTypes['AccessLogConnection'], ParentType, ContextType, Partial<QueryAccessLogConnectionArgs>>;
   accommodation?: Resolver<Maybe<ResolversTypes['Accommodation']>, ParentType, ContextType, RequireFields<QueryAccommodationArgs, 'id'>>;
   accommodations?: Resolver<Array<ResolversTypes['Accommodation']>, ParentType, ContextType, Partial<QueryAccommodationsArgs>>;
   apiKeys?: Resolver<Array<ResolversTypes['ApiKey']>, ParentType, ContextType, Partial<QueryApiKeysArgs>>;
@@ -2336,6 +2691,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   bookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType, RequireFields<QueryBookingRulesArgs, 'objectId'>>;
   bookingWebhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryBookingWebhookDeliveriesArgs, 'bookingId'>>;
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType, Partial<QueryBookingsArgs>>;
+  bookingsConnection?: Resolver<ResolversTypes['BookingConnection'], ParentType, ContextType, Partial<QueryBookingsConnectionArgs>>;
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType, Partial<QueryCancellationPoliciesArgs>>;
   cancellationPolicyList?: Resolver<ResolversTypes['CancellationPolicyList'], ParentType, ContextType, Partial<QueryCancellationPolicyListArgs>>;
   cancellationQuote?: Resolver<ResolversTypes['CancellationQuote'], ParentType, ContextType, RequireFields<QueryCancellationQuoteArgs, 'bookingId'>>;
@@ -2358,6 +2714,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   viewerUser?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   webhook?: Resolver<Maybe<ResolversTypes['Webhook']>, ParentType, ContextType, RequireFields<QueryWebhookArgs, 'id'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'webhookId'>>;
+  webhookDeliveriesConnection?: Resolver<ResolversTypes['WebhookDeliveryConnection'], ParentType, ContextType, Partial<QueryWebhookDeliveriesConnectionArgs>>;
   webhookDetails?: Resolver<ResolversTypes['WebhookPayload'], ParentType, ContextType, RequireFields<QueryWebhookDetailsArgs, 'webhookId'>>;
   webhookList?: Resolver<ResolversTypes['WebhookList'], ParentType, ContextType, Partial<QueryWebhookListArgs>>;
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType, Partial<QueryWebhooksArgs>>;
@@ -2448,6 +2805,18 @@ export type WebhookDeliveryResolvers<ContextType = GraphQLContext, ParentType ex
   webhookId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type WebhookDeliveryConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryConnection'] = ResolversParentTypes['WebhookDeliveryConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['WebhookDeliveryEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryEdge'] = ResolversParentTypes['WebhookDeliveryEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
 export type WebhookDeliveryListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryList'] = ResolversParentTypes['WebhookDeliveryList']> = {
   deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
 };
@@ -2495,6 +2864,8 @@ export type WeeklyScheduleResolvers<ContextType = GraphQLContext, ParentType ext
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  AccessLogConnection?: AccessLogConnectionResolvers<ContextType>;
+  AccessLogEdge?: AccessLogEdgeResolvers<ContextType>;
   AccessLogEntry?: AccessLogEntryResolvers<ContextType>;
   Accommodation?: AccommodationResolvers<ContextType>;
   ApiKey?: ApiKeyResolvers<ContextType>;
@@ -2507,7 +2878,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AvailabilityByObject?: AvailabilityByObjectResolvers<ContextType>;
   BookableObject?: BookableObjectResolvers<ContextType>;
   Booking?: BookingResolvers<ContextType>;
+  BookingConnection?: BookingConnectionResolvers<ContextType>;
   BookingCredentials?: BookingCredentialsResolvers<ContextType>;
+  BookingEdge?: BookingEdgeResolvers<ContextType>;
   BookingPage?: BookingPageResolvers<ContextType>;
   BookingPayload?: BookingPayloadResolvers<ContextType>;
   BookingRules?: BookingRulesResolvers<ContextType>;
@@ -2537,6 +2910,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   OAuthAppSecretPayload?: OAuthAppSecretPayloadResolvers<ContextType>;
   ObjectSlots?: ObjectSlotsResolvers<ContextType>;
   OpeningHours?: OpeningHoursResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
   Pagination?: PaginationResolvers<ContextType>;
   PreviousBookingSlot?: PreviousBookingSlotResolvers<ContextType>;
   PriceAdjustment?: PriceAdjustmentResolvers<ContextType>;
@@ -2557,6 +2931,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Webhook?: WebhookResolvers<ContextType>;
   WebhookAttempt?: WebhookAttemptResolvers<ContextType>;
   WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryConnection?: WebhookDeliveryConnectionResolvers<ContextType>;
+  WebhookDeliveryEdge?: WebhookDeliveryEdgeResolvers<ContextType>;
   WebhookDeliveryList?: WebhookDeliveryListResolvers<ContextType>;
   WebhookDeliveryPayload?: WebhookDeliveryPayloadResolvers<ContextType>;
   WebhookList?: WebhookListResolvers<ContextType>;
@@ -2570,4 +2946,5 @@ export type Resolvers<ContextType = GraphQLContext> = {
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
   authenticated?: AuthenticatedDirectiveResolver<any, any, ContextType>;
   requiresScopes?: RequiresScopesDirectiveResolver<any, any, ContextType>;
+  restOnly?: RestOnlyDirectiveResolver<any, any, ContextType>;
 };

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import type { DB } from '../src/db/types.js';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
-import { listBookings, getBooking } from '../src/modules/bookings/bookings.service.js';
+import { bookingsConnection, bookingCursor, listBookings, getBooking } from '../src/modules/bookings/bookings.service.js';
 import { availabilityOn } from '../src/modules/availability/index.js';
 
 // The hot read paths' SQL, planned by PostgreSQL over a realistic table: many tenants' bookings
@@ -94,6 +94,16 @@ describe.runIf(onPostgres)('query plans of the hot read paths (PostgreSQL)', () 
       ),
     );
     expectIndexedBookings(await plansOf((db) => listBookings(db, venue.tenantId, { pageSize: 20, objectId: venue.object.id, from: new Date('2025-09-01T00:00:00Z') })));
+  });
+
+  it('the keyset page of bookingsConnection, after a cursor deep in the table, with and without the total', async () => {
+    const after = bookingCursor({ start_time: new Date('2026-03-01T09:00:00Z'), id: '00000000-0000-4000-8000-000000000000' });
+    expectIndexedBookings(await plansOf((db) => bookingsConnection(db, venue.tenantId, { first: 100, after }, { withTotal: true, plan: {} })));
+    expectIndexedBookings(
+      await plansOf((db) =>
+        bookingsConnection(db, venue.tenantId, { first: 100, after, status: 'CONFIRMED' }, { withTotal: false, plan: { columns: ['id', 'status'], related: false } }),
+      ),
+    );
   });
 
   it('availability of an accommodation and of one object on a day', async () => {

@@ -1,4 +1,4 @@
-import { Kind, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/types.js';
 import type { GraphQLContext } from '../context.js';
@@ -40,4 +40,54 @@ export function selectedFieldNames(info: Pick<GraphQLResolveInfo, 'fieldNodes' |
   };
   for (const node of info.fieldNodes) if (!visit(node.selectionSet)) return null;
   return names;
+}
+
+/** The field nodes named `name` selected directly in `sets` (fragments followed); null when unreadable. */
+function fieldNodesNamed(sets: ReadonlyArray<SelectionSetNode | undefined>, name: string, fragments: GraphQLResolveInfo['fragments']): FieldNode[] | null {
+  const found: FieldNode[] = [];
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): boolean => {
+    if (!set) return true;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === name) found.push(selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (!visit(selection.selectionSet)) return false;
+      } else {
+        if (seen.has(selection.name.value)) continue;
+        seen.add(selection.name.value);
+        const fragment = fragments[selection.name.value] as FragmentDefinitionNode | undefined;
+        if (!fragment || !visit(fragment.selectionSet)) return false;
+      }
+    }
+    return true;
+  };
+  for (const set of sets) if (!visit(set)) return null;
+  return found;
+}
+
+/** What a connection's selection asks for: the fields of its nodes (via `nodes` and `edges.node`) and whether `totalCount`. */
+export interface ConnectionSelection {
+  /** The node fields selected; null when the selection cannot be read (then plan for every field). */
+  nodeFields: Set<string> | null;
+  totalCount: boolean;
+}
+
+/** Reads a connection field's selection (see selectedFieldNames for what "selected" means here). */
+export function connectionSelection(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): ConnectionSelection {
+  const top = info.fieldNodes.map((n) => n.selectionSet);
+  const totals = fieldNodesNamed(top, 'totalCount', info.fragments);
+  const nodes = fieldNodesNamed(top, 'nodes', info.fragments);
+  const edges = fieldNodesNamed(top, 'edges', info.fragments);
+  const edgeNodes =
+    edges &&
+    fieldNodesNamed(
+      edges.map((e) => e.selectionSet),
+      'node',
+      info.fragments,
+    );
+  if (!totals || !nodes || !edgeNodes) return { nodeFields: null, totalCount: true };
+  const fieldNodes = [...nodes, ...edgeNodes];
+  const nodeFields = fieldNodes.length ? selectedFieldNames({ fieldNodes, fragments: info.fragments }) : new Set<string>();
+  return { nodeFields, totalCount: totals.length > 0 };
 }

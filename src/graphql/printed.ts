@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { publicSchemaOf } from './schema.js';
 
 export const PRINTED_SCHEMA_FILE = 'schema.graphql';
 
@@ -11,8 +12,8 @@ const HEADER = `# The whole public GraphQL schema of Portier, printed from schem
 /**
  * The public SDL, printed deterministically: types, fields, arguments and enum values sorted by
  * name, descriptions and directive uses (@requiresScopes, @deprecated) kept, so a diff of this
- * file is a review of the API change.
+ * file is a review of the API change. @restOnly root fields are left out (publicSchemaOf).
  */
 export function printPublicSchema(schema: GraphQLSchema): string {
-  return `${HEADER}\n${printSchemaWithDirectives(lexicographicSortSchema(schema))}\n`;
+  return `${HEADER}\n${printSchemaWithDirectives(lexicographicSortSchema(publicSchemaOf(schema)))}\n`;
 }

@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { getDirectiveExtensions } from '@graphql-tools/utils';
-import type { GraphQLSchema } from 'graphql';
+import { getDirectiveExtensions, MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
+import { GraphQLSchema } from 'graphql';
 import { resolvers } from './resolvers.js';
 
 const schemaDir = fileURLToPath(new URL('../../schema/', import.meta.url));
@@ -38,4 +38,36 @@ export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
   assertEveryRootFieldHasAuth(schema);
   return schema;
+}
+
+/** The directive that keeps a REST-only root field out of the published schema (schema/base.graphql). */
+export const REST_ONLY_DIRECTIVE = 'restOnly';
+
+/** The root fields marked @restOnly, as `Query.field` coordinates. */
+export function restOnlyFields(schema: GraphQLSchema): string[] {
+  const found: string[] = [];
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (!root) continue;
+    for (const field of Object.values(root.getFields())) {
+      if (getDirectiveExtensions(field, schema)[REST_ONLY_DIRECTIVE]) found.push(`${root.name}.${field.name}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The published schema: the full one (which the REST bridge and the OpenAPI document read)
+ * without the @restOnly root fields, the types only they reach, and the directive itself. The
+ * GraphQL endpoint serves it (so introspection does not show them) and schema.graphql prints it.
+ * Resolvers are kept.
+ */
+export function publicSchemaOf(schema: GraphQLSchema): GraphQLSchema {
+  const hidden = new Set(restOnlyFields(schema));
+  if (!hidden.size) return schema;
+  const mapped = mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => (hidden.has(`${typeName}.${fieldName}`) ? null : field),
+  });
+  const pruned = pruneSchema(mapped);
+  const config = pruned.toConfig();
+  return new GraphQLSchema({ ...config, directives: config.directives.filter((d) => d.name !== REST_ONLY_DIRECTIVE) });
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { buildSchema } from '../graphql/schema.js';
+import { buildSchema, publicSchemaOf } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
 import { registerExplorer } from './explorer.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
@@ -130,7 +130,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   fastify.addHook('onClose', () => deps.accessLog.flush());
 
   const schema = buildSchema();
-  const yoga = createGraphQLServer(deps, schema, options.directAnswers === false ? {} : PLANNED_FIELDS);
+  // The endpoint serves the published schema; the REST bridge and the docs run against the full one (@restOnly fields).
+  const yoga = createGraphQLServer(deps, publicSchemaOf(schema), options.directAnswers === false ? {} : PLANNED_FIELDS);
 
   fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
   fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));

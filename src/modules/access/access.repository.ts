@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
+import { microsecondKey, olderThan } from '../../db/keyset.js';
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow, AccessLogTable } from '../../db/types.js';
@@ -126,4 +127,42 @@ export async function listAccessLog(db: Executor, tenantId: string, f: AccessLog
   if (f.bookingId) q = q.where('booking_id', '=', f.bookingId);
   if (f.before) q = q.where('checked_at', '<', f.before);
   return q.orderBy('checked_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** An access check's place in the log's order (newest first, then id): what a cursor carries. */
+export interface AccessLogKey {
+  /** checked_at to the microsecond (src/db/keyset.ts). */
+  at: string;
+  id: string;
+}
+
+export type AccessLogPageRow = AccessLogRow & { sort_at: string };
+
+function accessLogMatching(db: Executor, tenantId: string, f: AccessLogFilters) {
+  let q = db.selectFrom('access_log').where('tenant_id', '=', tenantId);
+  if (f.deviceId) q = q.where('device_id', '=', f.deviceId);
+  if (f.doorId) q = q.where('door_id', '=', f.doorId);
+  if (f.bookingId) q = q.where('booking_id', '=', f.bookingId);
+  return q;
+}
+
+/** A keyset page of the log (newest first, then id) after `after`, on access_log_tenant_idx / access_log_device_idx. */
+export async function accessLogPage(db: Executor, tenantId: string, f: AccessLogFilters, after: AccessLogKey | null, limit: number): Promise<AccessLogPageRow[]> {
+  return accessLogMatching(db, tenantId, f)
+    .selectAll()
+    .select(microsecondKey('checked_at').as('sort_at'))
+    .$if(after !== null, (q) => q.where(olderThan('checked_at', 'id', after ?? { at: '', id: '' }, 'uuid')))
+    .orderBy('checked_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** How many checks match the filters (every page's totalCount). */
+export async function countAccessLog(db: Executor, tenantId: string, f: AccessLogFilters): Promise<number> {
+  return (
+    await accessLogMatching(db, tenantId, f)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }

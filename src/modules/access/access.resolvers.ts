@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { connectionSelection, inTransaction } from '../../graphql/helpers.js';
 import * as access from './access.service.js';
 import * as doorCredentials from './door-credentials.service.js';
 
@@ -11,6 +11,7 @@ export const accessResolvers: Resolvers = {
       return inTransaction(ctx, (trx) => access.getCredentials(trx, ctx.deps, tenantId, a.bookingId));
     },
     accessLog: (_, a, ctx) => access.listAccessLog(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a),
+    accessLogConnection: (_, a, ctx, info) => access.accessLogConnection(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a, connectionSelection(info).totalCount),
     doorSigningKeys: (_, a, ctx) => doorCredentials.listDoorSigningKeys(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     doorOfflinePolicy: (_, a, ctx) => doorCredentials.getDoorOfflinePolicy(ctx.db, tenantOf(ctx.principal, a.tenantId)),
   },

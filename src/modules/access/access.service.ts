@@ -1,4 +1,5 @@
-import { PAGE_SIZES, isPageSize, pageSizeMessage } from '../../paging.js';
+import { CONNECTION_PAGE, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, isPageSize, pageSizeMessage, pageSizeOf, type Connection } from '../../paging.js';
+import { MICROSECOND_INSTANT } from '../../db/keyset.js';
 import QRCode from 'qrcode';
 import type { Executor } from '../../db/index.js';
 import type { Kysely } from 'kysely';
@@ -201,4 +202,39 @@ export async function listAccessLog(db: Kysely<DB>, deps: AppDeps, tenantId: str
   v.throwIfAny();
   await deps.accessLog.flush(); // this process's entries still on their way are part of the log
   return repo.listAccessLog(db, tenantId, { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before }, first);
+}
+
+const ACCESS_LOG_CURSOR = 'access';
+
+/** The arguments of accessLogConnection. */
+export interface AccessLogConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  deviceId?: string | null;
+  doorId?: string | null;
+  bookingId?: string | null;
+}
+
+/** A keyset page of the access log (newest first, then id) after the cursor `after`; the total when asked (a second statement). */
+export async function accessLogConnection(
+  db: Kysely<DB>,
+  deps: AppDeps,
+  tenantId: string,
+  args: AccessLogConnectionArgs,
+  withTotal: boolean,
+): Promise<Connection<repo.AccessLogPageRow>> {
+  const size = pageSizeOf(CONNECTION_PAGE, args.first);
+  let key: repo.AccessLogKey | null = null;
+  if (args.after != null) {
+    const [at, id] = decodeCursor(ACCESS_LOG_CURSOR, args.after, [MICROSECOND_INSTANT, UUID_PART]) as [string, string];
+    key = { at, id };
+  }
+  const v = new Validator();
+  if (args.deviceId != null) v.check(isUuid(args.deviceId), 'deviceId', 'must be a device id (uuid)');
+  if (args.bookingId != null) v.check(isUuid(args.bookingId), 'bookingId', 'must be a booking id (uuid)');
+  v.throwIfAny();
+  await deps.accessLog.flush(); // this process's entries still on their way are part of the log
+  const filters = { deviceId: args.deviceId, doorId: args.doorId, bookingId: args.bookingId };
+  const [rows, total] = await Promise.all([repo.accessLogPage(db, tenantId, filters, key, size + 1), withTotal ? repo.countAccessLog(db, tenantId, filters) : null]);
+  return connectionOf(rows, size, args.after, (row) => encodeCursor(ACCESS_LOG_CURSOR, [row.sort_at, row.id]), total);
 }

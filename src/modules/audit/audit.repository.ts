@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { AuditLogRow } from '../../db/types.js';
 
@@ -26,6 +27,17 @@ export async function listAuditEntries(db: Executor, tenantId: string, limit: nu
   let query = db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId);
   if (before !== null) query = query.where('id', '<', before);
   return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** How many entries the tenant's audit log holds (the connection's totalCount). */
+export async function countAuditEntries(db: Executor, tenantId: string): Promise<number> {
+  return (
+    await db
+      .selectFrom('audit_log')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow()
+  ).n;
 }
 
 export async function userEmail(db: Executor, userId: string): Promise<string | undefined> {

@@ -1,4 +1,4 @@
-import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
+import { PAGE_SIZES, connectionOf, pageSizeOf, type Connection } from '../../paging.js';
 import type { Executor } from '../../db/index.js';
 import type { AuditLogRow } from '../../db/types.js';
 import type { Principal } from '../../auth/principal.js';
@@ -80,17 +80,12 @@ function decodeCursor(cursor: string): string {
   return match[1];
 }
 
-export interface AuditPage {
-  edges: Array<{ cursor: string; node: AuditLogRow }>;
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
+export type AuditPage = Connection<AuditLogRow>;
 
-/** Newest first, `first` entries after the cursor `after`. */
-export async function listAuditLog(db: Executor, tenantId: string, first: number | null | undefined, after: string | null | undefined): Promise<AuditPage> {
+/** Newest first, `first` entries after the cursor `after`; the total when asked (a second statement). */
+export async function listAuditLog(db: Executor, tenantId: string, first: number | null | undefined, after: string | null | undefined, withTotal = false): Promise<AuditPage> {
   const size = pageSizeOf(PAGE_SIZES.auditLog, first);
   const before = after ? decodeCursor(after) : null;
-  const rows = await repo.listAuditEntries(db, tenantId, size + 1, before);
-  const page = rows.slice(0, size);
-  const edges = page.map((node) => ({ cursor: encodeCursor(node.id), node }));
-  return { edges, pageInfo: { hasNextPage: rows.length > size, endCursor: edges.at(-1)?.cursor ?? null } };
+  const [rows, total] = await Promise.all([repo.listAuditEntries(db, tenantId, size + 1, before), withTotal ? repo.countAuditEntries(db, tenantId) : null]);
+  return connectionOf(rows, size, after, (node) => encodeCursor(node.id), total);
 }

@@ -68,6 +68,12 @@ type JsonRow = Record<string, unknown> & { created_at: string };
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the row type the JSON aggregate holds
 const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.created_at) }) as T;
 
+/** A booking's place in the listing order (start time, then id): what a cursor carries. */
+export interface BookingKey {
+  startTime: Date;
+  id: string;
+}
+
 export type BookingViewColumn = (typeof BOOKING_VIEW_COLUMNS)[number];
 
 /** What a listing reads, planned from what its caller shows (a GraphQL selection set). */
@@ -91,6 +97,7 @@ export async function listBookings(
   offset: number,
   withTotal = true,
   plan: ListPlan = {},
+  after: BookingKey | null = null,
 ): Promise<BookingListPage> {
   const columns: readonly BookingViewColumn[] = plan.columns ? [...new Set<BookingViewColumn>(['id', ...plan.columns])] : BOOKING_VIEW_COLUMNS;
   const related = plan.related ?? true;
@@ -98,8 +105,11 @@ export async function listBookings(
   const pageColumns = [...new Set<BookingViewColumn>([...columns, 'start_time', 'object_id'])];
   // The page is cut first (index order, with the total when asked); its distinct objects
   // and their accommodations ride along once, as JSON on the page's first row.
+  // A keyset page (`after`): the rows after the key in (start_time, id) order, on
+  // bookings_tenant_start_idx; rows added before the key meanwhile cannot shift the page.
   const base = db.with('page', () =>
     filtered(db, tenantId, f)
+      .$if(after !== null, (q) => q.where(sql<boolean>`(b.start_time, b.id) > (${after?.startTime ?? null}::timestamptz, ${after?.id ?? null}::uuid)`))
       .select(pageColumns.map((c) => `b.${c}` as const))
       // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
       // where a window count would read every matching row in full.
@@ -154,7 +164,7 @@ export async function listBookings(
   const first = rows[0];
   const bookings = rows.map(({ objects_json: _o, accommodations_json: _a, total_count: _t, ...booking }) => booking);
   let total = first?.total_count ?? 0;
-  if (withTotal && rows.length === 0 && offset > 0) {
+  if (withTotal && rows.length === 0 && (offset > 0 || after !== null)) {
     // A page past the end: the window count is unavailable, count separately.
     total = (
       await filtered(db, tenantId, f)

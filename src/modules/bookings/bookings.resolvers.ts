@@ -2,7 +2,7 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../context.js';
 import type { AccommodationRow, ObjectRow } from '../../db/types.js';
 import { tenantOf } from '../../auth/principal.js';
-import { inTransaction, nonNull, selectedFieldNames } from '../../graphql/helpers.js';
+import { connectionSelection, inTransaction, nonNull, selectedFieldNames } from '../../graphql/helpers.js';
 import { whenReady } from '../../db/batch.js';
 import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
 import { parseCreateBooking, parseListBookings, parsePricePreview, parseUpdateBookingStatus } from './bookings.commands.js';
@@ -36,7 +36,11 @@ const COLUMNS_OF_FIELD: Record<string, readonly bookings.BookingViewColumn[]> = 
  * reads everything.
  */
 function planOf(info: Parameters<typeof selectedFieldNames>[0]): bookings.ListPlan {
-  const names = selectedFieldNames(info);
+  return planOfFields(selectedFieldNames(info));
+}
+
+/** The plan for a set of selected Booking fields (null: unreadable, read everything). */
+function planOfFields(names: Set<string> | null): bookings.ListPlan {
   if (!names) return {};
   const columns: bookings.BookingViewColumn[] = [];
   for (const name of names) {
@@ -63,6 +67,14 @@ export const bookingResolvers: Resolvers = {
       const page = await bookings.listBookings(ctx.db, tenantId, command, { withTotal: false, plan: planOf(info) });
       primeRelated(ctx, page.related);
       return page.bookings;
+    },
+    bookingsConnection: async (_, a, ctx, info) => {
+      // As bookings: the tenant first, then the input; the page, its objects and the total (when selected) in one statement.
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const selection = connectionSelection(info);
+      const page = await bookings.bookingsConnection(ctx.db, tenantId, a, { withTotal: selection.totalCount, plan: planOfFields(selection.nodeFields) });
+      primeRelated(ctx, page.related);
+      return page;
     },
     bookingPage: async (_, a, ctx) => {
       const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), parseListBookings(a));

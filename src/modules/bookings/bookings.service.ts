@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/index.js';
-import type { BookingRow, BookingStatus, ObjectRow } from '../../db/types.js';
-import { PAGE_SIZES } from '../../paging.js';
+import type { AccommodationRow, BookingRow, BookingStatus, BookingView, ObjectRow } from '../../db/types.js';
+import { CONNECTION_PAGE, ISO_INSTANT, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, pageSizeOf, type Connection } from '../../paging.js';
 import type { AppDeps } from '../../deps.js';
 import { DomainError, conflict, invalid, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
@@ -9,7 +9,7 @@ import { cancellationQuote, quoteBooking, refundForCancellation } from '../prici
 import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
-import type { CreateBooking, ListBookings, UpdateBookingStatus } from './bookings.commands.js';
+import { parseListBookings, type CreateBooking, type ListBookings, type UpdateBookingStatus } from './bookings.commands.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { localDateOf, specialDatesOn } from '../availability/index.js';
@@ -166,6 +166,54 @@ export async function listBookings(db: Executor, tenantId: string, command: List
   return {
     bookings: result.rows,
     pagination: { page, pageSize, total: result.total },
+    related: { objects: result.objects, accommodations: result.accommodations },
+  };
+}
+
+const BOOKING_CURSOR = 'booking';
+
+/**
+ * A booking's cursor: its place in the listing order (start time, then id). Booking times are whole
+ * milliseconds (every write path takes them as JavaScript Dates), so the ISO text is the exact key.
+ */
+export const bookingCursor = (b: { start_time: Date; id: string }): string => encodeCursor(BOOKING_CURSOR, [b.start_time.toISOString(), b.id]);
+
+function bookingKeyOf(cursor: string): repo.BookingKey {
+  const [startTime, id] = decodeCursor(BOOKING_CURSOR, cursor, [ISO_INSTANT, UUID_PART]) as [string, string];
+  const at = new Date(startTime);
+  if (Number.isNaN(at.getTime())) throw invalid([{ field: 'after', message: 'is not a cursor this connection returned' }]);
+  return { startTime: at, id };
+}
+
+/** The arguments of bookingsConnection (filters as in ListBookings). */
+export interface BookingsConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  status?: string | null;
+  objectId?: string | null;
+  from?: Date | string | null;
+  to?: Date | string | null;
+  guestEmail?: string | null;
+}
+
+/**
+ * A keyset page of bookings (start time, then id) after the cursor `after`, with the total when
+ * asked: one statement, as the numbered listing (`plan` as there; the cursor's columns always come along).
+ */
+export async function bookingsConnection(
+  db: Executor,
+  tenantId: string,
+  args: BookingsConnectionArgs,
+  options: { withTotal: boolean; plan: repo.ListPlan },
+): Promise<Connection<BookingView> & { related: { objects: ObjectRow[]; accommodations: AccommodationRow[] } }> {
+  const size = pageSizeOf(CONNECTION_PAGE, args.first);
+  const key = args.after != null ? bookingKeyOf(args.after) : null;
+  const command = parseListBookings({ status: args.status, objectId: args.objectId, from: args.from, to: args.to, guestEmail: args.guestEmail });
+  const plan = options.plan.columns ? { ...options.plan, columns: [...options.plan.columns, 'start_time' as const] } : options.plan;
+  const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
+  const result = await repo.listBookings(db, tenantId, filters, size + 1, 0, options.withTotal, plan, key);
+  return {
+    ...connectionOf(result.rows, size, args.after, bookingCursor, options.withTotal ? result.total : null),
     related: { objects: result.objects, accommodations: result.accommodations },
   };
 }

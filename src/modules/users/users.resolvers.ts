@@ -1,7 +1,7 @@
 import type { Resolvers, UserRole } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../auth/principal.js';
 import { forbidden } from '../../errors.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { connectionSelection, inTransaction } from '../../graphql/helpers.js';
 import { listAuditLog } from '../audit/index.js';
 import { auditRequest as audit } from '../audit/index.js';
 import { effectiveScopesOfRole, type Role } from './roles.js';
@@ -18,7 +18,7 @@ export const userResolvers: Resolvers = {
       return users.getUser(ctx.db, key.tenantId, key.via.userId);
     },
     users: (_, a, ctx) => users.listUsers(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    auditLog: (_, a, ctx) => listAuditLog(ctx.db, tenantOf(ctx.principal, a.tenantId), a.first, a.after),
+    auditLog: (_, a, ctx, info) => listAuditLog(ctx.db, tenantOf(ctx.principal, a.tenantId), a.first, a.after, connectionSelection(info).totalCount),
   },
   Mutation: {
     createUser: (_, a, ctx) => {

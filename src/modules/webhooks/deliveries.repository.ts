@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
+import { microsecondKey, olderThan } from '../../db/keyset.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/types.js';
 
 // The delivery queue and its log. Times come from the caller's clock, never the database's, so
@@ -252,4 +253,45 @@ export async function failingSince(db: Executor, tenantId: string, webhookId: st
       AND attempted_at > coalesce((SELECT max(attempted_at) FROM attempts WHERE ok), '-infinity'::timestamptz)`.execute(db);
   const since = row.rows[0]?.since;
   return since ? new Date(since) : null;
+}
+
+/** A delivery's place in the log's order (newest first, then id): what a cursor carries. */
+export interface DeliveryKey {
+  /** created_at to the microsecond (src/db/keyset.ts). */
+  at: string;
+  id: string;
+}
+
+/** The deliveries matching a connection's filters (of one subscription when webhookId is given). */
+function deliveriesMatching(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
+    .where('d.tenant_id', '=', tenantId);
+  if (webhookId !== null) query = query.where('d.webhook_id', '=', webhookId);
+  if (filters.bookingId) query = query.where(sql<string>`e.data -> 'booking' ->> 'id'`, '=', filters.bookingId);
+  if (filters.status) query = query.where('d.status', '=', filters.status);
+  return query;
+}
+
+/** A keyset page of the delivery log (newest first, then id) after `after`. */
+export async function deliveriesPage(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters, after: DeliveryKey | null, limit: number) {
+  return deliveriesMatching(db, tenantId, webhookId, filters)
+    .selectAll('d')
+    .select('e.type as event_type')
+    .select(microsecondKey('d.created_at').as('sort_at'))
+    .$if(after !== null, (q) => q.where(olderThan('d.created_at', 'd.id', after ?? { at: '', id: '' }, 'uuid')))
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** How many deliveries match the filters (every page's totalCount). */
+export async function countDeliveries(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters): Promise<number> {
+  return (
+    await deliveriesMatching(db, tenantId, webhookId, filters)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 }

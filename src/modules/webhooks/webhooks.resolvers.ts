@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../auth/principal.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { connectionSelection, inTransaction } from '../../graphql/helpers.js';
 import * as webhooks from './webhooks.service.js';
 import { replayDeliveries, rotateSecret, updateWebhook } from './webhooks.operations.js';
 
@@ -13,6 +13,7 @@ export const webhookResolvers: Resolvers = {
     bookingWebhookDeliveries: async (_, a, ctx) => ({
       deliveries: await webhooks.listBookingDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId, a),
     }),
+    webhookDeliveriesConnection: (_, a, ctx, info) => webhooks.deliveriesConnection(ctx.db, tenantOf(ctx.principal, a.tenantId), a, connectionSelection(info).totalCount),
     webhookDeliveries: async (_, a, ctx) => ({
       deliveries: await webhooks.listDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId, a),
     }),

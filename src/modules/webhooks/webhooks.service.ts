@@ -1,4 +1,5 @@
-import { PAGE_SIZES, isPageSize, pageSizeMessage, pageSizeOf } from '../../paging.js';
+import { CONNECTION_PAGE, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, isPageSize, pageSizeMessage, pageSizeOf, type Connection } from '../../paging.js';
+import { MICROSECOND_INSTANT } from '../../db/keyset.js';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/index.js';
 import type { WebhookDeliveryStatus, WebhookRow } from '../../db/types.js';
@@ -108,4 +109,41 @@ export async function redeliver(trx: Executor, deps: AppDeps, tenantId: string, 
   const requeued = await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId);
   if (!requeued) throw notFound(`Delivery of event ${eventId} to webhook`, webhookId);
   return requeued;
+}
+
+const DELIVERY_CURSOR = 'delivery';
+
+/** The arguments of webhookDeliveriesConnection. */
+export interface DeliveriesConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  webhookId?: string | null;
+  bookingId?: string | null;
+  status?: string | null;
+}
+
+/** A keyset page of the delivery log (newest first, then id) after the cursor `after`; the total when asked (a second statement). */
+export async function deliveriesConnection(
+  db: Executor,
+  tenantId: string,
+  args: DeliveriesConnectionArgs,
+  withTotal: boolean,
+): Promise<Connection<deliveries.DeliveryLogRow & { sort_at: string }>> {
+  const size = pageSizeOf(CONNECTION_PAGE, args.first);
+  let key: deliveries.DeliveryKey | null = null;
+  if (args.after != null) {
+    const [at, id] = decodeCursor(DELIVERY_CURSOR, args.after, [MICROSECOND_INSTANT, UUID_PART]) as [string, string];
+    key = { at, id };
+  }
+  const v = new Validator();
+  if (args.webhookId != null) v.check(isUuid(args.webhookId), 'webhookId', 'must be a webhook id (uuid)');
+  if (args.bookingId != null) v.check(isUuid(args.bookingId), 'bookingId', 'must be a booking id (uuid)');
+  v.throwIfAny();
+  const filters = { status: args.status ? STATUS_OF[args.status] : undefined, bookingId: args.bookingId ?? undefined };
+  const webhookId = args.webhookId ?? null;
+  const [rows, total] = await Promise.all([
+    deliveries.deliveriesPage(db, tenantId, webhookId, filters, key, size + 1),
+    withTotal ? deliveries.countDeliveries(db, tenantId, webhookId, filters) : null,
+  ]);
+  return connectionOf(rows, size, args.after, (row) => encodeCursor(DELIVERY_CURSOR, [row.sort_at, row.id]), total);
 }
