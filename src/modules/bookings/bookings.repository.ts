@@ -222,8 +222,43 @@ export async function findPaymentView(db: Executor, id: string): Promise<Payment
  * and end in a deadlock (40P01) instead of a clean 23P01. FOR NO KEY UPDATE leaves foreign-key
  * checks of other rows referencing the object unblocked.
  */
-export async function lockObjectForBooking(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow | undefined> {
-  return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', objectId).forNoKeyUpdate().executeTakeFirst();
+/** A special date's opening, as the booking-window rules read it. */
+export interface SpecialDateOpening {
+  date: string;
+  closed: boolean;
+  reason: string;
+  open: string | null;
+  close: string | null;
+}
+
+export interface BookingContextRow extends ObjectRow {
+  time_zone: string;
+  /** The object's special dates from the UTC day before `start` to the day after (its local date lies among them in any zone). */
+  special_dates: SpecialDateOpening[];
+}
+
+const utcDay = (instant: Date, days: number) => new Date(instant.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * What pricing and the booking-window rules read about an object, in one statement: its row
+ * (locked against concurrent bookings of it when `lock`), its accommodation's zone and its special
+ * dates around `start`.
+ */
+export async function readBookingContext(db: Executor, tenantId: string, objectId: string, start: Date, lock: boolean): Promise<BookingContextRow | undefined> {
+  const query = db
+    .selectFrom('objects as o')
+    .innerJoin('accommodations as a', (join) => join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', tenantId))
+    .selectAll('o')
+    .select('a.time_zone')
+    .select(
+      sql<SpecialDateOpening[]>`coalesce((select json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
+        from special_dates sd where sd.tenant_id = o.tenant_id and sd.object_id = o.id and sd.date between ${utcDay(start, -1)}::date and ${utcDay(start, 1)}::date), '[]'::json)`.as(
+        'special_dates',
+      ),
+    )
+    .where('o.tenant_id', '=', tenantId)
+    .where('o.id', '=', objectId);
+  return (lock ? query.forNoKeyUpdate('o') : query).executeTakeFirst();
 }
 
 export interface BookingMove {

@@ -12,19 +12,19 @@ import { canTransition, eventOfStatus } from './transitions.js';
 import { parseListBookings, type CreateBooking, type ListBookings, type UpdateBookingStatus } from './bookings.commands.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
-import { localDateOf, specialDatesOn } from '../availability/index.js';
 import { issueCredentials, revokeCredentials } from '../access/index.js';
 
 /** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
-async function lockObject(db: Executor, tenantId: string, objectId: string): Promise<ObjectRow> {
-  const object = await repo.lockObjectForBooking(db, tenantId, objectId);
+/** The object (locked for the booking), its zone and special dates; an unknown object answers 404 on `objectId`. */
+export async function bookingContextOf(db: Executor, tenantId: string, objectId: string, start: Date): Promise<repo.BookingContextRow> {
+  const context = await repo.readBookingContext(db, tenantId, objectId, start, true);
   // Another tenant's object is as unknown as a missing one: 404, as for every resource (DESIGN 5).
-  if (!object) {
+  if (!context) {
     throw new DomainError('NOT_FOUND', 'unknown_object', `objectId: object ${objectId} was not found`, {
       fieldErrors: [{ field: 'objectId', message: 'does not exist' }],
     });
   }
-  return object;
+  return context;
 }
 
 const EXCLUSION_VIOLATION = '23P01';
@@ -66,13 +66,13 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
  * (`timeZone`, which the caller already holds) with that date's special date (empty when none).
  * Shared by creation and the price preview.
  */
-export async function bookingWindowErrors(db: Executor, tenantId: string, object: ObjectRow, timeZone: string, start: Date, end: Date, now: Date): Promise<BookingRuleError[]> {
-  const specialDates = await specialDatesOn(db, tenantId, [object.id], [localDateOf(start, timeZone)]);
-  return validateBookingWindow(object, timeZone, specialDates, start, end, now);
+/** The booking-window rules (opening hours, special dates, booking rules, advance limits) for a range of the context's object. */
+export function bookingWindowErrors(context: repo.BookingContextRow, start: Date, end: Date, now: Date): BookingRuleError[] {
+  return validateBookingWindow(context, context.time_zone, context.special_dates, start, end, now);
 }
 
-async function checkBookingWindow(db: Executor, tenantId: string, object: ObjectRow, command: CreateBooking, timeZone: string, now: Date): Promise<void> {
-  const errors = await bookingWindowErrors(db, tenantId, object, timeZone, command.startTime, command.endTime, now);
+function checkBookingWindow(context: repo.BookingContextRow, command: CreateBooking, now: Date): void {
+  const errors = bookingWindowErrors(context, command.startTime, command.endTime, now);
   if (errors.length) throw invalid(errors, errors[0].code);
 }
 
@@ -89,11 +89,11 @@ export interface CreateOptions {
  * `command` the caller's parsed input (parseCreateBooking).
  */
 export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, command: CreateBooking, options: CreateOptions = {}): Promise<BookingRow> {
-  const object = await lockObject(trx, tenantId, command.objectId);
-  const now = deps.now();
   // Read once: the booking window and the price are both read in the accommodation's zone.
-  const { time_zone: timeZone } = await catalog.accommodationOf(trx, tenantId, object);
-  if (!options.imported) await checkBookingWindow(trx, tenantId, object, command, timeZone, now);
+  const object = await bookingContextOf(trx, tenantId, command.objectId, command.startTime);
+  const timeZone = object.time_zone;
+  const now = deps.now();
+  if (!options.imported) checkBookingWindow(object, command, now);
   const quote = await quoteBooking(trx, tenantId, object, timeZone, command.startTime, command.endTime, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,

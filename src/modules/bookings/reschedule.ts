@@ -1,14 +1,13 @@
 import type { Executor } from '../../db/index.js';
 import type { BookingRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
+import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isUuid, parseInstant } from '../../validation.js';
-import * as catalog from '../catalog/index.js';
 import { quoteBooking } from '../pricing/index.js';
 import { recordBookingEvent } from './booking-events.js';
 import { issueCredentials, rescheduleCredentials } from '../access/index.js';
 import * as repo from './bookings.repository.js';
-import { bookingEventData, bookingWindowErrors } from './bookings.service.js';
+import { bookingContextOf, bookingEventData, bookingWindowErrors } from './bookings.service.js';
 
 // A reschedule (docs/bookings.md): the same booking moves, never a cancel plus a create.
 
@@ -57,15 +56,10 @@ export async function rescheduleBooking(
     throw conflict('invalid_transition', `A ${current.status} booking cannot be rescheduled; only PENDING and CONFIRMED bookings can`);
   }
   const objectId = (input.objectId as string | null | undefined) ?? current.object_id;
-  const object = await repo.lockObjectForBooking(trx, tenantId, objectId);
-  if (!object) {
-    throw new DomainError('NOT_FOUND', 'unknown_object', `objectId: object ${objectId} was not found`, {
-      fieldErrors: [{ field: 'objectId', message: 'does not exist' }],
-    });
-  }
+  const object = await bookingContextOf(trx, tenantId, objectId, from);
+  const timeZone = object.time_zone;
   const now = deps.now();
-  const { time_zone: timeZone } = await catalog.accommodationOf(trx, tenantId, object);
-  const errors = await bookingWindowErrors(trx, tenantId, object, timeZone, from, to, now);
+  const errors = bookingWindowErrors(object, from, to, now);
   if (errors.length) throw invalid(errors, errors[0].code);
   const quote = await quoteBooking(trx, tenantId, object, timeZone, from, to, now);
 
