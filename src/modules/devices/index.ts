@@ -7,3 +7,4 @@ export * from './devices.service.js';
 export { ACTIVATION_GUESS_TIERS } from './activation-guessing.js';
 export { ONLINE_WINDOW_SECONDS } from './devices.rules.js';
 export * from './devices.commands.js';
+export { COMMAND_TYPES } from './devices.rules.js';
