@@ -180,7 +180,7 @@ describe('the OpenAPI document for SDK generators', () => {
     expect(dereference(schemas().BookingPage, document)).toHaveProperty('properties.bookings.items.properties.status.enum', ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED']);
   });
 
-  it('gives formats, closed sets, defaults and the validators\' limits', () => {
+  it("gives formats, closed sets, defaults and the validators' limits", () => {
     const list = document.paths['/api/v1/tenants/{tenantId}/bookings'].get;
     const param = (name: string) => list.parameters!.find((p) => p.name === name)!.schema;
     expect(param('tenantId')).toEqual({ type: 'string', format: 'uuid' });

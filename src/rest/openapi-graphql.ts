@@ -130,7 +130,7 @@ export class SchemaConverter {
 
   /** The component of an object type's selected shape (see openapi-components.ts for the rule). */
   private named(type: GraphQLObjectType, shape: JsonSchema, at: string | undefined): JsonSchema {
-    const keys = Object.keys((shape.properties ?? {}) as object).filter((k) => k !== '__typename');
+    const keys = Object.keys(shape.properties ?? {}).filter((k) => k !== '__typename');
     if (keys.length === 1 && keys[0] === 'id') return this.components.add(`${type.name}Ref`, shape);
     const ref = this.components.add(type.name, shape);
     const item = at ? ITEM_NAMES[at] : undefined;
