@@ -209,8 +209,8 @@ describe('the OpenAPI document for SDK generators', () => {
 
   it('lists the error statuses each route can give, as problem+json', () => {
     const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses);
-    // Only the tenant in the path (a wrong one is 403): no 404, and nothing to refuse with 400.
-    expect(statuses('/api/v1/tenants/{tenantId}/webhooks', 'get')).toEqual(['200', '401', '403', '414', '429', '503']);
+    // Only the tenant in the path (a wrong one is 403, an empty one 400): no 404.
+    expect(statuses('/api/v1/tenants/{tenantId}/webhooks', 'get')).toEqual(['200', '400', '401', '403', '414', '429', '503']);
     // A resource in the path: 404. A create that can overlap: 409 (and 422 for a reused Idempotency-Key).
     expect(statuses('/api/v1/tenants/{tenantId}/bookings/{bookingId}', 'get')).toContain('404');
     expect(statuses('/api/v1/tenants/{tenantId}/bookings', 'post')).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '422', '429', '503']));

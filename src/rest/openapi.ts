@@ -121,8 +121,8 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, com
   if (missing.length) throw new Error(`REST route ${route.method} ${route.path}: ${route.field} has no argument ${missing.join(', ')}`);
 
   const hasBody = Object.keys(bodyProperties).length > 0;
-  // Arguments besides the tenant (checked before anything else: a wrong one is 403) can be refused with 400.
-  const hasInput = field.args.some((a) => !(a.name === 'tenantId' && inPath.has('tenantId')));
+  // Any argument can be refused with 400 (an empty tenantId in the path too: "must not be empty").
+  const hasInput = field.args.length > 0;
   // A missing resource named in the path is 404; the path's own tenant is never looked up (403 when it is not the key's).
   const hasResourceInPath = [...inPath].some((name) => name !== 'tenantId');
   const status = route.status ?? 200;
