@@ -216,6 +216,9 @@ describe('the OpenAPI document for SDK generators', () => {
     expect(statuses('/api/v1/tenants/{tenantId}/bookings', 'post')).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '422', '429', '503']));
     expect(statuses('/api/v1/tenants/{tenantId}/bookings', 'post')).not.toContain('404');
     expect(statuses('/api/v1/tenants/{tenantId}/webhooks/{webhookId}', 'delete')).not.toContain('409');
+    // A device names itself in the path: another device is 403, so only a command lookup can be 404.
+    expect(statuses('/api/devices/{deviceId}/heartbeat', 'post')).not.toContain('404');
+    expect(statuses('/api/devices/{deviceId}/commands/{commandId}', 'patch')).toContain('404');
     // The REST and device routes answer errors as problem+json (GraphQL, OAuth and HTML pages document their own).
     for (const { method, url, operation } of operationsOf(document)) {
       if (!/^\/api\/(v1\/tenants|devices|pricing)\//.test(url)) continue;

@@ -222,7 +222,8 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc, components:
     hasInput: parameters.length > 0 || hasBody,
     hasBody,
     hasPathParams: pathNames.length > 0,
-    notFound: pathNames.length > 0,
+    // A device route's own deviceId is the key's device (another one is 403 device_mismatch), never a lookup.
+    notFound: pathNames.some((name) => !(route.auth === 'device' && name === 'deviceId')),
     // A hand-written route lists a 409 among its own responses when it can conflict.
     mutates: false,
   });
