@@ -37,7 +37,7 @@ afterAll(async () => {
 
 /** The program a client developer would write: only generated types, no casts to any. */
 const PROGRAM = `
-import type { components, paths } from './schema.js';
+import type { components, paths, webhooks } from './schema.js';
 
 type Booking = components['schemas']['Booking'];
 type BookingListItem = components['schemas']['BookingListItem'];
@@ -50,6 +50,13 @@ type CreateBookingRequest = components['schemas']['CreateBookingRequest'];
 type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
 
 declare const process: { argv: string[] };
+
+// The receiving side of webhooks is typed too (the document's webhooks section).
+type Rescheduled = components['schemas']['BookingRescheduledEvent'];
+type RescheduledBody = NonNullable<webhooks['booking.rescheduled']['post']['requestBody']>['content']['application/json'];
+export function movedFrom(event: RescheduledBody): [Rescheduled['type'], string, number] {
+  return [event.type, event.data.previous.startTime, event.data.sequence];
+}
 
 // A tiny typed fetch wrapper over the generated paths.
 type Method = 'get' | 'post' | 'patch';
