@@ -23,7 +23,7 @@ header.top .links{display:flex;gap:14px;font-size:13px}header.top .links a{color
 nav{position:sticky;top:57px;align-self:start;max-height:calc(100vh - 57px);overflow:auto;padding:16px 12px 24px 20px;border-right:1px solid var(--line)}
 nav h3{margin:16px 0 6px;font-size:11px;letter-spacing:.08em;text-transform:uppercase;color:var(--muted)}
 nav a{display:flex;gap:8px;align-items:baseline;color:var(--ink);text-decoration:none;padding:3px 6px;border-radius:6px;font-size:13px;line-height:1.35}
-nav a:hover{background:#e9eef8}nav a .m{min-width:44px;font-size:10px;padding:1px 4px}
+nav a:hover{background:#e9eef8}nav a .m{min-width:50px;flex:none;font-size:10px;padding:1px 4px}
 nav a span:last-child{font-size:13px}
 main{padding:20px 28px 64px;min-width:0}
 .intro{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:16px 20px;margin-bottom:24px;color:var(--muted)}
@@ -34,14 +34,14 @@ section.op:target{outline:2px solid var(--brand);outline-offset:2px}
 .ophead{display:flex;flex-wrap:wrap;align-items:center;gap:8px}
 .ophead code{font-size:14px;font-weight:600;background:none;padding:0;word-break:break-all}
 .summary{margin:8px 0 4px;font-weight:600}.desc{margin:4px 0;color:var(--muted)}
-.m{display:inline-block;min-width:60px;text-align:center;border-radius:6px;color:#fff;font-weight:700;font-size:11px;letter-spacing:.04em;padding:3px 6px;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+.m{white-space:nowrap;display:inline-block;min-width:60px;text-align:center;border-radius:6px;color:#fff;font-weight:700;font-size:11px;letter-spacing:.04em;padding:3px 6px;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 .get{background:#2563eb}.post{background:#16a34a}.patch{background:#b45309}.put{background:#7c3aed}.delete{background:#dc2626}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 code{background:#eef1f6;border-radius:4px;padding:1px 4px}
 pre{background:#f7f9fc;border:1px solid var(--line);padding:10px 12px;border-radius:8px;overflow:auto;margin:6px 0;max-width:100%;white-space:pre}
 pre.curl{background:var(--code);color:#e2e8f0;border-color:var(--code)}
 .tablewrap{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;width:100%;margin:4px 0;font-size:13.5px}td,th{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}th{font-size:12px;color:var(--muted);font-weight:600}
+table{border-collapse:collapse;width:100%;margin:4px 0;font-size:13.5px;overflow-wrap:normal}table.params td:nth-child(-n+2){white-space:nowrap}table.params td:nth-child(3){min-width:140px}td,th{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top}th{font-size:12px;color:var(--muted);font-weight:600}
 h4{margin:14px 0 6px;font-size:12px;letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
 .muted{color:var(--muted)}.meta{font-size:13px;color:var(--muted);margin:2px 0}
 .scope{display:inline-block;background:#e8eefc;color:#23408f;border-radius:999px;padding:1px 8px;font-size:12px;margin:0 4px 2px 0}
@@ -59,6 +59,12 @@ h4{margin:14px 0 6px;font-size:12px;letter-spacing:.06em;text-transform:uppercas
   header.top{padding:10px 12px}
   .search{flex-basis:100%;max-width:none;margin-left:0}
   section.op{padding:14px 14px}
+  table.params tr:first-child{display:none}
+  table.params tr{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;padding:8px 0;border-bottom:1px solid var(--line)}
+  table.params td{border:0;padding:0}
+  table.params td:nth-child(2){color:var(--muted);font-size:12px;align-self:center}
+  table.params td:nth-child(3),table.params td:nth-child(4){grid-column:1 / -1}
+  table.params td:nth-child(4):empty{display:none}
   html{scroll-padding-top:120px}h2.tag,section.op{scroll-margin-top:120px}
 }
 `;
@@ -219,7 +225,7 @@ const SCRIPT = `
       section.appendChild(auth);
       if (op.parameters && op.parameters.length) {
         section.appendChild(el('h4', {}, ['Parameters']));
-        var table = el('table', {}, [el('tr', {}, [el('th', {}, ['name']), el('th', {}, ['in']), el('th', {}, ['type']), el('th', {}, ['description'])])]);
+        var table = el('table', { class: 'params' }, [el('tr', {}, [el('th', {}, ['name']), el('th', {}, ['in']), el('th', {}, ['type']), el('th', {}, ['description'])])]);
         op.parameters.forEach(function (p) {
           table.appendChild(el('tr', {}, [el('td', {}, [el('code', {}, [p.name + (p.required ? '' : '?')])]), el('td', {}, [p.in]), el('td', {}, [typeName(p.schema)]), el('td', {}, [p.description || ''])]));
         });

@@ -59,6 +59,10 @@ describe('the API reference page', () => {
       expect(await page.locator('pre.curl').count()).toBe(total);
 
       await screenshot(page, `api-reference-${size}`);
+      await page.goto(`${base}/api/docs#createBooking`);
+      await screenshot(page, `api-reference-${size}-operation`);
+      await page.goto(`${base}/api/docs`);
+      await search.waitFor();
 
       // The search filters operations (and their nav links).
       await search.fill('deliveries get');
