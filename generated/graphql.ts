@@ -1547,7 +1547,7 @@ export type Webhook = {
   /** True on creation; false once the receiver answered 410 Gone, every delivery failed for 5 days, or a PATCH set it (no more deliveries until re-enabled). */
   active: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTime']['output'];
-  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, webhook.disabled. */
+  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, device.offline, device.online, webhook.disabled. */
   events: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** The receiver; it must be a public http(s) address. */
