@@ -244,7 +244,7 @@ describe('the OpenAPI document for SDK generators', () => {
     };
     expect(rescheduled.properties.data.required).toEqual(['booking', 'sequence', 'previous']);
     const offline = dereference(webhooks['device.offline'].post.requestBody.content['application/json'].schema, document) as { properties: { data: { required: string[] } } };
-    expect(offline.properties.data.required).toEqual(['deviceId', 'name', 'lastSeenAt']);
+    expect(offline.properties.data.required).toEqual(['device', 'lastSeenAt', 'offlineAfterSeconds', 'sequence']);
   });
 });
 

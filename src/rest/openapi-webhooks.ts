@@ -4,15 +4,12 @@ import { refTo } from './openapi-components.js';
 import { API_VERSION, EVENT_TYPES } from '../modules/webhooks/index.js';
 
 // The OpenAPI 3.1 `webhooks` section: one entry per event type Portier POSTs to a subscription
-// (src/modules/webhooks/outbox.ts EVENT_TYPES, the test event, and the device events), each with
+// (src/modules/webhooks/outbox.ts EVENT_TYPES and the test event), each with
 // the Standard Webhooks signature headers and the envelope of src/modules/webhooks/signing.ts
 // signedRequest(); data shapes as the modules record them (docs/webhooks.md).
 
 const ISO: JsonSchema = { type: 'string', format: 'date-time' };
 const UUID: JsonSchema = { type: 'string', format: 'uuid' };
-
-/** Device events another change adds to EVENT_TYPES; listed here so both line up when merged. */
-const DEVICE_EVENT_TYPES = ['device.offline', 'device.online'] as const;
 
 const SIGNATURE_HEADERS = [
   {
@@ -72,6 +69,23 @@ const bookingData = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({
   required: ['booking', 'sequence', ...Object.keys(extra)],
 });
 
+/** Device presence events (src/modules/devices/presence.ts presenceData()). */
+const deviceData = (extra: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  properties: {
+    device: {
+      type: 'object',
+      description: 'The controller and the doors it drives.',
+      properties: { id: UUID, name: { type: 'string' }, doorIds: { type: 'array', items: UUID } },
+      required: ['id', 'name', 'doorIds'],
+    },
+    lastSeenAt: { ...ISO, description: 'device.offline: the last heartbeat before the silence; device.online: the heartbeat that ended it.' },
+    ...extra,
+    sequence: { type: 'integer', minimum: 1, description: 'The device’s event number (per device). Drop an event with a lower sequence than one seen: it is stale.' },
+  },
+  required: ['device', 'lastSeenAt', ...Object.keys(extra), 'sequence'],
+});
+
 const DATA: Record<string, { summary: string; component: string; schema: JsonSchema }> = {
   'booking.created': { summary: 'A booking was created (REST or GraphQL; not the catalog import).', component: 'BookingEventData', schema: bookingData() },
   'booking.confirmed': { summary: 'A booking’s status became CONFIRMED.', component: 'BookingEventData', schema: bookingData() },
@@ -118,27 +132,19 @@ const DATA: Record<string, { summary: string; component: string; schema: JsonSch
     schema: { type: 'object', properties: { webhookId: UUID, message: { type: 'string' } }, required: ['webhookId', 'message'] },
   },
   'device.offline': {
-    summary: 'A device stopped sending heartbeats.',
-    component: 'DeviceEventData',
-    schema: {
-      type: 'object',
-      properties: { deviceId: UUID, name: { type: 'string' }, lastSeenAt: { ...ISO, type: ['string', 'null'] } },
-      required: ['deviceId', 'name', 'lastSeenAt'],
-    },
+    summary: 'A device missed three heartbeats (its last one is more than offlineAfterSeconds old).',
+    component: 'DeviceOfflineData',
+    schema: deviceData({ offlineAfterSeconds: { type: 'integer', description: 'The silence that counts as offline (3 heartbeat intervals).' } }),
   },
   'device.online': {
-    summary: 'A device that was offline sent a heartbeat again.',
-    component: 'DeviceEventData',
-    schema: {
-      type: 'object',
-      properties: { deviceId: UUID, name: { type: 'string' }, lastSeenAt: { ...ISO, type: ['string', 'null'] } },
-      required: ['deviceId', 'name', 'lastSeenAt'],
-    },
+    summary: 'A device that got a device.offline heartbeated again.',
+    component: 'DeviceOnlineData',
+    schema: deviceData({ offlineSince: { ...ISO, description: 'The last heartbeat before the silence (the lastSeenAt of the matching device.offline).' } }),
   },
 };
 
 /** Every event type the section describes, in order. */
-export const WEBHOOK_EVENT_TYPES = [...new Set([...EVENT_TYPES, ...DEVICE_EVENT_TYPES, 'webhook.test'])];
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, 'webhook.test'];
 
 const envelopeName = (type: string) =>
   type
