@@ -6,6 +6,7 @@ import { RouteRegistry } from '../src/rest/openapi-registry.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { buildSchema } from '../src/graphql/schema.js';
 import { dereference } from './openapi-helpers.js';
+import { Components } from '../src/rest/openapi-components.js';
 
 // How a hand-written route (devices, price preview) shows up in the document: from its fastify
 // schema and config, with nothing to register by hand.
@@ -142,5 +143,16 @@ describe('bridged mutations in the OpenAPI document', () => {
 
     const result = await new Validator().validate(structuredClone(built.document) as never);
     expect(result.errors ?? []).toEqual([]);
+  });
+});
+
+describe('component names', () => {
+  it('stores one shape once per name and reports a second shape claiming a taken name', () => {
+    const components = new Components();
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(components.conflicts).toEqual([]);
+    expect(components.add('Thing', { type: 'object', properties: { name: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing2' });
+    expect(components.conflicts).toEqual(['Thing']);
   });
 });

@@ -138,6 +138,8 @@ describe('the OpenAPI document for SDK generators', () => {
   const schemas = () => document.components.schemas as Record<string, Record<string, unknown>>;
 
   it('names every resource, payload and request body as a component and refers to it with $ref', () => {
+    // One shape per name: no component had to be renamed <Name>2.
+    expect(h.app.openapi().componentConflicts).toEqual([]);
     for (const name of [
       'Booking',
       'BookingListItem',
@@ -231,6 +233,7 @@ describe('the OpenAPI document for SDK generators', () => {
   });
 
   it('describes every webhook event, its envelope and the signature headers (OpenAPI 3.1 webhooks)', () => {
+    expect(h.app.openapi().undescribedEvents).toEqual([]);
     const webhooks = document.webhooks as Record<string, { post: { parameters: { name: string }[]; requestBody: { content: Record<string, { schema: unknown }> } } }>;
     expect(Object.keys(webhooks)).toEqual(expect.arrayContaining([...EVENT_TYPES, 'webhook.test', 'device.offline', 'device.online']));
     for (const [type, item] of Object.entries(webhooks)) {

@@ -9,8 +9,8 @@ import type { JsonSchema } from './openapi-registry.js';
 // - a bridged route's JSON body is `<OperationId>Request` (`CreateBookingRequest`);
 // - a hand-written route's schemas carry the name they were registered with (`named()`), else its
 //   body is `<OperationId>Request` and its JSON success body `<OperationId>Response`.
-// Identical shapes under one name are stored once; a different shape under a taken name is an
-// error at start-up (a test builds the document), so names stay stable.
+// Identical shapes under one name are stored once; a different shape under a taken name is
+// reported (BuiltDocument.componentConflicts; a test requires none), so names stay stable.
 
 const componentNames = new Map<string, string>();
 
@@ -28,14 +28,17 @@ export const refTo = (name: string): JsonSchema => ({ $ref: `#/components/schema
 export class Components {
   readonly schemas: Record<string, JsonSchema> = {};
 
+  /** Names that two different shapes claimed (a test requires none): the later shape got `<name>2`, `<name>3`, …. */
+  readonly conflicts: string[] = [];
+
   /** Stores `schema` as `name` (once per shape) and returns a $ref to it. */
   add(name: string, schema: JsonSchema): JsonSchema {
-    const existing = this.schemas[name];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) {
-      throw new Error(`OpenAPI component ${name} has two different shapes:\n${JSON.stringify(existing)}\n${JSON.stringify(schema)}`);
-    }
-    this.schemas[name] = schema;
-    return refTo(name);
+    const text = JSON.stringify(schema);
+    let candidate = name;
+    for (let n = 2; this.schemas[candidate] && JSON.stringify(this.schemas[candidate]) !== text; n += 1) candidate = `${name}${n}`;
+    if (candidate !== name && !this.schemas[candidate]) this.conflicts.push(name);
+    this.schemas[candidate] = schema;
+    return refTo(candidate);
   }
 
   has(name: string): boolean {

@@ -51,6 +51,10 @@ export interface BuiltDocument {
   undocumented: string[];
   /** Custom scalars with no JSON type (a test requires none). */
   untypedScalars: string[];
+  /** Component names two different shapes claimed (a test requires none). */
+  componentConflicts: string[];
+  /** Webhook event types without a data schema (a test requires none). */
+  undescribedEvents: string[];
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -267,6 +271,7 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
     .sort()
     .map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
 
+  const webhooks = webhooksSection(components);
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
@@ -279,7 +284,7 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
     servers: [{ url: options.publicUrl }],
     tags,
     paths,
-    webhooks: webhooksSection(components),
+    webhooks: webhooks.section,
     components: {
       schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: ERROR_RESPONSES,
@@ -287,5 +292,5 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
       securitySchemes: SECURITY_SCHEMES,
     },
   };
-  return { document, undocumented, untypedScalars: [...converter.untypedScalars] };
+  return { document, undocumented, untypedScalars: [...converter.untypedScalars], componentConflicts: components.conflicts, undescribedEvents: webhooks.undescribed };
 }
