@@ -5,6 +5,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { RouteRegistry } from '../src/rest/openapi-registry.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { buildSchema } from '../src/graphql/schema.js';
+import { dereference } from './openapi-helpers.js';
+import { Components } from '../src/rest/openapi-components.js';
 
 // How a hand-written route (devices, price preview) shows up in the document: from its fastify
 // schema and config, with nothing to register by hand.
@@ -63,8 +65,12 @@ describe('hand-written routes in the OpenAPI document', () => {
 
     const preview = paths['/api/pricing/preview'].post;
     expect(preview).toMatchObject({ operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], security: [{ apiKey: ['pricing:read'] }] });
-    expect(preview.requestBody!.content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Preview)));
-    expect((preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema).toEqual(JSON.parse(JSON.stringify(Result)));
+    // Named components ($ref), each with the route's schema: <OperationId>Request and <OperationId>Response.
+    expect(preview.requestBody!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PreviewPriceRequest' });
+    expect(dereference(preview.requestBody!.content['application/json'].schema, built.document)).toEqual(JSON.parse(JSON.stringify(Preview)));
+    const previewResult = (preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema;
+    expect(previewResult).toEqual({ $ref: '#/components/schemas/PreviewPriceResponse' });
+    expect(dereference(previewResult, built.document)).toEqual(JSON.parse(JSON.stringify(Result)));
     // 409 and 422 come with the Idempotency-Key header (docs/idempotency.md).
     expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
 
@@ -112,27 +118,41 @@ describe('bridged mutations in the OpenAPI document', () => {
     expect(rules.operationId).toBe('setBookingRules');
     expect(rules.security).toEqual([{ apiKey: ['catalog:write'] }]);
     expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId', 'header:Idempotency-Key']);
-    expect(rules.requestBody).toEqual({
-      required: true,
-      content: {
-        'application/json': {
-          schema: { type: 'object', properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } }, required: ['rules'], additionalProperties: false },
-        },
-      },
+    expect(rules.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SetBookingRulesRequest' } } } });
+    expect(built.document.components.schemas).toHaveProperty('SetBookingRulesRequest', {
+      type: 'object',
+      properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } },
+      required: ['rules'],
+      additionalProperties: false,
     });
     expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', { type: ['integer', 'null'], format: 'int32' });
 
     const create = built.document.paths['/api/v1/tenants/{tenantId}/accommodations'].post;
-    const body = create.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>; required: string[] };
+    const body = dereference(create.requestBody!.content['application/json'].schema, built.document) as { properties: Record<string, unknown>; required: string[] };
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'name', 'timeZone']);
     expect(body.required.sort()).toEqual(['address', 'name', 'timeZone']);
-    const created = (create.responses['201'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }).content['application/json']
-      .schema;
+    const created = dereference((create.responses['201'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema, built.document) as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(created.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(created.required).toEqual(expect.arrayContaining(['id', 'name', 'address', 'timeZone', 'createdAt']));
-    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '429']));
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '429']));
+    // Only the tenant is in the path, and a wrong one is 403: nothing here can be 404.
+    expect(Object.keys(create.responses)).not.toContain('404');
 
     const result = await new Validator().validate(structuredClone(built.document) as never);
     expect(result.errors ?? []).toEqual([]);
+  });
+});
+
+describe('component names', () => {
+  it('stores one shape once per name and reports a second shape claiming a taken name', () => {
+    const components = new Components();
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(components.conflicts).toEqual([]);
+    expect(components.add('Thing', { type: 'object', properties: { name: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing2' });
+    expect(components.conflicts).toEqual(['Thing']);
   });
 });

@@ -10,6 +10,7 @@ import { dereference, operationsOf, schemaNodes, servedRoutes } from './openapi-
 import { REST_ROUTES } from '../src/rest/routes.js';
 import { buildSchema } from '../src/graphql/schema.js';
 import type { OpenApiDocument } from '../src/rest/openapi.js';
+import { EVENT_TYPES } from '../src/modules/webhooks/index.js';
 
 let h: Harness;
 let document: OpenApiDocument;
@@ -130,6 +131,123 @@ describe('the OpenAPI document', () => {
       checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the OpenAPI document for SDK generators', () => {
+  const schemas = () => document.components.schemas as Record<string, Record<string, unknown>>;
+
+  it('names every resource, payload and request body as a component and refers to it with $ref', () => {
+    // One shape per name: no component had to be renamed <Name>2.
+    expect(h.app.openapi().componentConflicts).toEqual([]);
+    for (const name of [
+      'Booking',
+      'BookingListItem',
+      'BookingPage',
+      'Pagination',
+      'BookingCredentials',
+      'Webhook',
+      'WebhookDelivery',
+      'DeviceCommand',
+      'PendingDeviceCommand',
+      'DeviceConfig',
+      'AccessDecision',
+      'AccessCheckRequest',
+      'PricePreview',
+      'PricePreviewRequest',
+      'PricingRule',
+      'CancellationPolicy',
+      'AvailabilityByObject',
+      'Problem',
+      'CreateBookingRequest',
+      'UpdateBookingRequest',
+      'CreateWebhookRequest',
+      'CreatePricingRuleRequest',
+    ]) {
+      expect(schemas(), name).toHaveProperty(name);
+    }
+    // JSON bodies of the API (requests and successes) are $refs: a generated client has a named type for each.
+    for (const { method, url, operation } of operationsOf(document)) {
+      if (!url.startsWith('/api/') || url === '/api/openapi.json') continue;
+      const bodies = [
+        operation.requestBody?.content['application/json']?.schema,
+        ...Object.entries(operation.responses)
+          .filter(([status]) => status.startsWith('2'))
+          .map(([, r]) => (r as { content?: Record<string, { schema: unknown }> }).content?.['application/json']?.schema),
+      ].filter(Boolean) as { $ref?: string }[];
+      for (const body of bodies) expect(body.$ref, `${method} ${url}`).toMatch(/^#\/components\/schemas\/[A-Z][A-Za-z]+$/);
+    }
+    // A list item has its own name, the same shape as the resource.
+    expect(schemas().BookingListItem.$ref).toBe('#/components/schemas/Booking');
+    expect(dereference(schemas().BookingPage, document)).toHaveProperty('properties.bookings.items.properties.status.enum', ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED']);
+  });
+
+  it("gives formats, closed sets, defaults and the validators' limits", () => {
+    const list = document.paths['/api/v1/tenants/{tenantId}/bookings'].get;
+    const param = (name: string) => list.parameters!.find((p) => p.name === name)!.schema;
+    expect(param('tenantId')).toEqual({ type: 'string', format: 'uuid' });
+    expect(param('page')).toMatchObject({ minimum: 1, default: 1 });
+    expect(param('pageSize')).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(param('guestEmail')).toMatchObject({ format: 'email' });
+    const booking = schemas().Booking as { properties: Record<string, Record<string, unknown>> };
+    expect(booking.properties.id).toMatchObject({ format: 'uuid' });
+    expect(booking.properties.guestEmail).toMatchObject({ format: 'email' });
+    expect(booking.properties.paymentUrl).toMatchObject({ format: 'uri' });
+    expect(booking.properties.startTime).toMatchObject({ format: 'date-time' });
+    const create = schemas().CreateBookingRequest as { properties: Record<string, Record<string, unknown>> };
+    expect(create.properties.guestName).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(create.properties.objectId).toMatchObject({ format: 'uuid' });
+    const rule = schemas().CreatePricingRuleRequest as { properties: Record<string, Record<string, unknown>> };
+    expect(rule.properties.type.enum).toEqual(['time_based', 'day_based', 'duration_based', 'early_bird']);
+    expect(rule.properties.weekdays).toMatchObject({ items: { enum: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] } });
+    expect(rule.properties.percent).toMatchObject({ minimum: -100, maximum: 1000 });
+    const hook = schemas().CreateWebhookRequest as { properties: Record<string, Record<string, unknown>> };
+    expect(hook.properties.url).toMatchObject({ format: 'uri', maxLength: 2048 });
+    expect(hook.properties.secret).toMatchObject({ minLength: 16, maxLength: 512 });
+    expect(hook.properties.events).toMatchObject({ minItems: 1, items: { enum: expect.arrayContaining(['booking.created', 'booking.rescheduled']) } });
+    expect(schemas().DeviceCommand).toHaveProperty('properties.status.enum', ['pending', 'delivered', 'executed', 'failed', 'expired']);
+    expect(document.paths['/api/v1/tenants/{tenantId}/objects/availability'].get.parameters!.find((p) => p.name === 'date')!.schema).toMatchObject({ format: 'date' });
+  });
+
+  it('lists the error statuses each route can give, as problem+json', () => {
+    const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses);
+    // Only the tenant in the path (a wrong one is 403, an empty one 400): no 404.
+    expect(statuses('/api/v1/tenants/{tenantId}/webhooks', 'get')).toEqual(['200', '400', '401', '403', '414', '429', '503']);
+    // A resource in the path: 404. A create that can overlap: 409 (and 422 for a reused Idempotency-Key).
+    expect(statuses('/api/v1/tenants/{tenantId}/bookings/{bookingId}', 'get')).toContain('404');
+    expect(statuses('/api/v1/tenants/{tenantId}/bookings', 'post')).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', '422', '429', '503']));
+    expect(statuses('/api/v1/tenants/{tenantId}/bookings', 'post')).not.toContain('404');
+    expect(statuses('/api/v1/tenants/{tenantId}/webhooks/{webhookId}', 'delete')).not.toContain('409');
+    // A device names itself in the path: another device is 403, so only a command lookup can be 404.
+    expect(statuses('/api/devices/{deviceId}/heartbeat', 'post')).not.toContain('404');
+    expect(statuses('/api/devices/{deviceId}/commands/{commandId}', 'patch')).toContain('404');
+    // The REST and device routes answer errors as problem+json (GraphQL, OAuth and HTML pages document their own).
+    for (const { method, url, operation } of operationsOf(document)) {
+      if (!/^\/api\/(v1\/tenants|devices|pricing)\//.test(url)) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^[45]/.test(status)) continue;
+        const content = (dereference(response, document) as { content?: Record<string, { schema: unknown }> }).content ?? {};
+        expect(Object.keys(content), `${method} ${url} ${status}`).toEqual(['application/problem+json']);
+      }
+    }
+  });
+
+  it('describes every webhook event, its envelope and the signature headers (OpenAPI 3.1 webhooks)', () => {
+    expect(h.app.openapi().undescribedEvents).toEqual([]);
+    const webhooks = document.webhooks as Record<string, { post: { parameters: { name: string }[]; requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    expect(Object.keys(webhooks)).toEqual(expect.arrayContaining([...EVENT_TYPES, 'webhook.test', 'device.offline', 'device.online']));
+    for (const [type, item] of Object.entries(webhooks)) {
+      expect(item.post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const envelope = dereference(item.post.requestBody.content['application/json'].schema, document) as { properties: Record<string, { const?: unknown }>; required: string[] };
+      expect(envelope.required).toEqual(['id', 'type', 'timestamp', 'tenantId', 'apiVersion', 'data']);
+      expect(envelope.properties.type.const).toBe(type);
+    }
+    const rescheduled = dereference(webhooks['booking.rescheduled'].post.requestBody.content['application/json'].schema, document) as {
+      properties: { data: { required: string[] } };
+    };
+    expect(rescheduled.properties.data.required).toEqual(['booking', 'sequence', 'previous']);
+    const offline = dereference(webhooks['device.offline'].post.requestBody.content['application/json'].schema, document) as { properties: { data: { required: string[] } } };
+    expect(offline.properties.data.required).toEqual(['device', 'lastSeenAt', 'offlineAfterSeconds', 'sequence']);
   });
 });
 

@@ -71,6 +71,8 @@ export interface ErrorSet {
   hasInput: boolean;
   hasBody: boolean;
   hasPathParams: boolean;
+  /** A resource named in the path may not exist (404). */
+  notFound: boolean;
   mutates: boolean;
 }
 
@@ -80,7 +82,7 @@ export function errorResponses(set: ErrorSet): Record<string, { $ref: string }> 
   return {
     ...(set.hasInput ? { 400: ref('BadRequest') } : {}),
     ...(set.authenticated ? { 401: ref('Unauthorized'), 403: ref('Forbidden') } : {}),
-    ...(set.hasPathParams ? { 404: ref('NotFound') } : {}),
+    ...(set.notFound ? { 404: ref('NotFound') } : {}),
     ...(set.mutates ? { 409: ref('Conflict') } : {}),
     ...(set.hasBody ? { 413: ref('PayloadTooLarge') } : {}),
     ...(set.hasPathParams ? { 414: ref('UriTooLong') } : {}),

@@ -17,12 +17,14 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { JsonSchema } from './openapi-registry.js';
+import { Components, refTo } from './openapi-components.js';
+import { ID_SCHEMA, STRING_HINTS } from './openapi-hints.js';
 
 // GraphQL types → JSON Schema (OpenAPI 3.1 dialect). Output shapes follow the selection SOFA
 // sends for the route, so the document shows exactly what the REST call returns.
 
 const BUILT_IN_SCALARS: Record<string, JsonSchema> = {
-  ID: { type: 'string' },
+  ID: ID_SCHEMA,
   String: { type: 'string' },
   Int: { type: 'integer', format: 'int32' },
   Float: { type: 'number' },
@@ -31,13 +33,27 @@ const BUILT_IN_SCALARS: Record<string, JsonSchema> = {
   JSONObject: { type: 'object' },
 };
 
+/**
+ * List items named apart from their type, by `ParentType.field`: an alias of the type's component,
+ * so a client can say what it lists (docs/openapi.md).
+ */
+const ITEM_NAMES: Record<string, { name: string; description: string }> = {
+  'BookingPage.bookings': { name: 'BookingListItem', description: 'A booking as the list shows it (the fields of Booking).' },
+};
+
 export class SchemaConverter {
-  /** Input object types met so far: they become components.schemas entries. */
-  readonly inputComponents: Record<string, JsonSchema> = {};
   /** Custom scalars without a known JSON type (a test requires this to stay empty). */
   readonly untypedScalars = new Set<string>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly components: Components = new Components(),
+  ) {}
+
+  /** Input object types met so far (components.schemas entries). */
+  get inputComponents(): Record<string, JsonSchema> {
+    return this.components.schemas;
+  }
 
   scalar(type: GraphQLScalarType): JsonSchema {
     const builtIn = BUILT_IN_SCALARS[type.name];
@@ -70,15 +86,15 @@ export class SchemaConverter {
     const leaf = this.leaf(named);
     if (leaf) return leaf;
     if (isInputObjectType(named)) {
-      if (!(named.name in this.inputComponents)) {
-        this.inputComponents[named.name] = {}; // reserve first: input types may refer to themselves
+      if (!this.components.has(named.name)) {
+        this.components.schemas[named.name] = {}; // reserve first: input types may refer to themselves
         const properties: Record<string, JsonSchema> = {};
         const required: string[] = [];
         for (const field of Object.values(named.getFields())) {
-          properties[field.name] = withDescription(this.input(field.type), field.description);
+          properties[field.name] = withDescription(withHint(this.input(field.type), STRING_HINTS[`${named.name}.${field.name}`]), field.description);
           if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
         }
-        this.inputComponents[named.name] = {
+        this.components.schemas[named.name] = {
           type: 'object',
           ...(named.description ? { description: named.description } : {}),
           properties,
@@ -86,29 +102,40 @@ export class SchemaConverter {
           additionalProperties: false,
         };
       }
-      return { $ref: `#/components/schemas/${named.name}` };
+      return refTo(named.name);
     }
     return {};
   }
 
   /** The JSON shape of `type` when `selection` is selected on it (SOFA's generated selection). */
-  output(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
-    if (isNonNullType(type)) return this.outputNonNull(type.ofType, selection);
-    return nullable(this.outputNonNull(type, selection));
+  /** `at` is `ParentType.field` of the value (for hints and item names), absent at the root. */
+  output(type: GraphQLOutputType, selection: SelectionSetNode | undefined, at?: string): JsonSchema {
+    if (isNonNullType(type)) return this.outputNonNull(type.ofType, selection, at);
+    return nullable(this.outputNonNull(type, selection, at));
   }
 
-  private outputNonNull(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
-    if (isNonNullType(type)) return this.outputNonNull(type.ofType, selection);
-    if (isListType(type)) return { type: 'array', items: this.output(type.ofType, selection) };
+  private outputNonNull(type: GraphQLOutputType, selection: SelectionSetNode | undefined, at: string | undefined): JsonSchema {
+    if (isNonNullType(type)) return this.outputNonNull(type.ofType, selection, at);
+    if (isListType(type)) return { type: 'array', items: this.output(type.ofType, selection, at) };
     const named = getNamedType(type);
     const leaf = this.leaf(named);
     if (leaf) return leaf;
-    if (isObjectType(named)) return this.object(named, selection, named);
+    if (isObjectType(named)) return this.named(named, this.object(named, selection, named), at);
     if (isAbstractType(named)) {
-      const variants = this.schema.getPossibleTypes(named).map((member) => this.object(member, selection, named));
+      const variants = this.schema.getPossibleTypes(named).map((member) => this.named(member, this.object(member, selection, named), at));
       return { oneOf: variants };
     }
     return {};
+  }
+
+  /** The component of an object type's selected shape (see openapi-components.ts for the rule). */
+  private named(type: GraphQLObjectType, shape: JsonSchema, at: string | undefined): JsonSchema {
+    const keys = Object.keys(shape.properties ?? {}).filter((k) => k !== '__typename');
+    if (keys.length === 1 && keys[0] === 'id') return this.components.add(`${type.name}Ref`, shape);
+    const ref = this.components.add(type.name, shape);
+    const item = at ? ITEM_NAMES[at] : undefined;
+    if (!item) return ref;
+    return this.components.add(item.name, { ...ref, description: item.description });
   }
 
   private object(type: GraphQLObjectType, selection: SelectionSetNode | undefined, selectedOn: GraphQLNamedType): JsonSchema {
@@ -125,7 +152,8 @@ export class SchemaConverter {
           }
           const field = type.getFields()[node.name.value];
           if (!field) continue;
-          properties[name] = withDescription(this.output(field.type, node.selectionSet), field.description);
+          const at = `${type.name}.${field.name}`;
+          properties[name] = withDescription(withHint(this.output(field.type, node.selectionSet, at), STRING_HINTS[at]), field.description);
           if (isNonNullType(field.type)) required.push(name);
         } else if (node.kind === Kind.INLINE_FRAGMENT) {
           const condition = node.typeCondition?.name.value;
@@ -153,6 +181,25 @@ function withDescription(schema: JsonSchema, description: string | null | undefi
     return { ...schema, description: `${ANY_JSON} ${description}` };
   }
   return { ...schema, description };
+}
+
+/**
+ * A String field's hint (format, closed set, limits): on the items of a list, with null kept in a
+ * nullable field's enum. Fields whose schema is not a string (or a list of strings) take none.
+ */
+export function withHint(schema: JsonSchema, hint: JsonSchema | undefined): JsonSchema {
+  if (!hint || !Object.keys(hint).length) return schema;
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type];
+  if (types.includes('array') && schema.items) {
+    const { minItems, maxItems, ...itemHint } = hint;
+    return { ...schema, items: withHint(schema.items as JsonSchema, itemHint), ...(minItems !== undefined ? { minItems } : {}), ...(maxItems !== undefined ? { maxItems } : {}) };
+  }
+  if (!types.includes('string') && !types.includes('integer')) return schema;
+  const { description, ...rest } = hint;
+  const result: JsonSchema = { ...schema, ...rest };
+  if (Array.isArray(rest.enum) && types.includes('null')) result.enum = [...(rest.enum as unknown[]), null];
+  if (typeof description === 'string' && !schema.description) result.description = description;
+  return result;
 }
 
 /** JSON Schema 2020-12 style nullability (OpenAPI 3.1 has no `nullable`). */

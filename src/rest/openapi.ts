@@ -5,7 +5,10 @@ import { withIdempotencyKey } from './openapi-idempotency.js';
 import type { RestRoute } from './routes.js';
 import { sofaIgnore } from './ignore.js';
 import type { JsonSchema, RegisteredRoute, RouteDoc } from './openapi-registry.js';
-import { SchemaConverter } from './openapi-graphql.js';
+import { SchemaConverter, withHint } from './openapi-graphql.js';
+import { Components, pascal, refTo } from './openapi-components.js';
+import { argumentConstraints } from './openapi-hints.js';
+import { webhooksSection } from './openapi-webhooks.js';
 import { PROBLEM_CONTENT_TYPE } from '../http/problem-schema.js';
 import { COMMON_HEADERS, ERROR_RESPONSES, PROBLEM_SCHEMA, RESPONSE_HEADERS, SECURITY_SCHEMES, errorResponses } from './openapi-common.js';
 
@@ -20,6 +23,7 @@ export interface OpenApiDocument {
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: Record<string, unknown>;
+  webhooks?: Record<string, unknown>;
 }
 
 export interface Operation {
@@ -47,6 +51,10 @@ export interface BuiltDocument {
   undocumented: string[];
   /** Custom scalars with no JSON type (a test requires none). */
   untypedScalars: string[];
+  /** Component names two different shapes claimed (a test requires none). */
+  componentConflicts: string[];
+  /** Webhook event types without a data schema (a test requires none). */
+  undescribedEvents: string[];
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -76,7 +84,10 @@ function securityOfField(schema: GraphQLSchema, field: GraphQLField<unknown, unk
   return [{ apiKey: [] }];
 }
 
-function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, route: RestRoute, models: string[]): Operation {
+/** Bridged mutations that can conflict with the current state (409 besides the Idempotency-Key's): their services throw conflict(). */
+const CONFLICTING_FIELDS = new Set(['createBooking', 'updateBooking', 'testWebhook', 'redeliverWebhookEvent', 'replayWebhookDeliveries', 'createDeviceCommand']);
+
+function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, components: Components, route: RestRoute, models: string[]): Operation {
   const [rootName, fieldName] = route.field.split('.') as ['Query' | 'Mutation', string];
   const root = rootName === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[fieldName];
@@ -100,19 +111,24 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
   for (const arg of field.args) {
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
     const description = arg.description ?? undefined;
+    const limits = argumentConstraints(fieldName, arg.name);
     if (inPath.has(arg.name)) {
       parameters.push({ name: arg.name, in: 'path', required: true, ...(description ? { description } : {}), schema: converter.inputNonNull(arg.type) });
     } else if (usesBody) {
-      bodyProperties[arg.name] = { ...converter.input(arg.type), ...(description ? { description } : {}) };
+      bodyProperties[arg.name] = { ...withHint(converter.input(arg.type), limits), ...(description ? { description } : {}) };
       if (required) bodyRequired.push(arg.name);
     } else {
-      parameters.push({ name: arg.name, in: 'query', required, ...(description ? { description } : {}), schema: converter.input(arg.type) });
+      parameters.push({ name: arg.name, in: 'query', required, ...(description ? { description } : {}), schema: withHint(converter.input(arg.type), limits) });
     }
   }
   const missing = [...inPath].filter((name) => !field.args.some((a) => a.name === name));
   if (missing.length) throw new Error(`REST route ${route.method} ${route.path}: ${route.field} has no argument ${missing.join(', ')}`);
 
   const hasBody = Object.keys(bodyProperties).length > 0;
+  // Any argument can be refused with 400 (an empty tenantId in the path too: "must not be empty").
+  const hasInput = field.args.length > 0;
+  // A missing resource named in the path is 404; the path's own tenant is never looked up (403 when it is not the key's).
+  const hasResourceInPath = [...inPath].some((name) => name !== 'tenantId');
   const status = route.status ?? 200;
   const success =
     status === 204
@@ -131,7 +147,12 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
             required: bodyRequired.length > 0,
             content: {
               'application/json': {
-                schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}), additionalProperties: false },
+                schema: components.add(`${pascal(fieldName)}Request`, {
+                  type: 'object',
+                  properties: bodyProperties,
+                  ...(bodyRequired.length ? { required: bodyRequired } : {}),
+                  additionalProperties: false,
+                }),
               },
             },
           },
@@ -139,7 +160,7 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, rou
       : {}),
     responses: {
       [status]: success,
-      ...errorResponses({ authenticated: true, hasInput: field.args.length > 0, hasBody, hasPathParams: inPath.size > 0, mutates: rootName === 'Mutation' }),
+      ...errorResponses({ authenticated: true, hasInput, hasBody, hasPathParams: inPath.size > 0, notFound: hasResourceInPath, mutates: CONFLICTING_FIELDS.has(fieldName) }),
     },
   };
 }
@@ -173,8 +194,9 @@ function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
-function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation {
+function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc, components: Components): Operation {
   const pathNames = pathParamsOf(route.url);
+  const operationId = doc.operationId ?? operationIdOf(route.method, route.url);
   const parameters = [...parametersOfSchema(doc.params, 'path', pathNames), ...parametersOfSchema(doc.querystring, 'query', [])];
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(doc.responses ?? {})) {
@@ -185,7 +207,15 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
     responses[key] = {
       description: response.description ?? (key.startsWith('2') ? 'Success.' : 'Error.'),
       headers: RESPONSE_HEADERS,
-      ...(response.schema && key !== '204' ? { content: { [contentType]: { schema: isProblem ? { $ref: '#/components/schemas/Problem' } : plain(response.schema) } } } : {}),
+      ...(response.schema && key !== '204'
+        ? {
+            content: {
+              [contentType]: {
+                schema: isProblem ? refTo('Problem') : components.hoist(plain(response.schema), key.startsWith('2') ? `${pascal(operationId)}Response` : undefined),
+              },
+            },
+          }
+        : {}),
     };
   }
   const authenticated = route.auth !== 'none';
@@ -196,23 +226,27 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc): Operation 
     hasInput: parameters.length > 0 || hasBody,
     hasBody,
     hasPathParams: pathNames.length > 0,
+    // A device route's own deviceId is the key's device (another one is 403 device_mismatch), never a lookup.
+    notFound: pathNames.some((name) => !(route.auth === 'device' && name === 'deviceId')),
     // A hand-written route lists a 409 among its own responses when it can conflict.
     mutates: false,
   });
   return {
-    operationId: doc.operationId ?? operationIdOf(route.method, route.url),
+    operationId,
     ...(doc.summary ? { summary: doc.summary } : {}),
     ...(doc.description ? { description: doc.description } : {}),
     tags: doc.tags ?? [tagOf(route.url)],
     security,
     ...(parameters.length ? { parameters } : {}),
-    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(doc.body) } } } } : {}),
+    ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.hoist(plain(doc.body), `${pascal(operationId)}Request`) } } } } : {}),
     responses: { ...common, ...responses },
   };
 }
 
 export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: RegisteredRoute[]; publicUrl: string; version: string }): BuiltDocument {
-  const converter = new SchemaConverter(options.schema);
+  const components = new Components();
+  components.add('Problem', PROBLEM_SCHEMA);
+  const converter = new SchemaConverter(options.schema, components);
   const { models } = createSofa({ schema: options.schema, basePath: '' });
   const paths: OpenApiDocument['paths'] = {};
   const undocumented: string[] = [];
@@ -221,8 +255,8 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
   for (const route of options.routes) {
     if (route.hidden) continue;
     let operation: Operation;
-    if (route.restRoute) operation = bridgedOperation(options.schema, converter, route.restRoute, models);
-    else if (route.doc) operation = handWrittenOperation(route, route.doc);
+    if (route.restRoute) operation = bridgedOperation(options.schema, converter, components, route.restRoute, models);
+    else if (route.doc) operation = handWrittenOperation(route, route.doc, components);
     else {
       undocumented.push(`${route.method} ${route.url}`);
       continue;
@@ -237,6 +271,7 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
     .sort()
     .map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
 
+  const webhooks = webhooksSection(components);
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
@@ -249,12 +284,13 @@ export function buildOpenApiDocument(options: { schema: GraphQLSchema; routes: R
     servers: [{ url: options.publicUrl }],
     tags,
     paths,
+    webhooks: webhooks.section,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA, ...converter.inputComponents },
+      schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: ERROR_RESPONSES,
       headers: COMMON_HEADERS,
       securitySchemes: SECURITY_SCHEMES,
     },
   };
-  return { document, undocumented, untypedScalars: [...converter.untypedScalars] };
+  return { document, undocumented, untypedScalars: [...converter.untypedScalars], componentConflicts: components.conflicts, undescribedEvents: webhooks.undescribed };
 }

@@ -6,6 +6,7 @@ import type { Scope } from '../../auth/scopes.js';
 import { previewPrice } from './price-preview.js';
 import { parsePricePreview } from './bookings.commands.js';
 import { problemResponse } from '../../http/problem-schema.js';
+import { named } from '../../rest/openapi-components.js';
 
 export const PRICE_PREVIEW_PATH = '/api/pricing/preview';
 
@@ -14,29 +15,38 @@ export const PREVIEW_SCOPE: Scope = 'pricing:read';
 
 // Example times (a Monday morning) so generated requests (docs, the security sweep) pass the
 // field checks; objectId is the caller's own.
-const PreviewBody = Type.Object(
-  {
-    objectId: Type.String({ format: 'uuid', description: 'A bookable object of the key’s tenant.' }),
-    startTime: Type.String({ format: 'date-time', examples: ['2030-01-07T10:00:00Z'] }),
-    endTime: Type.String({ format: 'date-time', description: 'Later than startTime.', examples: ['2030-01-07T11:00:00Z'] }),
-  },
-  { additionalProperties: false },
+const PreviewBody = named(
+  'PricePreviewRequest',
+  Type.Object(
+    {
+      objectId: Type.String({ format: 'uuid', description: 'A bookable object of the key’s tenant.' }),
+      startTime: Type.String({ format: 'date-time', examples: ['2030-01-07T10:00:00Z'] }),
+      endTime: Type.String({ format: 'date-time', description: 'Later than startTime.', examples: ['2030-01-07T11:00:00Z'] }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-const PreviewResult = Type.Object(
-  {
-    basePrice: Type.Integer({ description: 'Cents: price per hour × duration.' }),
-    adjustments: Type.Array(
-      Type.Object({ rule: Type.String({ description: 'The pricing rule’s name.' }), amount: Type.Integer({ description: 'Cents; negative for a discount.' }) }),
-      {
-        description: 'One entry per applied pricing rule.',
-      },
-    ),
-    totalPrice: Type.Integer({ description: 'Cents: basePrice plus the adjustments, at least 0.' }),
-    currency: Type.Literal('EUR'),
-    breakdown: Type.String({ description: 'Human-readable, e.g. "2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00".' }),
-  },
-  { description: 'What a booking of this object and time range, made now, would cost.' },
+const PreviewResult = named(
+  'PricePreview',
+  Type.Object(
+    {
+      basePrice: Type.Integer({ description: 'Cents: price per hour × duration.' }),
+      adjustments: Type.Array(
+        named(
+          'PriceAdjustment',
+          Type.Object({ rule: Type.String({ description: 'The pricing rule’s name.' }), amount: Type.Integer({ description: 'Cents; negative for a discount.' }) }),
+        ),
+        {
+          description: 'One entry per applied pricing rule.',
+        },
+      ),
+      totalPrice: Type.Integer({ description: 'Cents: basePrice plus the adjustments, at least 0.' }),
+      currency: Type.Literal('EUR'),
+      breakdown: Type.String({ description: 'Human-readable, e.g. "2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00".' }),
+    },
+    { description: 'What a booking of this object and time range, made now, would cost.' },
+  ),
 );
 
 /** The hand-written, unversioned price preview: POST /api/pricing/preview with an API key. */

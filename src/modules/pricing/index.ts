@@ -6,4 +6,4 @@ export { cancellationQuote, refundForCancellation } from './refund.js';
 export * from './cancellation-policies.service.js';
 export * from './pricing-rules.service.js';
 export * from './cancellation-policies.commands.js';
-export { parsePricingRule, ruleInputOf, type PricingRuleInput } from './rule-input.js';
+export { parsePricingRule, ruleInputOf, type PricingRuleInput, MAX_OBJECT_IDS, MIN_DAYS_RANGE, MIN_DURATION_RANGE, PERCENT_RANGE, PRICING_RULE_TYPES } from './rule-input.js';

@@ -20,9 +20,9 @@ type TypeField = 'startTime' | 'endTime' | 'weekdays' | 'minDurationMinutes' | '
 const TYPE_FIELD_NAMES: readonly TypeField[] = ['startTime', 'endTime', 'weekdays', 'minDurationMinutes', 'minDaysInAdvance'];
 
 export const PERCENT_RANGE = [-100, 1000] as const;
-const MIN_DURATION_RANGE = [1, 10080] as const;
-const MIN_DAYS_RANGE = [1, 3650] as const;
-const MAX_OBJECT_IDS = 1000;
+export const MIN_DURATION_RANGE = [1, 10080] as const;
+export const MIN_DAYS_RANGE = [1, 3650] as const;
+export const MAX_OBJECT_IDS = 1000;
 
 /** As received: anything may be missing or of the wrong kind; null means absent. */
 export interface PricingRuleInput {

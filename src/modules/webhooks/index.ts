@@ -6,3 +6,5 @@ export { createWebhookLoaders } from './webhooks.loaders.js';
 export { webhookResolvers } from './webhooks.resolvers.js';
 export * from './webhooks.service.js';
 export * from './webhooks.operations.js';
+export { MAX_URL_LENGTH } from './subscription.rules.js';
+export { API_VERSION, SECRET_MAX_LENGTH, SECRET_MIN_LENGTH } from './signing.js';
