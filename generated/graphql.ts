@@ -16,10 +16,21 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** An ISO 8601 timestamp, returned in UTC. */
+  /** An ISO 8601 timestamp, returned in UTC with milliseconds (2026-11-20T10:00:00.000Z); inputs need an offset or Z. */
   DateTime: { input: Date | string; output: Date | string; }
+  /** An email address (local@domain.tld, at most 254 characters), returned as it was given. */
+  EmailAddress: { input: string; output: string; }
   /** Any JSON value. */
   JSON: { input: unknown; output: unknown; }
+  /** A calendar date without a time zone, YYYY-MM-DD; the field says whose local calendar it is. */
+  LocalDate: { input: string; output: string; }
+  /**
+   * A wall-clock time HH:MM (24-hour, no seconds, no time zone); 24:00 is the end of the day. The field
+   * says which time zone it is read in (for the catalog and pricing: the accommodation's).
+   */
+  LocalTime: { input: string; output: string; }
+  /** An absolute URL (RFC 3986), returned exactly as it was given. */
+  URL: { input: string; output: string; }
 };
 
 /** One access check a controller made, allowed or denied. */
@@ -244,8 +255,11 @@ export type BookingStatus =
  */
 export type CancellationPolicy = {
   __typename?: 'CancellationPolicy';
+  /** The policy's id (UUID). */
   id: Scalars['ID']['output'];
+  /** True for the tenant's default policy (at most one); only the default is applied. */
   isDefault: Scalars['Boolean']['output'];
+  /** A name for the dashboard and CancellationQuote.policyName; 1–200 characters. */
   name: Scalars['String']['output'];
   /** Sorted by hoursBeforeStart, largest first. */
   tiers: Array<CancellationTier>;
@@ -254,6 +268,7 @@ export type CancellationPolicy = {
 /** The cancellation policies of the tenant, as the REST listing answers them. */
 export type CancellationPolicyList = {
   __typename?: 'CancellationPolicyList';
+  /** Every policy of the tenant. */
   cancellationPolicies: Array<CancellationPolicy>;
 };
 
@@ -272,7 +287,9 @@ export type CancellationQuote = {
 /** A refund step: cancelling at least hoursBeforeStart hours before the start refunds refundPercent. */
 export type CancellationTier = {
   __typename?: 'CancellationTier';
+  /** Whole hours of notice before the booking's start, 0 to 8760. */
   hoursBeforeStart: Scalars['Int']['output'];
+  /** Whole percent of the total price refunded, 0 to 100. */
   refundPercent: Scalars['Int']['output'];
 };
 
@@ -317,6 +334,7 @@ export type CreateApiKeyPayload = {
 /** The pricing rule just created. */
 export type CreatePricingRulePayload = {
   __typename?: 'CreatePricingRulePayload';
+  /** The new rule. */
   pricingRule: PricingRule;
 };
 
@@ -509,6 +527,7 @@ export type Mutation = {
   deleteOAuthApp: Scalars['Boolean']['output'];
   /** Deletes an object; refused (409) while it has bookings. */
   deleteObject: Scalars['Boolean']['output'];
+  /** Deletes the rule and answers true (NOT_FOUND for an unknown id); prices of existing bookings do not change. */
   deletePricingRule: Scalars['Boolean']['output'];
   /** Deletes a subscription with its delivery log; pending deliveries are dropped. */
   deleteWebhook: DeleteWebhookPayload;
@@ -1066,11 +1085,15 @@ export type PriceAdjustment = {
 /** What a booking would cost: basePrice + adjustments, floored at 0, in cents. */
 export type PriceQuote = {
   __typename?: 'PriceQuote';
+  /** One entry per active rule that applies, in the rules' creation order. */
   adjustments: Array<PriceAdjustment>;
+  /** Cents: the object's price per hour times the booking's duration. */
   basePrice: Scalars['Int']['output'];
   /** Human-readable, e.g. 2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00 */
   breakdown: Scalars['String']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
+  /** Cents: basePrice plus the adjustments, never below 0. */
   totalPrice: Scalars['Int']['output'];
 };
 
@@ -1080,33 +1103,49 @@ export type PriceQuote = {
  */
 export type PricingRule = {
   __typename?: 'PricingRule';
+  /** False: kept but not applied to new bookings or quotes. */
   active: Scalars['Boolean']['output'];
+  /** When the rule was created. */
   createdAt: Scalars['DateTime']['output'];
   /** time_based: local HH:MM (24:00 allowed); not after startTime means the window wraps past midnight. */
-  endTime: Maybe<Scalars['String']['output']>;
+  endTime: Maybe<Scalars['LocalTime']['output']>;
+  /** The rule's id (UUID). */
   id: Scalars['ID']['output'];
   /** early_bird: bookings created at least this many (local calendar) days before their start. */
   minDaysInAdvance: Maybe<Scalars['Int']['output']>;
   /** duration_based: bookings at least this long. */
   minDurationMinutes: Maybe<Scalars['Int']['output']>;
+  /** Shown in a price breakdown and as PriceAdjustment.rule; 1–200 characters. */
   name: Scalars['String']['output'];
   /** The objects the rule applies to; empty: every object of the tenant. */
   objectIds: Array<Scalars['ID']['output']>;
   /** Whole percent from -100 to 1000. */
   percent: Scalars['Int']['output'];
   /** time_based: local HH:MM in the accommodation's time zone. */
-  startTime: Maybe<Scalars['String']['output']>;
-  /** time_based, day_based, duration_based or early_bird. */
-  type: Scalars['String']['output'];
+  startTime: Maybe<Scalars['LocalTime']['output']>;
+  /** Which conditions apply; the fields of the other types are null. */
+  type: PricingRuleType;
   /** day_based: the weekdays (monday … sunday); time_based: optional, null means every day. */
-  weekdays: Maybe<Array<Scalars['String']['output']>>;
+  weekdays: Maybe<Array<Weekday>>;
 };
 
 /** The pricing rules of the tenant, as the REST listing answers them. */
 export type PricingRuleList = {
   __typename?: 'PricingRuleList';
+  /** In creation order (the order of their adjustments). */
   pricingRules: Array<PricingRule>;
 };
+
+/** The kind of a pricing rule; it decides which of the rule's conditions apply. */
+export type PricingRuleType =
+  /** Applies to bookings starting on one of the rule's weekdays (local to the accommodation). */
+  | 'day_based'
+  /** Applies to bookings at least minDurationMinutes long. */
+  | 'duration_based'
+  /** Applies to bookings created at least minDaysInAdvance local calendar days before their start. */
+  | 'early_bird'
+  /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
+  | 'time_based';
 
 /** A QR code a guest shows at the door: valid from shortly before the booking starts until it ends. */
 export type QrCredential = {
@@ -1150,6 +1189,7 @@ export type Query = {
   bookingWebhookDeliveries: WebhookDeliveryList;
   /** Bookings ordered by start time (then id); `first` is at most 100 (default 20). */
   bookings: Array<Booking>;
+  /** The tenant's cancellation policies. */
   cancellationPolicies: Array<CancellationPolicy>;
   /** The same as cancellationPolicies, wrapped as {cancellationPolicies} (the REST shape). */
   cancellationPolicyList: CancellationPolicyList;
@@ -1650,6 +1690,23 @@ export type WebhookTestResult = {
   webhookId: Scalars['ID']['output'];
 };
 
+/** A day of the week, in the accommodation's local calendar. */
+export type Weekday =
+  /** Friday. */
+  | 'friday'
+  /** Monday. */
+  | 'monday'
+  /** Saturday. */
+  | 'saturday'
+  /** Sunday. */
+  | 'sunday'
+  /** Thursday. */
+  | 'thursday'
+  /** Tuesday. */
+  | 'tuesday'
+  /** Wednesday. */
+  | 'wednesday';
+
 /** A weekday that is null is closed. */
 export type WeeklySchedule = {
   __typename?: 'WeeklySchedule';
@@ -1788,9 +1845,12 @@ export type ResolversTypes = {
   DoorOfflinePolicy: ResolverTypeWrapper<DoorOfflinePolicy>;
   DoorSigningKey: ResolverTypeWrapper<DoorSigningKey>;
   DoorState: ResolverTypeWrapper<DoorState>;
+  EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LocalDate: ResolverTypeWrapper<Scalars['LocalDate']['output']>;
+  LocalTime: ResolverTypeWrapper<Scalars['LocalTime']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   OAuthApp: ResolverTypeWrapper<OAuthAppRow>;
   OAuthAppSecretPayload: ResolverTypeWrapper<Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversTypes['OAuthApp'] }>;
@@ -1802,6 +1862,7 @@ export type ResolversTypes = {
   PriceQuote: ResolverTypeWrapper<PriceQuote>;
   PricingRule: ResolverTypeWrapper<PricingRuleRow>;
   PricingRuleList: ResolverTypeWrapper<Omit<PricingRuleList, 'pricingRules'> & { pricingRules: Array<ResolversTypes['PricingRule']> }>;
+  PricingRuleType: PricingRuleType;
   QrCredential: ResolverTypeWrapper<QrCredential>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegisterDevicePayload: ResolverTypeWrapper<Omit<RegisterDevicePayload, 'device'> & { device: ResolversTypes['Device'] }>;
@@ -1812,6 +1873,7 @@ export type ResolversTypes = {
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tenant: ResolverTypeWrapper<TenantRow>;
+  URL: ResolverTypeWrapper<Scalars['URL']['output']>;
   UpdateBookingPayload: ResolverTypeWrapper<Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   User: ResolverTypeWrapper<UserRow>;
   UserRole: UserRole;
@@ -1826,6 +1888,7 @@ export type ResolversTypes = {
   WebhookReplayResult: ResolverTypeWrapper<WebhookReplayResult>;
   WebhookSecretRotation: ResolverTypeWrapper<Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestResult>;
+  Weekday: Weekday;
   WeeklySchedule: ResolverTypeWrapper<WeeklySchedule>;
   WeeklyScheduleInput: WeeklyScheduleInput;
 };
@@ -1872,9 +1935,12 @@ export type ResolversParentTypes = {
   DoorOfflinePolicy: DoorOfflinePolicy;
   DoorSigningKey: DoorSigningKey;
   DoorState: DoorState;
+  EmailAddress: Scalars['EmailAddress']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  LocalDate: Scalars['LocalDate']['output'];
+  LocalTime: Scalars['LocalTime']['output'];
   Mutation: Record<PropertyKey, never>;
   OAuthApp: OAuthAppRow;
   OAuthAppSecretPayload: Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversParentTypes['OAuthApp'] };
@@ -1896,6 +1962,7 @@ export type ResolversParentTypes = {
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
   Tenant: TenantRow;
+  URL: Scalars['URL']['output'];
   UpdateBookingPayload: Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   User: UserRow;
   Webhook: WebhookRow;
@@ -2188,8 +2255,20 @@ export type DoorStateResolvers<ContextType = GraphQLContext, ParentType extends 
   state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
+  name: 'EmailAddress';
+}
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
+}
+
+export interface LocalDateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LocalDate'], any> {
+  name: 'LocalDate';
+}
+
+export interface LocalTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LocalTime'], any> {
+  name: 'LocalTime';
 }
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -2299,16 +2378,16 @@ export type PriceQuoteResolvers<ContextType = GraphQLContext, ParentType extends
 export type PricingRuleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PricingRule'] = ResolversParentTypes['PricingRule']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  endTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endTime?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   minDaysInAdvance?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minDurationMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   objectIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   percent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  startTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  weekdays?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  startTime?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PricingRuleType'], ParentType, ContextType>;
+  weekdays?: Resolver<Maybe<Array<ResolversTypes['Weekday']>>, ParentType, ContextType>;
 };
 
 export type PricingRuleListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PricingRuleList'] = ResolversParentTypes['PricingRuleList']> = {
@@ -2401,6 +2480,10 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
+
+export interface UrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['URL'], any> {
+  name: 'URL';
+}
 
 export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateBookingPayload'] = ResolversParentTypes['UpdateBookingPayload']> = {
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
@@ -2531,7 +2614,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DoorOfflinePolicy?: DoorOfflinePolicyResolvers<ContextType>;
   DoorSigningKey?: DoorSigningKeyResolvers<ContextType>;
   DoorState?: DoorStateResolvers<ContextType>;
+  EmailAddress?: GraphQLScalarType;
   JSON?: GraphQLScalarType;
+  LocalDate?: GraphQLScalarType;
+  LocalTime?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   OAuthApp?: OAuthAppResolvers<ContextType>;
   OAuthAppSecretPayload?: OAuthAppSecretPayloadResolvers<ContextType>;
@@ -2552,6 +2638,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SmsCredential?: SmsCredentialResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  URL?: GraphQLScalarType;
   UpdateBookingPayload?: UpdateBookingPayloadResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;

@@ -50,6 +50,17 @@ export type DeviceStatus =
   /** Revoked: its key no longer works. */
   | 'REVOKED';
 
+/** The kind of a pricing rule; it decides which of the rule's conditions apply. */
+export type PricingRuleType =
+  /** Applies to bookings starting on one of the rule's weekdays (local to the accommodation). */
+  | 'day_based'
+  /** Applies to bookings at least minDurationMinutes long. */
+  | 'duration_based'
+  /** Applies to bookings created at least minDaysInAdvance local calendar days before their start. */
+  | 'early_bird'
+  /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
+  | 'time_based';
+
 /**
  * What a dashboard user may do. Each role is a set of the scopes API keys use, so the API enforces
  * it: ADMIN holds `admin` (everything); STAFF holds bookings:read, bookings:write, catalog:read,
@@ -69,6 +80,23 @@ export type WebhookDeliveryStatus =
   | 'PENDING'
   /** A 2xx arrived. */
   | 'SUCCEEDED';
+
+/** A day of the week, in the accommodation's local calendar. */
+export type Weekday =
+  /** Friday. */
+  | 'friday'
+  /** Monday. */
+  | 'monday'
+  /** Saturday. */
+  | 'saturday'
+  /** Sunday. */
+  | 'sunday'
+  /** Thursday. */
+  | 'thursday'
+  /** Tuesday. */
+  | 'tuesday'
+  /** Wednesday. */
+  | 'wednesday';
 
 /** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
@@ -545,7 +573,7 @@ export type DashboardPriceQuoteQuery = { priceQuote: { basePrice: number, totalP
 export type DashboardPricingRulesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: string, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<string> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
+export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: PricingRuleType, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<Weekday> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
 
 export type DashboardCreatePricingRuleMutationVariables = Exact<{
   name: string;
