@@ -60,10 +60,15 @@ export type AccessLogEntry = {
 /** A venue: it owns bookable objects and sets the time zone their hours are read in. */
 export type Accommodation = {
   __typename?: 'Accommodation';
+  /** Postal address, 1–500 characters. */
   address: Scalars['String']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The accommodation's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** Its bookable objects, by name. */
   objects: Array<BookableObject>;
   /** IANA time zone (e.g. Europe/Berlin); opening hours, slots and special dates are local times in it. */
   timeZone: Scalars['String']['output'];
@@ -156,12 +161,19 @@ export type AvailabilityByObject = {
 /** Something guests book by the hour, such as a sports court. */
 export type BookableObject = {
   __typename?: 'BookableObject';
+  /** The accommodation it belongs to (its time zone applies to the object's hours). */
   accommodation: Accommodation;
+  /** The accommodation it belongs to. */
   accommodationId: Scalars['ID']['output'];
+  /** The limits a new booking of it must keep. */
   bookingRules: BookingRules;
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The object's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** Its weekly schedule and special dates. */
   openingHours: OpeningHours;
   /** Price per hour in cents (EUR). */
   pricePerHour: Scalars['Int']['output'];
@@ -219,21 +231,33 @@ export type BookingPayload = {
 /** Limits a new booking of the object must keep: durations, slot steps, how far ahead, buffers. */
 export type BookingRules = {
   __typename?: 'BookingRules';
+  /** Minutes kept free between two bookings of the object (0–1440; default 0). */
   bufferMinutes: Scalars['Int']['output'];
+  /** Furthest a booking may start ahead, in days (0–3650; default 365). */
   maxAdvanceDays: Scalars['Int']['output'];
+  /** Longest booking in minutes (1–10080; default 240). */
   maxDurationMinutes: Scalars['Int']['output'];
+  /** Least notice in minutes between now and a booking's start (0–525600; default 0). */
   minAdvanceMinutes: Scalars['Int']['output'];
+  /** Shortest booking in minutes (1–1440; default 60). */
   minDurationMinutes: Scalars['Int']['output'];
+  /** The step between slot starts, in minutes (5–1440; default 60). */
   slotIncrementMinutes: Scalars['Int']['output'];
 };
 
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
+  /** Minutes kept free between bookings, 0–1440. */
   bufferMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Furthest ahead in days, 0–3650. */
   maxAdvanceDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Longest booking in minutes, 1–10080. */
   maxDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Least notice in minutes, 0–525600. */
   minAdvanceMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Shortest booking in minutes, 1–1440. */
   minDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Slot step in minutes, 5–1440. */
   slotIncrementMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -341,13 +365,17 @@ export type CreatePricingRulePayload = {
 /** Local wall-clock hours of one day, HH:MM; close may be 24:00. */
 export type DayHours = {
   __typename?: 'DayHours';
-  close: Scalars['String']['output'];
-  open: Scalars['String']['output'];
+  /** Closing time, local to the accommodation, after open; 24:00 is midnight at the end of the day. */
+  close: Scalars['LocalTime']['output'];
+  /** Opening time, local to the accommodation. */
+  open: Scalars['LocalTime']['output'];
 };
 
 /** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
+  /** Closing time, HH:MM (00:00–24:00), after open. */
   close: Scalars['String']['input'];
+  /** Opening time, HH:MM (00:00–23:59), local to the accommodation. */
   open: Scalars['String']['input'];
 };
 
@@ -443,14 +471,27 @@ export type DeviceTelemetry = {
 export type Door = {
   __typename?: 'Door';
   /** unlock_per_scan (unlock for unlockDurationSeconds on each allowed scan) or toggle. */
-  behavior: Scalars['String']['output'];
+  behavior: DoorBehavior;
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The controller's GPIO pin that drives the lock, 0–63. */
   gpioPin: Scalars['Int']['output'];
+  /** The door's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** The bookable objects whose guests this door lets in. */
   objectIds: Array<Scalars['ID']['output']>;
+  /** How long an unlock lasts, 1–3600 seconds. */
   unlockDurationSeconds: Scalars['Int']['output'];
 };
+
+/** What a door does on an allowed scan. The values are the REST and device protocol's wire values. */
+export type DoorBehavior =
+  /** Each allowed scan switches the door between locked and unlocked. */
+  | 'toggle'
+  /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
+  | 'unlock_per_scan';
 
 /** How long the tenant's doors may decide alone when they cannot reach Portier. */
 export type DoorOfflinePolicy = {
@@ -490,6 +531,7 @@ export type Mutation = {
    * this one stays signed in.
    */
   changePassword: ChangePasswordPayload;
+  /** Creates an accommodation. */
   createAccommodation: Accommodation;
   createApiKey: CreateApiKeyPayload;
   /** Creates a PENDING booking after checking the object's hours and booking rules. */
@@ -502,9 +544,11 @@ export type Mutation = {
    * (default: the door's unlock duration).
    */
   createDeviceCommand: DeviceCommandPayload;
+  /** Creates a door that serves the given objects. */
   createDoor: Door;
   /** Registers an app; its secret is in this answer only. */
   createOAuthApp: OAuthAppSecretPayload;
+  /** Creates a bookable object in an accommodation of the tenant. */
   createObject: BookableObject;
   /** Flat arguments, so that the REST body is flat. Each type takes its own fields only. */
   createPricingRule: CreatePricingRulePayload;
@@ -522,6 +566,7 @@ export type Mutation = {
   deleteAccommodation: Scalars['Boolean']['output'];
   /** Deleting the default leaves the tenant without one: cancellations then refund in full. */
   deleteCancellationPolicy: Scalars['Boolean']['output'];
+  /** Deletes a door. */
   deleteDoor: Scalars['Boolean']['output'];
   /** Deletes the app; every grant any tenant gave it ends, and all its tokens stop working. */
   deleteOAuthApp: Scalars['Boolean']['output'];
@@ -535,6 +580,7 @@ export type Mutation = {
   redeliverWebhookEvent: WebhookDeliveryPayload;
   /** Registers a controller for the given doors; returns its one-time activation code. */
   registerDevice: RegisterDevicePayload;
+  /** Removes the special date of an object on one local date. */
   removeSpecialDate: OpeningHours;
   /** Removes a user and signs out their sessions. The tenant's last admin cannot be removed (409 last_admin). */
   removeUser: RemoveUserPayload;
@@ -560,6 +606,7 @@ export type Mutation = {
   rotateOAuthAppSecret: OAuthAppSecretPayload;
   /** Replaces the signing secret (a whsec_ one is generated when none is given); the old one also signs for 24 hours. */
   rotateWebhookSecret: WebhookSecretRotation;
+  /** Changes the given booking rules of an object; the others keep their values. */
   setBookingRules: BookingRules;
   /** Makes the policy the tenant's default, in the same transaction unsetting the previous one. */
   setDefaultCancellationPolicy: CancellationPolicy;
@@ -569,9 +616,11 @@ export type Mutation = {
   setDoorOfflinePolicy: DoorOfflinePolicy;
   /** Replaces the weekly schedule; a weekday left out is closed. */
   setOpeningHours: OpeningHours;
+  /** Sets (or replaces) the special date of an object on one local date. */
   setSpecialDate: OpeningHours;
   /** Sends a webhook.test event to the subscription now (one attempt, at most 15 s) and reports the outcome. */
   testWebhook: WebhookTestResult;
+  /** Changes the given fields; the others keep their values. */
   updateAccommodation: Accommodation;
   /**
    * The REST PATCH of a booking: either status (as updateBookingStatus) or startTime and endTime, with
@@ -582,7 +631,9 @@ export type Mutation = {
   updateBookingStatus: UpdateBookingPayload;
   /** Given arguments replace the stored values; isDefault false on the default leaves the tenant without one. */
   updateCancellationPolicy: CancellationPolicy;
+  /** Changes the given fields of a door; the others keep their values. */
   updateDoor: Door;
+  /** Changes the object's name or price; existing bookings keep their price. */
   updateObject: BookableObject;
   /**
    * Given arguments replace the stored values (null keeps them); changing the type drops the old
@@ -1050,7 +1101,9 @@ export type ObjectSlots = {
 /** The weekly schedule of a bookable object and its special dates. */
 export type OpeningHours = {
   __typename?: 'OpeningHours';
+  /** The regular hours per weekday. */
   schedule: WeeklySchedule;
+  /** Dates that override the schedule, in date order. */
   specialDates: Array<SpecialDate>;
 };
 
@@ -1165,7 +1218,9 @@ export type Query = {
   __typename?: 'Query';
   /** Access checks, newest first, optionally of one device, door or booking; `first` is at most 500 (default 50). */
   accessLog: Array<AccessLogEntry>;
+  /** One accommodation of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   accommodation: Maybe<Accommodation>;
+  /** The tenant's accommodations, by name. */
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
@@ -1173,8 +1228,9 @@ export type Query = {
   auditLog: AuditLogConnection;
   /** The slots of one object on a local date (YYYY-MM-DD). */
   availability: Availability;
+  /** One bookable object of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   bookableObject: Maybe<BookableObject>;
-  /** Bookable objects, optionally of one accommodation. */
+  /** Bookable objects by name, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
   booking: Maybe<Booking>;
   /** The QR and SMS credentials of a booking. */
@@ -1202,10 +1258,12 @@ export type Query = {
   deviceCommands: Array<DeviceCommandEntry>;
   /** The tenant's devices, newest first. */
   devices: Array<Device>;
+  /** One door of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   door: Maybe<Door>;
   doorOfflinePolicy: DoorOfflinePolicy;
   /** The tenant's door signing keys: the active one first, then retired ones, newest first. */
   doorSigningKeys: Array<DoorSigningKey>;
+  /** The tenant's doors, by name. */
   doors: Array<Door>;
   /** The OAuth apps this tenant registered. */
   oauthApps: Array<OAuthApp>;
@@ -1532,10 +1590,15 @@ export type SmsCredential = {
 /** A date that overrides the weekly schedule: closed, or open with its own hours (open/close), or as usual when both are null. */
 export type SpecialDate = {
   __typename?: 'SpecialDate';
-  close: Maybe<Scalars['String']['output']>;
+  /** Closing time that day (local, 24:00 allowed); null with open. */
+  close: Maybe<Scalars['LocalTime']['output']>;
+  /** True: closed all day. */
   closed: Scalars['Boolean']['output'];
-  date: Scalars['String']['output'];
-  open: Maybe<Scalars['String']['output']>;
+  /** The local date in the accommodation's time zone. */
+  date: Scalars['LocalDate']['output'];
+  /** Opening time that day (local); null: the weekly schedule's hours, or closed. */
+  open: Maybe<Scalars['LocalTime']['output']>;
+  /** Why (shown to staff); empty when none was given. */
   reason: Scalars['String']['output'];
 };
 
@@ -1710,23 +1773,37 @@ export type Weekday =
 /** A weekday that is null is closed. */
 export type WeeklySchedule = {
   __typename?: 'WeeklySchedule';
+  /** Hours on Fridays; null: closed. */
   friday: Maybe<DayHours>;
+  /** Hours on Mondays; null: closed. */
   monday: Maybe<DayHours>;
+  /** Hours on Saturdays; null: closed. */
   saturday: Maybe<DayHours>;
+  /** Hours on Sundays; null: closed. */
   sunday: Maybe<DayHours>;
+  /** Hours on Thursdays; null: closed. */
   thursday: Maybe<DayHours>;
+  /** Hours on Tuesdays; null: closed. */
   tuesday: Maybe<DayHours>;
+  /** Hours on Wednesdays; null: closed. */
   wednesday: Maybe<DayHours>;
 };
 
 /** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
+  /** Hours on Fridays; left out or null: closed. */
   friday?: InputMaybe<DayHoursInput>;
+  /** Hours on Mondays; left out or null: closed. */
   monday?: InputMaybe<DayHoursInput>;
+  /** Hours on Saturdays; left out or null: closed. */
   saturday?: InputMaybe<DayHoursInput>;
+  /** Hours on Sundays; left out or null: closed. */
   sunday?: InputMaybe<DayHoursInput>;
+  /** Hours on Thursdays; left out or null: closed. */
   thursday?: InputMaybe<DayHoursInput>;
+  /** Hours on Tuesdays; left out or null: closed. */
   tuesday?: InputMaybe<DayHoursInput>;
+  /** Hours on Wednesdays; left out or null: closed. */
   wednesday?: InputMaybe<DayHoursInput>;
 };
 
@@ -1842,6 +1919,7 @@ export type ResolversTypes = {
   DeviceStatus: DeviceStatus;
   DeviceTelemetry: ResolverTypeWrapper<DeviceTelemetryData>;
   Door: ResolverTypeWrapper<DoorRow>;
+  DoorBehavior: DoorBehavior;
   DoorOfflinePolicy: ResolverTypeWrapper<DoorOfflinePolicy>;
   DoorSigningKey: ResolverTypeWrapper<DoorSigningKey>;
   DoorState: ResolverTypeWrapper<DoorState>;
@@ -2171,8 +2249,8 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type DayHoursResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DayHours'] = ResolversParentTypes['DayHours']> = {
-  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  open?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
+  open?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
 };
 
 export type DeleteWebhookPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteWebhookPayload'] = ResolversParentTypes['DeleteWebhookPayload']> = {
@@ -2228,7 +2306,7 @@ export type DeviceTelemetryResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type DoorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Door'] = ResolversParentTypes['Door']> = {
-  behavior?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  behavior?: Resolver<ResolversTypes['DoorBehavior'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gpioPin?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2468,10 +2546,10 @@ export type SmsCredentialResolvers<ContextType = GraphQLContext, ParentType exte
 };
 
 export type SpecialDateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpecialDate'] = ResolversParentTypes['SpecialDate']> = {
-  close?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  close?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   closed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  open?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['LocalDate'], ParentType, ContextType>;
+  open?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 

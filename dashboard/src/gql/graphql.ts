@@ -6,11 +6,17 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
+  /** Minutes kept free between bookings, 0–1440. */
   bufferMinutes?: number | null | undefined;
+  /** Furthest ahead in days, 0–3650. */
   maxAdvanceDays?: number | null | undefined;
+  /** Longest booking in minutes, 1–10080. */
   maxDurationMinutes?: number | null | undefined;
+  /** Least notice in minutes, 0–525600. */
   minAdvanceMinutes?: number | null | undefined;
+  /** Shortest booking in minutes, 1–1440. */
   minDurationMinutes?: number | null | undefined;
+  /** Slot step in minutes, 5–1440. */
   slotIncrementMinutes?: number | null | undefined;
 };
 
@@ -35,7 +41,9 @@ export type CancellationTierInput = {
 
 /** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
+  /** Closing time, HH:MM (00:00–24:00), after open. */
   close: string;
+  /** Opening time, HH:MM (00:00–23:59), local to the accommodation. */
   open: string;
 };
 
@@ -49,6 +57,13 @@ export type DeviceStatus =
   | 'PENDING_ACTIVATION'
   /** Revoked: its key no longer works. */
   | 'REVOKED';
+
+/** What a door does on an allowed scan. The values are the REST and device protocol's wire values. */
+export type DoorBehavior =
+  /** Each allowed scan switches the door between locked and unlocked. */
+  | 'toggle'
+  /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
+  | 'unlock_per_scan';
 
 /** The kind of a pricing rule; it decides which of the rule's conditions apply. */
 export type PricingRuleType =
@@ -100,12 +115,19 @@ export type Weekday =
 
 /** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
+  /** Hours on Fridays; left out or null: closed. */
   friday?: DayHoursInput | null | undefined;
+  /** Hours on Mondays; left out or null: closed. */
   monday?: DayHoursInput | null | undefined;
+  /** Hours on Saturdays; left out or null: closed. */
   saturday?: DayHoursInput | null | undefined;
+  /** Hours on Sundays; left out or null: closed. */
   sunday?: DayHoursInput | null | undefined;
+  /** Hours on Thursdays; left out or null: closed. */
   thursday?: DayHoursInput | null | undefined;
+  /** Hours on Tuesdays; left out or null: closed. */
   tuesday?: DayHoursInput | null | undefined;
+  /** Hours on Wednesdays; left out or null: closed. */
   wednesday?: DayHoursInput | null | undefined;
 };
 
@@ -395,7 +417,7 @@ export type DashboardObjectOptionsQuery = { bookableObjects: Array<{ id: string,
 export type DashboardCatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardCatalogQuery = { accommodations: Array<{ id: string, name: string, address: string, timeZone: string, objects: Array<{ id: string, name: string, pricePerHour: number }> }>, doors: Array<{ id: string, name: string, gpioPin: number, behavior: string, unlockDurationSeconds: number, objectIds: Array<string> }> };
+export type DashboardCatalogQuery = { accommodations: Array<{ id: string, name: string, address: string, timeZone: string, objects: Array<{ id: string, name: string, pricePerHour: number }> }>, doors: Array<{ id: string, name: string, gpioPin: number, behavior: DoorBehavior, unlockDurationSeconds: number, objectIds: Array<string> }> };
 
 export type DashboardCreateAccommodationMutationVariables = Exact<{
   name: string;
