@@ -146,7 +146,9 @@ export type AuditLogPageInfo = {
 /** The slots of one object on one date (the GraphQL availability shape). */
 export type Availability = {
   __typename?: 'Availability';
+  /** The object's name. */
   objectName: Scalars['String']['output'];
+  /** The day's slots in time order, one slot increment long each, within the day's open hours. */
   slots: Array<Slot>;
 };
 
@@ -154,7 +156,8 @@ export type Availability = {
 export type AvailabilityByObject = {
   __typename?: 'AvailabilityByObject';
   /** YYYY-MM-DD, a local date of each object's accommodation. */
-  date: Scalars['String']['output'];
+  date: Scalars['LocalDate']['output'];
+  /** One entry per object: every object of the tenant, or those the filters leave. */
   objects: Array<ObjectSlots>;
 };
 
@@ -1093,8 +1096,11 @@ export type OAuthAppSecretPayload = {
 /** The time slots of one bookable object on the requested date. */
 export type ObjectSlots = {
   __typename?: 'ObjectSlots';
+  /** The object. */
   objectId: Scalars['ID']['output'];
+  /** The object's name. */
   objectName: Scalars['String']['output'];
+  /** The day's slots in time order. */
   slots: Array<Slot>;
 };
 
@@ -1574,8 +1580,10 @@ export type Slot = {
   __typename?: 'Slot';
   /** False when a booking of exactly this slot would be refused (overlap incl. buffers, minimum notice, maximum advance). */
   available: Scalars['Boolean']['output'];
-  end: Scalars['String']['output'];
-  start: Scalars['String']['output'];
+  /** The slot's end, local HH:MM (24:00: midnight at the end of the day). */
+  end: Scalars['LocalTime']['output'];
+  /** The slot's start, local HH:MM in the accommodation's time zone. */
+  start: Scalars['LocalTime']['output'];
 };
 
 /** A numeric door code sent to the guest by SMS, typed on the controller's keypad. */
@@ -2138,7 +2146,7 @@ export type AvailabilityResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type AvailabilityByObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AvailabilityByObject'] = ResolversParentTypes['AvailabilityByObject']> = {
-  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['LocalDate'], ParentType, ContextType>;
   objects?: Resolver<Array<ResolversTypes['ObjectSlots']>, ParentType, ContextType>;
 };
 
@@ -2536,8 +2544,8 @@ export type RescheduleBookingPayloadResolvers<ContextType = GraphQLContext, Pare
 
 export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
   available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
 };
 
 export type SmsCredentialResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SmsCredential'] = ResolversParentTypes['SmsCredential']> = {
