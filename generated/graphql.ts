@@ -185,21 +185,33 @@ export type BookableObject = {
 /** A reservation of one bookable object for a time span by one guest. */
 export type Booking = {
   __typename?: 'Booking';
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
+  /** When it ends (exclusive). */
   endTime: Scalars['DateTime']['output'];
-  guestEmail: Scalars['String']['output'];
+  /** The guest's email address, as given. */
+  guestEmail: Scalars['EmailAddress']['output'];
+  /** The guest's name, 1–200 characters. */
   guestName: Scalars['String']['output'];
+  /** The guest's phone number (digits, spaces and + ( ) - . /), when given; the SMS credential goes there. */
   guestPhone: Maybe<Scalars['String']['output']>;
+  /** The booking's id (UUID). */
   id: Scalars['ID']['output'];
+  /** The booked object. */
   object: BookableObject;
+  /** The booked object. */
   objectId: Scalars['ID']['output'];
+  /** The booked object's name. */
   objectName: Scalars['String']['output'];
   /** The page where the guest pays (PUBLIC_URL/pay/<token>). */
-  paymentUrl: Scalars['String']['output'];
+  paymentUrl: Scalars['URL']['output'];
   /** Cents refunded when the booking was cancelled; null otherwise. */
   refundAmount: Maybe<Scalars['Int']['output']>;
+  /** When the booking starts. */
   startTime: Scalars['DateTime']['output'];
+  /** Where it is in its life. */
   status: BookingStatus;
   /** Cents; computed from the object's price and the pricing rules when the booking was created. */
   totalPrice: Scalars['Int']['output'];
@@ -221,13 +233,16 @@ export type BookingCredentials = {
 /** One page of bookings (the REST listing) and where it lies. */
 export type BookingPage = {
   __typename?: 'BookingPage';
+  /** The page's bookings, by start time (then id). */
   bookings: Array<Booking>;
+  /** Where this page lies. */
   pagination: Pagination;
 };
 
 /** A booking, as the REST routes that create or read one answer it. */
 export type BookingPayload = {
   __typename?: 'BookingPayload';
+  /** The booking. */
   booking: Booking;
 };
 
@@ -302,12 +317,15 @@ export type CancellationPolicyList = {
 /** What cancelling a booking now would refund, by the tenant's default cancellation policy (the dashboard shows it before it cancels). */
 export type CancellationQuote = {
   __typename?: 'CancellationQuote';
+  /** The booking. */
   bookingId: Scalars['ID']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
   /** The default policy applied; null when the tenant has none (cancellations refund in full). */
   policyName: Maybe<Scalars['String']['output']>;
   /** Cents the policy refunds if the booking is cancelled now. */
   refundAmount: Scalars['Int']['output'];
+  /** Cents: the booking's price. */
   totalPrice: Scalars['Int']['output'];
 };
 
@@ -1116,7 +1134,9 @@ export type OpeningHours = {
 /** Where a page lies in a numbered listing. */
 export type Pagination = {
   __typename?: 'Pagination';
+  /** The page number, from 1. */
   page: Scalars['Int']['output'];
+  /** Bookings per page, 1–100. */
   pageSize: Scalars['Int']['output'];
   /** The number of bookings matching the filters. */
   total: Scalars['Int']['output'];
@@ -1125,8 +1145,11 @@ export type Pagination = {
 /** Where and when a booking was, and what it cost, before it was rescheduled. */
 export type PreviousBookingSlot = {
   __typename?: 'PreviousBookingSlot';
+  /** Its end before. */
   endTime: Scalars['DateTime']['output'];
+  /** The object it was booked on. */
   objectId: Scalars['ID']['output'];
+  /** Its start before. */
   startTime: Scalars['DateTime']['output'];
   /** Cents. */
   totalPrice: Scalars['Int']['output'];
@@ -1238,6 +1261,7 @@ export type Query = {
   bookableObject: Maybe<BookableObject>;
   /** Bookable objects by name, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
+  /** One booking of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   booking: Maybe<Booking>;
   /** The QR and SMS credentials of a booking. */
   bookingCredentials: BookingCredentials;
@@ -1572,6 +1596,7 @@ export type RescheduleBookingPayload = {
   __typename?: 'RescheduleBookingPayload';
   /** The booking at its new object and times, with the price recomputed. */
   booking: Booking;
+  /** Its object, times and price before. */
   previous: PreviousBookingSlot;
 };
 
@@ -1621,6 +1646,7 @@ export type Tenant = {
 /** The booking after a status change. */
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
+  /** The booking as it is now. */
   booking: Booking;
   /** The object, times and price before the update; present when the update rescheduled the booking. */
   previous: Maybe<PreviousBookingSlot>;
@@ -2165,14 +2191,14 @@ export type BookingResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  guestEmail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guestEmail?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   guestName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   guestPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType>;
   objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  paymentUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  paymentUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
   refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['BookingStatus'], ParentType, ContextType>;
