@@ -410,23 +410,33 @@ export type DeleteWebhookPayload = {
 /** A door controller at the venue. It polls Portier with its device key. */
 export type Device = {
   __typename?: 'Device';
+  /** When the controller activated; null before. */
   activatedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When the activation code stops working (7 days after registration). */
   activationExpiresAt: Scalars['DateTime']['output'];
+  /** When it was registered. */
   createdAt: Scalars['DateTime']['output'];
   /** The doors this controller drives; it may check access only for these. */
   doors: Array<Door>;
+  /** Sent by the controller on activation. */
   firmwareVersion: Maybe<Scalars['String']['output']>;
+  /** The device's id (UUID); the controller uses it in the device protocol's paths. */
   id: Scalars['ID']['output'];
   /** The first 12 characters of the device key (svc_dk_ and 5 more), for recognising it. */
   keyPrefix: Maybe<Scalars['String']['output']>;
+  /** When the last heartbeat arrived; null before the first. */
   lastHeartbeatAt: Maybe<Scalars['DateTime']['output']>;
+  /** A name for staff, 1–200 characters. */
   name: Scalars['String']['output'];
   /** True while heartbeats arrive within 3 heartbeat intervals (45 s). */
   online: Scalars['Boolean']['output'];
+  /** When it was revoked; null while not. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
   /** Sent by the controller on activation. */
   serial: Maybe<Scalars['String']['output']>;
+  /** Where it is in its life. */
   status: DeviceStatus;
+  /** What the last heartbeat reported; null before the first. */
   telemetry: Maybe<DeviceTelemetry>;
 };
 
@@ -437,24 +447,32 @@ export type Device = {
  */
 export type DeviceCommand = {
   __typename?: 'DeviceCommand';
+  /** When it was queued. */
   created_at: Scalars['DateTime']['output'];
+  /** When a pending command expires unused (60 s after creation). */
   expires_at: Scalars['DateTime']['output'];
+  /** The command's id (UUID). */
   id: Scalars['ID']['output'];
   /** For unlock: {gpio_pin, duration_seconds}. */
   payload: Scalars['JSON']['output'];
   /** pending, delivered, executed, failed or expired */
-  status: Scalars['String']['output'];
+  status: DeviceCommandStatus;
   /** unlock */
-  type: Scalars['String']['output'];
+  type: DeviceCommandType;
 };
 
 /** A command with its delivery and the result the controller reported. */
 export type DeviceCommandEntry = {
   __typename?: 'DeviceCommandEntry';
+  /** The command as the device protocol shows it. */
   command: DeviceCommand;
+  /** When the controller reported executed or failed; null before. */
   completedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When it was handed out; null before. */
   deliveredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The device it was queued for. */
   deviceId: Scalars['ID']['output'];
+  /** The door it concerns (unlock); null when none. */
   doorId: Maybe<Scalars['ID']['output']>;
   /** What the controller reported with status failed. */
   error: Maybe<Scalars['String']['output']>;
@@ -465,8 +483,27 @@ export type DeviceCommandEntry = {
 /** The command queued for a device. */
 export type DeviceCommandPayload = {
   __typename?: 'DeviceCommandPayload';
+  /** The queued command, pending. */
   command: DeviceCommand;
 };
+
+/** Where a device command stands (the device protocol's values). */
+export type DeviceCommandStatus =
+  /** Handed out to the controller; waiting for its report. */
+  | 'delivered'
+  /** The controller reported success. */
+  | 'executed'
+  /** Not handed out before expires_at; never will be. */
+  | 'expired'
+  /** The controller reported failure (see error). */
+  | 'failed'
+  /** Queued; handed out with the next heartbeat or poll. */
+  | 'pending';
+
+/** What a command asks a controller to do (the device protocol's values). */
+export type DeviceCommandType =
+  /** Unlock a door for payload.duration_seconds on payload.gpio_pin. */
+  | 'unlock';
 
 /** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
@@ -482,9 +519,13 @@ export type DeviceStatus =
 /** The health data of the latest heartbeat. */
 export type DeviceTelemetry = {
   __typename?: 'DeviceTelemetry';
+  /** CPU load, whole percent 0–100. */
   cpuPercent: Scalars['Int']['output'];
+  /** The state of each door the controller reported. */
   doorStates: Array<DoorState>;
+  /** Memory in use, whole percent 0–100. */
   memoryPercent: Scalars['Int']['output'];
+  /** Wi-Fi signal strength in dBm, -150 to 0. */
   wifiSignalDbm: Scalars['Int']['output'];
 };
 
@@ -514,6 +555,13 @@ export type DoorBehavior =
   /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
   | 'unlock_per_scan';
 
+/** Whether a door is locked, as its controller reports it (the device protocol's values). */
+export type DoorLockState =
+  /** The lock is closed. */
+  | 'locked'
+  /** The lock is open. */
+  | 'unlocked';
+
 /** How long the tenant's doors may decide alone when they cannot reach Portier. */
 export type DoorOfflinePolicy = {
   __typename?: 'DoorOfflinePolicy';
@@ -538,9 +586,10 @@ export type DoorSigningKey = {
 /** The state of one door as the controller last reported it. */
 export type DoorState = {
   __typename?: 'DoorState';
+  /** The door id as the controller reported it. */
   doorId: Scalars['ID']['output'];
   /** locked or unlocked */
-  state: Scalars['String']['output'];
+  state: DoorLockState;
 };
 
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
@@ -1283,6 +1332,7 @@ export type Query = {
   cancellationQuote: CancellationQuote;
   /** The apps this tenant authorized to act for it. */
   connectedApps: Array<ConnectedApp>;
+  /** One device of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   device: Maybe<Device>;
   /** A device's commands, newest first; `first` is at most 200 (default 50). */
   deviceCommands: Array<DeviceCommandEntry>;
@@ -1582,6 +1632,7 @@ export type RegisterDevicePayload = {
   __typename?: 'RegisterDevicePayload';
   /** The one-time activation code, shown only in this response; valid for 7 days. */
   activationCode: Scalars['String']['output'];
+  /** The new device, PENDING_ACTIVATION. */
   device: Device;
 };
 
@@ -1950,10 +2001,13 @@ export type ResolversTypes = {
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandEntry: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandPayload: ResolverTypeWrapper<Omit<DeviceCommandPayload, 'command'> & { command: ResolversTypes['DeviceCommand'] }>;
+  DeviceCommandStatus: DeviceCommandStatus;
+  DeviceCommandType: DeviceCommandType;
   DeviceStatus: DeviceStatus;
   DeviceTelemetry: ResolverTypeWrapper<DeviceTelemetryData>;
   Door: ResolverTypeWrapper<DoorRow>;
   DoorBehavior: DoorBehavior;
+  DoorLockState: DoorLockState;
   DoorOfflinePolicy: ResolverTypeWrapper<DoorOfflinePolicy>;
   DoorSigningKey: ResolverTypeWrapper<DoorSigningKey>;
   DoorState: ResolverTypeWrapper<DoorState>;
@@ -2314,8 +2368,8 @@ export type DeviceCommandResolvers<ContextType = GraphQLContext, ParentType exte
   expires_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   payload?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DeviceCommandStatus'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['DeviceCommandType'], ParentType, ContextType>;
 };
 
 export type DeviceCommandEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeviceCommandEntry'] = ResolversParentTypes['DeviceCommandEntry']> = {
@@ -2364,7 +2418,7 @@ export type DoorSigningKeyResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type DoorStateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DoorState'] = ResolversParentTypes['DoorState']> = {
   doorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DoorLockState'], ParentType, ContextType>;
 };
 
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {

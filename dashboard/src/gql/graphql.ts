@@ -47,6 +47,19 @@ export type DayHoursInput = {
   open: string;
 };
 
+/** Where a device command stands (the device protocol's values). */
+export type DeviceCommandStatus =
+  /** Handed out to the controller; waiting for its report. */
+  | 'delivered'
+  /** The controller reported success. */
+  | 'executed'
+  /** Not handed out before expires_at; never will be. */
+  | 'expired'
+  /** The controller reported failure (see error). */
+  | 'failed'
+  /** Queued; handed out with the next heartbeat or poll. */
+  | 'pending';
+
 /** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
   /** The activation code expired unused (7 days after registration); register the device again. */
@@ -64,6 +77,13 @@ export type DoorBehavior =
   | 'toggle'
   /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
   | 'unlock_per_scan';
+
+/** Whether a door is locked, as its controller reports it (the device protocol's values). */
+export type DoorLockState =
+  /** The lock is closed. */
+  | 'locked'
+  /** The lock is open. */
+  | 'unlocked';
 
 /** The kind of a pricing rule; it decides which of the rule's conditions apply. */
 export type PricingRuleType =
@@ -198,7 +218,7 @@ export type DashboardAuditLogQuery = { auditLog: { edges: Array<{ cursor: string
 export type DashboardDevicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, keyPrefix: string | null, activationExpiresAt: string, createdAt: string, telemetry: { cpuPercent: number, memoryPercent: number, wifiSignalDbm: number, doorStates: Array<{ doorId: string, state: string }> } | null, doors: Array<{ id: string, name: string, gpioPin: number }> }>, doors: Array<{ id: string, name: string }> };
+export type DashboardDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, keyPrefix: string | null, activationExpiresAt: string, createdAt: string, telemetry: { cpuPercent: number, memoryPercent: number, wifiSignalDbm: number, doorStates: Array<{ doorId: string, state: DoorLockState }> } | null, doors: Array<{ id: string, name: string, gpioPin: number }> }>, doors: Array<{ id: string, name: string }> };
 
 export type DashboardRegisterDeviceMutationVariables = Exact<{
   name: string;
@@ -229,7 +249,7 @@ export type DashboardQueueUnlockMutationVariables = Exact<{
 }>;
 
 
-export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: string, expires_at: string } } };
+export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: DeviceCommandStatus, expires_at: string } } };
 
 export type DashboardOAuthAppsQueryVariables = Exact<{ [key: string]: never; }>;
 
