@@ -33,29 +33,62 @@ export type Scalars = {
   URL: { input: string; output: string; }
 };
 
+/**
+ * Why an access check was refused. The values are the device protocol's wire values (a door reports
+ * them in its offline access log too).
+ */
+export type AccessDenialReason =
+  /** The booking is not CONFIRMED. */
+  | 'booking_not_confirmed'
+  /** The device does not drive this door. */
+  | 'door_not_assigned'
+  /** The door does not serve the booked object. */
+  | 'door_not_mapped_to_object'
+  /** The token or code matches no booking (or its signature or format is wrong). */
+  | 'invalid_token'
+  /** Offline: more than maxOfflineSeconds since the door's last successful heartbeat (or none yet). */
+  | 'offline_limit_exceeded'
+  /** Offline: the credential needs Portier (SMS codes and opaque tokens are online-only). */
+  | 'online_only_credential'
+  /** Outside the booking's window: before its start or from its end on. */
+  | 'outside_booking_window'
+  /** An SMS code at a door blocked for too many wrong codes (10 a minute, 30 an hour). */
+  | 'too_many_invalid_tokens';
+
 /** One access check a controller made, allowed or denied. */
 export type AccessLogEntry = {
   __typename?: 'AccessLogEntry';
+  /** True when the door was opened. */
   allowed: Scalars['Boolean']['output'];
   /** The booking the token belonged to, when it matched one. */
   bookingId: Maybe<Scalars['ID']['output']>;
+  /** When the check was made (offline: when the door decided). */
   checkedAt: Scalars['DateTime']['output'];
   /** qr or sms, when the token matched a booking. */
-  credentialType: Maybe<Scalars['String']['output']>;
+  credentialType: Maybe<CredentialType>;
+  /** The controller that asked (or, offline, decided and reported). */
   deviceId: Scalars['ID']['output'];
   /** The door id as the controller sent it. */
   doorId: Scalars['String']['output'];
+  /** The entry's id (UUID). */
   id: Scalars['ID']['output'];
   /** online: decided by Portier's access check; offline: decided by the door alone and reported later. */
-  mode: Scalars['String']['output'];
+  mode: AccessMode;
   /**
    * Why it was denied: invalid_token, booking_not_confirmed, outside_booking_window,
    * door_not_mapped_to_object; or refused: door_not_assigned, too_many_invalid_tokens (an SMS code while the door is blocked for guessing).
    */
-  reason: Maybe<Scalars['String']['output']>;
+  reason: Maybe<AccessDenialReason>;
   /** The signed token's id (jti), when the token was a signed QR token. */
   tokenId: Maybe<Scalars['String']['output']>;
 };
+
+/** Who decided an access check. */
+export type AccessMode =
+  /** The door alone (offline, with a signed QR token), reported to Portier later. */
+  | 'offline'
+  /** Portier's access check, asked by the controller. */
+  | 'online';
 
 /** A venue: it owns bookable objects and sets the time zone their hours are read in. */
 export type Accommodation = {
@@ -223,10 +256,15 @@ export type Booking = {
  */
 export type BookingCredentials = {
   __typename?: 'BookingCredentials';
+  /** The booking. */
   bookingId: Scalars['ID']['output'];
+  /** The QR code. */
   qrCode: QrCredential;
+  /** The SMS code. */
   sms: SmsCredential;
+  /** From when the credentials open the doors (the booking's start). */
   validFrom: Scalars['DateTime']['output'];
+  /** Until when (the booking's end). */
   validUntil: Scalars['DateTime']['output'];
 };
 
@@ -382,6 +420,13 @@ export type CreatePricingRulePayload = {
   /** The new rule. */
   pricingRule: PricingRule;
 };
+
+/** Which kind of credential a guest showed. */
+export type CredentialType =
+  /** A QR code (a signed token or a legacy opaque token). */
+  | 'qr'
+  /** An SMS code typed on the keypad. */
+  | 'sms';
 
 /** Local wall-clock hours of one day, HH:MM; close may be 24:00. */
 export type DayHours = {
@@ -576,10 +621,13 @@ export type DoorSigningKey = {
   __typename?: 'DoorSigningKey';
   /** True for the key that signs new tokens; retired keys still verify the tokens they signed until those expire. */
   active: Scalars['Boolean']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The key id (the kid of the JWS header and the JWK). */
   kid: Scalars['ID']['output'];
   /** The public key as a JWK (OKP, Ed25519). */
   publicJwk: Scalars['JSON']['output'];
+  /** When a rotation retired it; null for the active key. */
   retiredAt: Maybe<Scalars['DateTime']['output']>;
 };
 
@@ -1340,6 +1388,7 @@ export type Query = {
   devices: Array<Device>;
   /** One door of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   door: Maybe<Door>;
+  /** How long the tenant's doors may decide alone. */
   doorOfflinePolicy: DoorOfflinePolicy;
   /** The tenant's door signing keys: the active one first, then retired ones, newest first. */
   doorSigningKeys: Array<DoorSigningKey>;
@@ -1965,7 +2014,9 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessDenialReason: AccessDenialReason;
   AccessLogEntry: ResolverTypeWrapper<AccessLogRow>;
+  AccessMode: AccessMode;
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   AuditActor: ResolverTypeWrapper<AuditActor>;
@@ -1993,6 +2044,7 @@ export type ResolversTypes = {
   ConnectedApp: ResolverTypeWrapper<ConnectedAppRow>;
   CreateApiKeyPayload: ResolverTypeWrapper<Omit<CreateApiKeyPayload, 'apiKeyInfo'> & { apiKeyInfo: ResolversTypes['ApiKey'] }>;
   CreatePricingRulePayload: ResolverTypeWrapper<Omit<CreatePricingRulePayload, 'pricingRule'> & { pricingRule: ResolversTypes['PricingRule'] }>;
+  CredentialType: CredentialType;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DayHours: ResolverTypeWrapper<DayHours>;
   DayHoursInput: DayHoursInput;
@@ -2159,12 +2211,12 @@ export type AccessLogEntryResolvers<ContextType = GraphQLContext, ParentType ext
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   bookingId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   checkedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  credentialType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  credentialType?: Resolver<Maybe<ResolversTypes['CredentialType']>, ParentType, ContextType>;
   deviceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   doorId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['AccessMode'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['AccessDenialReason']>, ParentType, ContextType>;
   tokenId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 

@@ -4,6 +4,28 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/**
+ * Why an access check was refused. The values are the device protocol's wire values (a door reports
+ * them in its offline access log too).
+ */
+export type AccessDenialReason =
+  /** The booking is not CONFIRMED. */
+  | 'booking_not_confirmed'
+  /** The device does not drive this door. */
+  | 'door_not_assigned'
+  /** The door does not serve the booked object. */
+  | 'door_not_mapped_to_object'
+  /** The token or code matches no booking (or its signature or format is wrong). */
+  | 'invalid_token'
+  /** Offline: more than maxOfflineSeconds since the door's last successful heartbeat (or none yet). */
+  | 'offline_limit_exceeded'
+  /** Offline: the credential needs Portier (SMS codes and opaque tokens are online-only). */
+  | 'online_only_credential'
+  /** Outside the booking's window: before its start or from its end on. */
+  | 'outside_booking_window'
+  /** An SMS code at a door blocked for too many wrong codes (10 a minute, 30 an hour). */
+  | 'too_many_invalid_tokens';
+
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
   /** Minutes kept free between bookings, 0–1440. */
@@ -38,6 +60,13 @@ export type CancellationTierInput = {
   /** Whole percent from 0 to 100. */
   refundPercent: number;
 };
+
+/** Which kind of credential a guest showed. */
+export type CredentialType =
+  /** A QR code (a signed token or a legacy opaque token). */
+  | 'qr'
+  /** An SMS code typed on the keypad. */
+  | 'sms';
 
 /** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
@@ -172,7 +201,7 @@ export type DashboardOverviewDevicesQuery = { devices: Array<{ id: string, name:
 export type DashboardOverviewAccessQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardOverviewAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, allowed: boolean, reason: string | null, checkedAt: string }> };
+export type DashboardOverviewAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, allowed: boolean, reason: AccessDenialReason | null, checkedAt: string }> };
 
 export type DashboardOverviewWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -392,7 +421,7 @@ export type DashboardBookingAccessQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: string | null, allowed: boolean, reason: string | null, checkedAt: string }> };
+export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: CredentialType | null, allowed: boolean, reason: AccessDenialReason | null, checkedAt: string }> };
 
 export type DashboardBookingWebhookDeliveriesQueryVariables = Exact<{
   bookingId: string | number;
