@@ -448,7 +448,9 @@ export type DayHoursInput = {
 /** The outcome of deleting a subscription. */
 export type DeleteWebhookPayload = {
   __typename?: 'DeleteWebhookPayload';
+  /** Always true (an unknown subscription is NOT_FOUND). */
   deleted: Scalars['Boolean']['output'];
+  /** The deleted subscription's id. */
   id: Scalars['ID']['output'];
 };
 
@@ -1412,6 +1414,7 @@ export type Query = {
   viewer: Tenant;
   /** The dashboard user making the request (a session or an OAuth app acting for one); null for an API key. */
   viewerUser: Maybe<User>;
+  /** One subscription of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   webhook: Maybe<Webhook>;
   /** The delivery log of a subscription, newest first; `first` is at most 100 (default 20). */
   webhookDeliveries: WebhookDeliveryList;
@@ -1419,6 +1422,7 @@ export type Query = {
   webhookDetails: WebhookPayload;
   /** The same as webhooks, wrapped as {webhooks} (the REST shape). */
   webhookList: WebhookList;
+  /** The tenant's subscriptions. */
   webhooks: Array<Webhook>;
 };
 
@@ -1783,53 +1787,75 @@ export type Webhook = {
   __typename?: 'Webhook';
   /** True on creation; false once the receiver answered 410 Gone, every delivery failed for 5 days, or a PATCH set it (no more deliveries until re-enabled). */
   active: Scalars['Boolean']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
-  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, webhook.disabled. */
+  /**
+   * Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed,
+   * booking.rescheduled, webhook.disabled. A closed list kept as String: the names are the wire values
+   * of the event payloads' type, and GraphQL enum values cannot contain a dot.
+   */
   events: Array<Scalars['String']['output']>;
+  /** The subscription's id (UUID). */
   id: Scalars['ID']['output'];
   /** The receiver; it must be a public http(s) address. */
-  url: Scalars['String']['output'];
+  url: Scalars['URL']['output'];
 };
 
 /** One attempt of a delivery. */
 export type WebhookAttempt = {
   __typename?: 'WebhookAttempt';
+  /** When it was made. */
   attemptedAt: Scalars['DateTime']['output'];
+  /** How long it took, in milliseconds. */
   durationMs: Scalars['Int']['output'];
+  /** What went wrong, in Portier's words; null on a 2xx. */
   error: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status; null when no response arrived. */
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
 /** One event on its way to one subscription. */
 export type WebhookDelivery = {
   __typename?: 'WebhookDelivery';
+  /** Attempts made so far. */
   attemptCount: Scalars['Int']['output'];
   /** Every attempt, oldest first. */
   attempts: Array<WebhookAttempt>;
+  /** When it succeeded or failed for good; null while pending. */
   completedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When the delivery was queued. */
   createdAt: Scalars['DateTime']['output'];
   /** The event's id: the webhook-id header and the body's id, the same on every attempt. */
   eventId: Scalars['ID']['output'];
+  /** The event's type: one of Webhook.events, or webhook.test. */
   eventType: Scalars['String']['output'];
+  /** The delivery's id (UUID). */
   id: Scalars['ID']['output'];
+  /** When the last attempt was made; null before the first. */
   lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** What went wrong on the last attempt; null when nothing did. */
   lastError: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status on the last attempt; null when none arrived or no attempt was made. */
   lastStatusCode: Maybe<Scalars['Int']['output']>;
   /** When the next attempt is due; null once the delivery succeeded or failed. */
   nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** Where it stands. */
   status: WebhookDeliveryStatus;
+  /** The subscription it goes to. */
   webhookId: Scalars['ID']['output'];
 };
 
 /** A subscription's deliveries, newest first. */
 export type WebhookDeliveryList = {
   __typename?: 'WebhookDeliveryList';
+  /** The deliveries, newest first. */
   deliveries: Array<WebhookDelivery>;
 };
 
 /** A delivery scheduled again. */
 export type WebhookDeliveryPayload = {
   __typename?: 'WebhookDeliveryPayload';
+  /** The delivery, pending again. */
   delivery: WebhookDelivery;
 };
 
@@ -1845,12 +1871,14 @@ export type WebhookDeliveryStatus =
 /** The REST shape of the list: {webhooks}. */
 export type WebhookList = {
   __typename?: 'WebhookList';
+  /** The tenant's subscriptions. */
   webhooks: Array<Webhook>;
 };
 
 /** A webhook subscription, as the REST routes answer it. */
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
+  /** The subscription. */
   webhook: Webhook;
 };
 
@@ -1859,6 +1887,7 @@ export type WebhookReplayResult = {
   __typename?: 'WebhookReplayResult';
   /** How many failed deliveries were queued again. */
   queued: Scalars['Int']['output'];
+  /** The subscription. */
   webhookId: Scalars['ID']['output'];
 };
 
@@ -1869,12 +1898,14 @@ export type WebhookSecretRotation = {
   previousSecretExpiresAt: Scalars['DateTime']['output'];
   /** The new secret when Portier generated it (whsec_…), shown only here; null when the request chose it. */
   secret: Maybe<Scalars['String']['output']>;
+  /** The subscription. */
   webhook: Webhook;
 };
 
 /** How a test event went; the receiver's response body is never shown. */
 export type WebhookTestResult = {
   __typename?: 'WebhookTestResult';
+  /** How long the attempt took, in milliseconds. */
   durationMs: Scalars['Int']['output'];
   /** What went wrong, in Portier's words; null on success. */
   error: Maybe<Scalars['String']['output']>;
@@ -1884,6 +1915,7 @@ export type WebhookTestResult = {
   statusCode: Maybe<Scalars['Int']['output']>;
   /** True when the receiver answered 2xx. */
   success: Scalars['Boolean']['output'];
+  /** The subscription tested. */
   webhookId: Scalars['ID']['output'];
 };
 
@@ -2723,7 +2755,7 @@ export type WebhookResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 
 export type WebhookAttemptResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
