@@ -119,7 +119,7 @@ export default tseslint.config(
   {
     // The SDL (schema/*.graphql; docs/schema.md "SDL lint"): graphql-eslint's recommended schema
     // rules — naming conventions, no unreachable types, known types and directives — and a
-    // description on every type, root field, enum value and directive.
+    // description on every type, field, argument, enum value and directive.
     files: ['schema/*.graphql'],
     languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: ['schema/*.graphql', '!schema/released.graphql'] } } },
     plugins: { '@graphql-eslint': graphqlPlugin },
@@ -133,7 +133,19 @@ export default tseslint.config(
           [`${wireValueEnums} > EnumValueDefinition`]: 'snake_case',
         },
       ],
-      '@graphql-eslint/require-description': ['error', { types: true, rootField: true, EnumValueDefinition: true, DirectiveDefinition: true }],
+      // Every type, field, argument, input field, enum value and directive says what it is for an
+      // integrator (units, formats, time zones, scopes); docs/schema.md, "SDL lint".
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          types: true,
+          rootField: true,
+          FieldDefinition: true,
+          InputValueDefinition: true,
+          EnumValueDefinition: true,
+          DirectiveDefinition: true,
+        },
+      ],
       // Both """block""" and "inline" descriptions are in use; the printed schema.graphql normalises them.
       '@graphql-eslint/description-style': 'off',
       // Payloads, pages, connections and value objects (a slot, a price quote) have no identity of their own.

@@ -110,16 +110,24 @@ export type Accommodation = {
 /** A key an integration uses as Authorization: Bearer; it holds scopes and an optional rate limit. */
 export type ApiKey = {
   __typename?: 'ApiKey';
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The key's id (UUID). */
   id: Scalars['ID']['output'];
   /** When the key was last used, to the minute; null when it never was. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** A name for recognising it, 1–200 characters. */
   name: Scalars['String']['output'];
   /** The first characters of the key, for recognising it; the key itself is shown only at creation. */
   prefix: Scalars['String']['output'];
   /** Requests per minute for this key; null means the server default. */
   rateLimitPerMinute: Maybe<Scalars['Int']['output']>;
+  /** When it was revoked; null while it works. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * What the key may do. Scopes are a closed list kept as String (a GraphQL enum value cannot
+   * contain ':'): bookings:read, bookings:write, catalog:read, catalog:write, pricing:read, pricing:write, webhooks:read, webhooks:write, devices:read, devices:write, admin (admin: everything).
+   */
   scopes: Array<Scalars['String']['output']>;
 };
 
@@ -137,7 +145,9 @@ export type AuditActor = {
 /** A page of the audit log, newest first (a cursor connection). */
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
+  /** The page's entries, newest first. */
   edges: Array<AuditLogEdge>;
+  /** Whether more entries follow. */
   pageInfo: AuditLogPageInfo;
 };
 
@@ -146,6 +156,7 @@ export type AuditLogEdge = {
   __typename?: 'AuditLogEdge';
   /** Pass as `after` to read the entries older than this one. */
   cursor: Scalars['String']['output'];
+  /** The entry. */
   node: AuditLogEntry;
 };
 
@@ -156,14 +167,19 @@ export type AuditLogEdge = {
  */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';
+  /** What happened: one of the actions listed on the type (a closed list; the names contain a dot). */
   action: Scalars['String']['output'];
+  /** Who did it. */
   actor: AuditActor;
   /** Event-specific facts, e.g. {from, to} of a role change or the scopes of a new API key. */
   details: Scalars['JSON']['output'];
+  /** The entry's id (UUID). */
   id: Scalars['ID']['output'];
   /** The client address the request came from, when one did. */
   ipAddress: Maybe<Scalars['String']['output']>;
+  /** When it happened. */
   occurredAt: Scalars['DateTime']['output'];
+  /** The id of what the event concerns. */
   targetId: Maybe<Scalars['ID']['output']>;
   /** What the event concerns: user, apiKey or device. */
   targetType: Maybe<Scalars['String']['output']>;
@@ -172,7 +188,9 @@ export type AuditLogEntry = {
 /** Whether more entries follow, and the cursor to continue after. */
 export type AuditLogPageInfo = {
   __typename?: 'AuditLogPageInfo';
+  /** The last entry's cursor (pass it as `after`); null on an empty page. */
   endCursor: Maybe<Scalars['String']['output']>;
+  /** True when older entries follow. */
   hasNextPage: Scalars['Boolean']['output'];
 };
 
@@ -389,16 +407,20 @@ export type ChangePasswordPayload = {
   __typename?: 'ChangePasswordPayload';
   /** How many of the user's other sessions were signed out by the change. */
   signedOutSessions: Scalars['Int']['output'];
+  /** The user, with the new passwordChangedAt. */
   user: User;
 };
 
 /** An app this tenant authorized. */
 export type ConnectedApp = {
   __typename?: 'ConnectedApp';
+  /** When this tenant first authorized it. */
   authorizedAt: Scalars['DateTime']['output'];
+  /** The app's OAuth client_id. */
   clientId: Scalars['ID']['output'];
   /** The last API request made with one of its access tokens; null when never. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The app's name. */
   name: Scalars['String']['output'];
   /** The tenant that registered the app. */
   ownerTenantName: Scalars['String']['output'];
@@ -411,6 +433,7 @@ export type CreateApiKeyPayload = {
   __typename?: 'CreateApiKeyPayload';
   /** The plain key, shown only in this response. */
   apiKey: Scalars['String']['output'];
+  /** The new key's details. */
   apiKeyInfo: ApiKey;
 };
 
@@ -653,6 +676,7 @@ export type Mutation = {
   changePassword: ChangePasswordPayload;
   /** Creates an accommodation. */
   createAccommodation: Accommodation;
+  /** Creates an API key; its value is in this answer only. */
   createApiKey: CreateApiKeyPayload;
   /** Creates a PENDING booking after checking the object's hours and booking rules. */
   createBooking: BookingPayload;
@@ -1190,13 +1214,15 @@ export type OAuthApp = {
   authorizedTenantCount: Scalars['Int']['output'];
   /** The OAuth client_id. */
   clientId: Scalars['ID']['output'];
+  /** When it was registered. */
   createdAt: Scalars['DateTime']['output'];
+  /** Shown to the tenant asked to authorize it. */
   name: Scalars['String']['output'];
   /** A public app (mobile, single-page) has no secret. */
   public: Scalars['Boolean']['output'];
   /** Exactly the redirect URIs an authorization request may use. */
-  redirectUris: Array<Scalars['String']['output']>;
-  /** The most the app may ask for. */
+  redirectUris: Array<Scalars['URL']['output']>;
+  /** The most the app may ask for (scope names as ApiKey.scopes). */
   scopes: Array<Scalars['String']['output']>;
   /** When the secret was last rotated; null when never. */
   secretRotatedAt: Maybe<Scalars['DateTime']['output']>;
@@ -1205,6 +1231,7 @@ export type OAuthApp = {
 /** A newly registered OAuth app and its client secret (shown only here; none for a public app). */
 export type OAuthAppSecretPayload = {
   __typename?: 'OAuthAppSecretPayload';
+  /** The app. */
   app: OAuthApp;
   /** The client secret, shown only in this response (stored only as a hash); null for a public app. */
   clientSecret: Maybe<Scalars['String']['output']>;
@@ -1692,6 +1719,7 @@ export type RegisterDevicePayload = {
 /** The id of the user removed. */
 export type RemoveUserPayload = {
   __typename?: 'RemoveUserPayload';
+  /** The removed user's id. */
   removedUserId: Scalars['ID']['output'];
 };
 
@@ -1742,8 +1770,11 @@ export type SpecialDate = {
 /** A customer of Portier: a venue operator whose data is kept apart from every other tenant's. */
 export type Tenant = {
   __typename?: 'Tenant';
+  /** When the tenant was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The tenant's id (UUID): the {tenantId} of the REST paths. */
   id: Scalars['ID']['output'];
+  /** The operator's name. */
   name: Scalars['String']['output'];
 };
 
@@ -1761,13 +1792,20 @@ export type UpdateBookingPayload = {
 /** A person who signs in to the tenant's dashboard. */
 export type User = {
   __typename?: 'User';
+  /** When the user was created. */
   createdAt: Scalars['DateTime']['output'];
   /** Unique across Portier, compared case-insensitively; shown as it was typed. */
-  email: Scalars['String']['output'];
+  email: Scalars['EmailAddress']['output'];
+  /** The user's id (UUID). */
   id: Scalars['ID']['output'];
+  /** When the password was last set. */
   passwordChangedAt: Scalars['DateTime']['output'];
+  /** What the user may do. */
   role: UserRole;
-  /** The API scopes the role grants (admin expanded to every scope). */
+  /**
+   * The API scopes the role grants (admin expanded to every scope). Scopes are a closed list kept as
+   * String (a GraphQL enum value cannot contain ':'): bookings:read, bookings:write, catalog:read, catalog:write, pricing:read, pricing:write, webhooks:read, webhooks:write, devices:read, devices:write, admin.
+   */
   scopes: Array<Scalars['String']['output']>;
 };
 
@@ -2578,7 +2616,7 @@ export type OAuthAppResolvers<ContextType = GraphQLContext, ParentType extends R
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   public?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  redirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  redirectUris?: Resolver<Array<ResolversTypes['URL']>, ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   secretRotatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
@@ -2743,7 +2781,7 @@ export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentTy
 
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   passwordChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['UserRole'], ParentType, ContextType>;
