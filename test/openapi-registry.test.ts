@@ -116,11 +116,20 @@ describe('bridged mutations in the OpenAPI document', () => {
       required: true,
       content: {
         'application/json': {
-          schema: { type: 'object', properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } }, required: ['rules'], additionalProperties: false },
+          schema: {
+            type: 'object',
+            properties: { rules: { $ref: '#/components/schemas/BookingRulesInput', description: 'The rules to change.' } },
+            required: ['rules'],
+            additionalProperties: false,
+          },
         },
       },
     });
-    expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', { type: ['integer', 'null'], format: 'int32' });
+    expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', {
+      type: ['integer', 'null'],
+      format: 'int32',
+      description: 'Minutes kept free between bookings, 0–1440.',
+    });
 
     const create = built.document.paths['/api/v1/tenants/{tenantId}/accommodations'].post;
     const body = create.requestBody!.content['application/json'].schema as { properties: Record<string, unknown>; required: string[] };
