@@ -16,18 +16,15 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** An ISO 8601 timestamp, returned in UTC with milliseconds (2026-11-20T10:00:00.000Z); inputs need an offset or Z. */
+  /** An ISO 8601 timestamp, returned in UTC. */
   DateTime: { input: Date | string; output: Date | string; }
   /** An email address (local@domain.tld, at most 254 characters), returned as it was given. */
   EmailAddress: { input: string; output: string; }
   /** Any JSON value. */
   JSON: { input: unknown; output: unknown; }
-  /** A calendar date without a time zone, YYYY-MM-DD; the field says whose local calendar it is. */
+  /** A calendar date without a time zone, YYYY-MM-DD (years 0001–9999); the field says whose local calendar it is. */
   LocalDate: { input: string; output: string; }
-  /**
-   * A wall-clock time HH:MM (24-hour, no seconds, no time zone); 24:00 is the end of the day. The field
-   * says which time zone it is read in (for the catalog and pricing: the accommodation's).
-   */
+  /** A wall-clock time HH:MM (24-hour, no seconds, no time zone); 24:00 is the end of the day. The field says which time zone it is read in (for the catalog and pricing: the accommodation's). */
   LocalTime: { input: string; output: string; }
   /** An absolute URL (RFC 3986), returned exactly as it was given. */
   URL: { input: string; output: string; }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { Kind, parse } from 'graphql';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { bookViaRest, buildActiveDevice, buildDoor, buildVenue } from './builders.js';
@@ -70,6 +72,16 @@ describe('the typed graph: enums and scalars of output fields', () => {
     ];
     for (const [type, field, scalar] of expected) {
       expect(await fieldType(apiKey, type, field), `${type}.${field}`).toEqual({ kind: 'SCALAR', name: scalar, values: null });
+    }
+  });
+
+  it('shows the SDL’s descriptions of the format scalars (the resolvers repeat them word for word)', async () => {
+    const { apiKey } = await buildVenue(h);
+    const sdl = parse(readFileSync(new URL('../schema/base.graphql', import.meta.url), 'utf8'));
+    for (const name of ['LocalDate', 'LocalTime', 'EmailAddress', 'URL']) {
+      const node = sdl.definitions.find((d) => d.kind === Kind.SCALAR_TYPE_DEFINITION && d.name.value === name);
+      const res = await h.graphql(apiKey, `query($t: String!) { __type(name: $t) { description specifiedByURL } }`, { t: name });
+      expect(res.body.data.__type, name).toEqual({ description: node && 'description' in node ? node.description?.value : undefined, specifiedByURL: null });
     }
   });
 

@@ -28,9 +28,11 @@ export const DateTimeScalar = new GraphQLScalarType({
 });
 
 /**
- * A string scalar with a format: graphql-scalars' name, description and JSON Schema (the OpenAPI
- * document shows its format), checked with the same predicate the services check their input
- * with, and passed through unchanged. graphql-scalars' own serializers are not used because some
+ * A string scalar with a format: graphql-scalars' name and JSON Schema (the OpenAPI document shows
+ * its format), checked with the same predicate the services check their input with, and passed
+ * through unchanged. The description is ours (it says what the predicate accepts) and is the one
+ * the schema shows: a resolver's description replaces the SDL's, so schema/base.graphql repeats
+ * it word for word (test/typed-graph.test.ts compares them). graphql-scalars' own serializers are not used because some
  * rewrite the value (URL appends a `/` to a bare origin; LocalTime refuses 24:00), and the JSON a
  * field answers must stay byte for byte what it was when the field was a String.
  */
@@ -38,6 +40,7 @@ function formatScalar(
   base: GraphQLScalarType,
   valid: (value: string) => boolean,
   what: string,
+  description: string,
   overrides: Partial<GraphQLScalarTypeConfig<string, string>> = {},
 ): GraphQLScalarType<string, string> {
   const check = (value: unknown): string => {
@@ -47,11 +50,10 @@ function formatScalar(
     }
     return value;
   };
-  const { name, description, specifiedByURL, extensions } = base.toConfig();
+  const { name, extensions } = base.toConfig();
   return new GraphQLScalarType<string, string>({
     name,
     description,
-    specifiedByURL,
     extensions,
     serialize: check,
     parseValue: check,
@@ -64,17 +66,31 @@ function formatScalar(
 }
 
 /** A calendar date without a time zone, YYYY-MM-DD (years 0001–9999). */
-export const LocalDateScalar = formatScalar(LocalDateResolver, isLocalDate, 'a calendar date YYYY-MM-DD');
+export const LocalDateScalar = formatScalar(
+  LocalDateResolver,
+  isLocalDate,
+  'a calendar date YYYY-MM-DD',
+  'A calendar date without a time zone, YYYY-MM-DD (years 0001–9999); the field says whose local calendar it is.',
+);
 
 /** A wall-clock time HH:MM without a time zone; 24:00 is the end of the day. */
-export const LocalTimeScalar = formatScalar(LocalTimeResolver, (v) => isHhmm(v, true), 'a local time HH:MM (00:00–24:00)', {
-  description:
-    'A local wall-clock time `HH:MM` (24-hour, no seconds, no time zone: read it in the time zone the field names). `24:00` is the end of the day, used as a closing or end time.',
-  extensions: { codegenScalarType: 'string', jsonSchema: { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' } },
-});
+export const LocalTimeScalar = formatScalar(
+  LocalTimeResolver,
+  (v) => isHhmm(v, true),
+  'a local time HH:MM (00:00–24:00)',
+  "A wall-clock time HH:MM (24-hour, no seconds, no time zone); 24:00 is the end of the day. The field says which time zone it is read in (for the catalog and pricing: the accommodation's).",
+  {
+    extensions: { codegenScalarType: 'string', jsonSchema: { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' } },
+  },
+);
 
 /** An email address as Portier accepts one (something@domain.tld, at most 254 characters). */
-export const EmailAddressScalar = formatScalar(EmailAddressResolver, isEmail, 'an email address');
+export const EmailAddressScalar = formatScalar(
+  EmailAddressResolver,
+  isEmail,
+  'an email address',
+  'An email address (local@domain.tld, at most 254 characters), returned as it was given.',
+);
 
 function isAbsoluteUrl(value: string): boolean {
   try {
@@ -86,6 +102,6 @@ function isAbsoluteUrl(value: string): boolean {
 }
 
 /** An absolute URL (RFC 3986), kept exactly as it was given. */
-export const URLScalar = formatScalar(URLResolver, isAbsoluteUrl, 'an absolute URL', {
+export const URLScalar = formatScalar(URLResolver, isAbsoluteUrl, 'an absolute URL', 'An absolute URL (RFC 3986), returned exactly as it was given.', {
   extensions: { codegenScalarType: 'string', jsonSchema: { type: 'string', format: 'uri' } },
 });
