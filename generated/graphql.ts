@@ -1826,8 +1826,9 @@ export type Webhook = {
   createdAt: Scalars['DateTime']['output'];
   /**
    * Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed,
-   * booking.rescheduled, webhook.disabled. A closed list kept as String: the names are the wire values
-   * of the event payloads' type, and GraphQL enum values cannot contain a dot.
+   * booking.rescheduled, device.offline, device.online, webhook.disabled. A closed list kept as
+   * String: the names are the wire values of the event payloads' type, and GraphQL enum values cannot
+   * contain a dot.
    */
   events: Array<Scalars['String']['output']>;
   /** The subscription's id (UUID). */

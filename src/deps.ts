@@ -5,7 +5,8 @@ import type { ServerSecret } from './crypto.js';
 import type { GuessLimits } from './limits/index.js';
 import type { Metrics } from './metrics/metrics.js';
 import { AccessLogWriter, DoorKeyCache } from './modules/access/index.js';
-import { createSender, type Sender } from './modules/webhooks/index.js';
+import { createSender, recordEvent, type DispatcherSweep, type Sender } from './modules/webhooks/index.js';
+import { sweepDevicePresence, type RecordDeviceEvent } from './modules/devices/index.js';
 import { SlotScheduleCache } from './modules/availability/index.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
@@ -32,6 +33,13 @@ export interface Collaborators {
   webhookSender: Sender;
   /** Availability's slot grids, keyed by what they are computed from (so never stale; see schedule.ts). */
   slotSchedules: SlotScheduleCache;
+  /**
+   * The port through which devices write their presence events (device.offline/online) to the
+   * outbox: webhooks' recordEvent, so devices need not depend on webhooks.
+   */
+  deviceEvents: RecordDeviceEvent;
+  /** What every webhook dispatcher pass runs before fan-out: the device presence sweep. */
+  dispatcherSweeps: DispatcherSweep[];
 }
 
 /** What the composition root hands to every entry point: no module reads globals or keeps singletons. */
@@ -44,6 +52,7 @@ export interface AppDeps extends BaseDeps, Collaborators {}
  */
 export function composeDeps(base: BaseDeps): AppDeps {
   const { database, env, secret, log, limits, now, metrics } = base;
+  const deviceEvents: RecordDeviceEvent = (db, tenantId, type, data) => recordEvent(db, tenantId, type, data);
   return {
     database,
     env,
@@ -58,5 +67,7 @@ export function composeDeps(base: BaseDeps): AppDeps {
     doorKeys: new DoorKeyCache(secret),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
     slotSchedules: new SlotScheduleCache(),
+    deviceEvents,
+    dispatcherSweeps: [{ name: 'device presence', run: (at) => sweepDevicePresence(database.db, at, deviceEvents) }],
   };
 }

@@ -280,9 +280,15 @@ describe('GraphQL bookings', () => {
         const start = new Date(Date.UTC(2026, 11, 1) + i * 3_600_000);
         await buildBooking(h, v.tenantId, object.id, { start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString() });
       }
-      const before = h.deps.database.queries.count;
-      const res = await h.graphql(v.apiKey, QUERY, { first: 100 });
-      const statements = h.deps.database.queries.count - before;
+      // The least of two identical requests: a key's first request also records its use, in the
+      // background, and may land in either window.
+      let statements = Infinity;
+      let res = await h.graphql(v.apiKey, QUERY, { first: 100 });
+      for (let round = 0; round < 2; round += 1) {
+        const before = h.deps.database.queries.count;
+        res = await h.graphql(v.apiKey, QUERY, { first: 100 });
+        statements = Math.min(statements, h.deps.database.queries.count - before);
+      }
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.bookings).toHaveLength(count);
       expect(res.body.data.bookings.every((b: { object: { accommodation: { name: string } } }) => b.object.accommodation.name === 'Sportpark Test')).toBe(true);

@@ -40,6 +40,17 @@ beforeAll(async () => {
       ran.push(variables);
       return run(context, variables);
     };
+    // A route answered directly (the bookings listing) records its variables there instead.
+    const direct = op.direct;
+    if (direct) {
+      op.direct = {
+        selection: direct.selection,
+        answer: (context, variables) => {
+          ran.push(variables);
+          return direct.answer(context, variables);
+        },
+      };
+    }
   }
 });
 afterAll(() => app.close());

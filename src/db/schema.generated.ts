@@ -146,12 +146,14 @@ export interface Devices {
   activation_code_hash: string;
   activation_expires_at: Timestamp;
   created_at: Generated<Timestamp>;
+  event_sequence: Generated<number>;
   firmware_version: string | null;
   id: Generated<string>;
   key_hash: string | null;
   key_prefix: string | null;
   last_heartbeat_at: Timestamp | null;
   name: string;
+  offline_since: Timestamp | null;
   revoked_at: Timestamp | null;
   serial: string | null;
   telemetry: Json | null;

@@ -218,6 +218,10 @@ export interface DevicesTable {
   last_heartbeat_at: NullableTimestamp;
   telemetry: ColumnType<DeviceTelemetryData | null, string | null, string | null>;
   created_at: CreatedAt;
+  /** Set (to the last heartbeat before the silence) when device.offline is written; null while online or never seen. */
+  offline_since: NullableTimestamp;
+  /** The last `data.sequence` given to an event of the device (device.offline / device.online). */
+  event_sequence: Generated<number>;
 }
 
 export interface DeviceDoorsTable {

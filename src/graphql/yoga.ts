@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { useGenericAuth } from '@envelop/generic-auth';
-import { useCompiledExecution } from './compiled-execution.js';
+import { useCompiledExecution, type PlannedFields } from './compiled-execution.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { createContext, type GraphQLContext } from '../context.js';
@@ -49,7 +49,7 @@ function maskError(deps: AppDeps) {
   };
 }
 
-export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga {
+export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, plannedFields: PlannedFields = {}): Yoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -66,7 +66,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema): Yoga 
       inputRulesPlugin(),
       fieldErrorsAreOkPlugin(GRAPHQL_PATH),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).
-      useCompiledExecution(),
+      useCompiledExecution(plannedFields),
       useGenericAuth<Principal, GraphQLContext>({
         mode: 'protect-granular',
         resolveUserFn: (ctx) => ctx.principal,

@@ -5,6 +5,9 @@ import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js
 import { registerExplorer } from './explorer.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
 import { registerRestRoutes, type RestOperation } from '../rest/bridge.js';
+import { DIRECT_ANSWERS } from '../rest/direct-answers.js';
+import { PLANNED_FIELDS } from '../graphql/planned-fields.js';
+import { REST_ROUTES } from '../rest/routes.js';
 import { registerPaymentPage, registerPricePreviewRoute } from '../modules/bookings/index.js';
 import { registerDeviceRoutes } from '../modules/devices/index.js';
 import { registerOAuthRoutes } from '../modules/oauth/index.js';
@@ -38,6 +41,11 @@ export interface AppOptions {
   loadShedding?: LoadSheddingOptions;
   /** The dashboard's sign-in throttle; default: the documented limits, in Redis when REDIS_URL is set. */
   signInThrottle?: SignInThrottle;
+  /**
+   * false: every REST route and GraphQL query executes its operation, none is answered by SQL that
+   * writes its JSON (tests compare the bytes of the two paths).
+   */
+  directAnswers?: boolean;
 }
 
 export interface App {
@@ -122,13 +130,13 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   fastify.addHook('onClose', () => deps.accessLog.flush());
 
   const schema = buildSchema();
-  const yoga = createGraphQLServer(deps, schema);
+  const yoga = createGraphQLServer(deps, schema, options.directAnswers === false ? {} : PLANNED_FIELDS);
 
   fastify.get(GRAPHQL_PATH, { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } }, (req, reply) => forward(yoga, req, reply));
   fastify.post(GRAPHQL_PATH, { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } }, (req, reply) => forward(yoga, req, reply));
 
   // Each REST route is its own fastify route and runs its compiled operation directly (src/rest/bridge.ts).
-  const rest = registerRestRoutes(fastify, deps, schema);
+  const rest = registerRestRoutes(fastify, deps, schema, REST_ROUTES, options.directAnswers === false ? {} : DIRECT_ANSWERS);
 
   registerPricePreviewRoute(fastify, deps);
   registerOAuthRoutes(fastify, deps);

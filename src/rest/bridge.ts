@@ -9,6 +9,7 @@ import {
   OperationTypeNode,
   parse,
   print,
+  stripIgnoredCharacters,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLField,
@@ -19,6 +20,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import { buildOperationNodeForField, getDirectiveExtensions } from '@graphql-tools/utils';
+import { getVariableValues } from 'graphql/execution/values.js';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { parse as parseQueryString } from 'qs';
 import { createSofa } from 'sofa-api';
@@ -30,6 +32,7 @@ import { forbidden, type FieldError } from '../errors.js';
 import { withoutSuggestions } from '../graphql/input-rules.js';
 import { REST_BASE } from '../graphql/yoga.js';
 import { REST_ROUTES, type RestRoute } from './routes.js';
+import { DIRECT_ANSWERS } from './direct-answers.js';
 import { sofaIgnore } from './ignore.js';
 import { checkParameters } from './params.js';
 import { PROBLEM_JSON, parameterProblem, problemOfErrors, unreadableParameter, type RestProblem } from './problem-handler.js';
@@ -42,6 +45,18 @@ import { PROBLEM_JSON, parameterProblem, problemOfErrors, unreadableParameter, t
 // answered: the field's value as JSON, or one problem+json.
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A route's answer written without executing its operation (e.g. by PostgreSQL): the same bytes
+ * JSON.stringify gives the operation's result, for the selection named here (checked at start-up
+ * against the operation SOFA derives, so a schema change cannot silently change one path only).
+ */
+export interface DirectAnswer {
+  /** The root field's selection set, as graphql's stripIgnoredCharacters prints it. */
+  selection: string;
+  /** The response body, from the coerced variables. Throwing runs the operation instead (and its errors answer). */
+  answer(context: GraphQLContext, variables: Record<string, unknown>): Promise<string>;
+}
 
 /** One bridged route, ready to run. */
 export interface RestOperation {
@@ -56,6 +71,7 @@ export interface RestOperation {
   /** `:tenantId` is in the path: the edge checks it, and the operation runs without it. */
   tenantInPath: boolean;
   run: (context: GraphQLContext, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
+  direct?: DirectAnswer;
   /** The variable a coercion error is about, by the location graphql-jit gives it. */
   variableAt(error: { locations?: ReadonlyArray<{ line: number; column: number }> }): string | undefined;
 }
@@ -97,7 +113,14 @@ function assertNoNestedAuth(schema: GraphQLSchema, document: DocumentNode, route
   );
 }
 
-export function compileRestOperation(schema: GraphQLSchema, route: RestRoute, models: string[]): RestOperation {
+/** The root field's selection set of a bridged operation, compact. */
+export function rootSelectionOf(document: DocumentNode): string {
+  const operation = document.definitions[0] as OperationDefinitionNode;
+  const root = operation.selectionSet.selections[0];
+  return root.kind === Kind.FIELD && root.selectionSet ? stripIgnoredCharacters(print(root.selectionSet)) : '';
+}
+
+export function compileRestOperation(schema: GraphQLSchema, route: RestRoute, models: string[], direct?: DirectAnswer): RestOperation {
   const [rootName, fieldName] = route.field.split('.') as ['Query' | 'Mutation', string];
   const root = rootName === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[fieldName];
@@ -123,6 +146,9 @@ export function compileRestOperation(schema: GraphQLSchema, route: RestRoute, mo
     const { line, column } = getLocation(definition.loc.source, definition.loc.start);
     byLocation.set(`${line}:${column}`, definition.variable.name.value);
   }
+  if (direct && rootSelectionOf(document) !== direct.selection) {
+    throw new Error(`REST route ${route.method} ${route.path}: its direct answer writes ${direct.selection}, but the operation selects ${rootSelectionOf(document)}`);
+  }
   const scopeSets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
   return {
     route,
@@ -133,6 +159,7 @@ export function compileRestOperation(schema: GraphQLSchema, route: RestRoute, mo
     scopeSets,
     tenantInPath: route.path.includes('/:tenantId'),
     run: (context, values) => compiled.query(undefined, context, values),
+    direct,
     variableAt: (error) => {
       const at = error.locations?.[0];
       return at ? byLocation.get(`${at.line}:${at.column}`) : undefined;
@@ -218,10 +245,29 @@ function sendProblem(reply: FastifyReply, p: RestProblem) {
   return reply.status(p.status).type(PROBLEM_JSON).send(JSON.stringify(p.body));
 }
 
+/** The direct answer, or undefined when the variables do not coerce or it throws: then the operation runs and its errors answer. */
+async function directBody(schema: GraphQLSchema, op: RestOperation, direct: DirectAnswer, context: GraphQLContext, values: Record<string, unknown>): Promise<string | undefined> {
+  const variables = getVariableValues(schema, op.variables, values);
+  if (variables.errors) return undefined;
+  try {
+    return await direct.answer(context, variables.coerced);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runRestOperation(deps: AppDeps, schema: GraphQLSchema, op: RestOperation, req: FastifyRequest, reply: FastifyReply) {
   const picked = pickVariables(schema, op, req);
   if (!picked.ok) return sendProblem(reply, picked.problem);
   const context = createContext(deps, req.principal, req.ip);
+  if (op.direct) {
+    const body = await directBody(schema, op, op.direct, context, picked.values);
+    if (body !== undefined)
+      return reply
+        .status(op.route.status ?? 200)
+        .type(JSON_TYPE)
+        .send(body);
+  }
   const result = await op.run(context, picked.values);
   if (!('data' in result)) return sendProblem(reply, coercionProblem(op, result.errors ?? [], picked.values));
   if (result.errors?.length) {
@@ -237,10 +283,16 @@ export async function runRestOperation(deps: AppDeps, schema: GraphQLSchema, op:
 }
 
 /** Registers every REST route (each its own fastify route) and returns their operations. */
-export function registerRestRoutes(fastify: FastifyInstance, deps: AppDeps, schema: GraphQLSchema, routes: RestRoute[] = REST_ROUTES): RestOperation[] {
+export function registerRestRoutes(
+  fastify: FastifyInstance,
+  deps: AppDeps,
+  schema: GraphQLSchema,
+  routes: RestRoute[] = REST_ROUTES,
+  directAnswers: Partial<Record<RestRoute['field'], DirectAnswer>> = DIRECT_ANSWERS,
+): RestOperation[] {
   const { models } = createSofa({ schema, basePath: '' });
   return routes.map((route) => {
-    const op = compileRestOperation(schema, route, models);
+    const op = compileRestOperation(schema, route, models, directAnswers[route.field]);
     fastify.route({
       url: REST_BASE + route.path,
       method: route.method,

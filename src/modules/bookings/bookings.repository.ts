@@ -46,7 +46,7 @@ export interface BookingFilters {
   guestEmail?: string | null;
 }
 
-function filtered(db: Executor, tenantId: string, f: BookingFilters) {
+export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   let q = db.selectFrom('bookings as b').where('b.tenant_id', '=', tenantId);
   if (f.status) q = q.where('b.status', '=', f.status);
   if (f.objectId) q = q.where('b.object_id', '=', f.objectId);

@@ -11,8 +11,24 @@ export function paymentToken(secret: ServerSecret, bookingId: string): string {
   return `${id}${secret.derive('payment-link', bookingId, TAG_BYTES)}`;
 }
 
+/** Links already made, per secret: a listing shows up to 100 and each costs an HMAC. Bounded. */
+const madeTokens = new WeakMap<ServerSecret, Map<string, string>>();
+const MAX_REMEMBERED_TOKENS = 50_000;
+
+function rememberedToken(secret: ServerSecret, bookingId: string): string {
+  let tokens = madeTokens.get(secret);
+  if (!tokens) madeTokens.set(secret, (tokens = new Map<string, string>()));
+  let token = tokens.get(bookingId);
+  if (token === undefined) {
+    token = paymentToken(secret, bookingId);
+    if (tokens.size >= MAX_REMEMBERED_TOKENS) tokens.clear();
+    tokens.set(bookingId, token);
+  }
+  return token;
+}
+
 export function paymentUrl(publicUrl: string, secret: ServerSecret, bookingId: string): string {
-  return `${publicUrl}/pay/${paymentToken(secret, bookingId)}`;
+  return `${publicUrl}/pay/${rememberedToken(secret, bookingId)}`;
 }
 
 /** The booking id a token is for, or undefined when the token is not one Portier issued. */

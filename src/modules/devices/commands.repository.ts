@@ -46,27 +46,56 @@ export async function claimPendingCommands(db: Executor, tenantId: string, devic
 const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'now'], (db, p) =>
   db
     .with('heartbeat', (q) =>
-      q.updateTable('devices').set({ last_heartbeat_at: p.now, telemetry: p.telemetry }).where('tenant_id', '=', p.tenantId).where('id', '=', p.deviceId).returning('id'),
+      q
+        .updateTable('devices')
+        .set({ last_heartbeat_at: p.now, telemetry: p.telemetry })
+        .where('tenant_id', '=', p.tenantId)
+        .where('id', '=', p.deviceId)
+        .returning(['offline_since', 'event_sequence']),
     )
-    .updateTable('device_commands')
-    .set({
-      status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${p.now}::timestamptz THEN 'delivered' ELSE 'expired' END`,
-      delivered_at: sql<Date | null>`CASE WHEN expires_at > ${p.now}::timestamptz THEN ${p.now}::timestamptz ELSE NULL END`,
-    })
-    .where('tenant_id', '=', p.tenantId)
-    .where('device_id', '=', p.deviceId)
-    .where('status', '=', 'pending')
-    .returningAll(),
+    .with('claimed', (q) =>
+      q
+        .updateTable('device_commands')
+        .set({
+          status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${p.now}::timestamptz THEN 'delivered' ELSE 'expired' END`,
+          delivered_at: sql<Date | null>`CASE WHEN expires_at > ${p.now}::timestamptz THEN ${p.now}::timestamptz ELSE NULL END`,
+        })
+        .where('tenant_id', '=', p.tenantId)
+        .where('device_id', '=', p.deviceId)
+        .where('status', '=', 'pending')
+        .returningAll(),
+    )
+    // One row per claimed command, or one without a command: the device's presence comes back either way.
+    .selectFrom('heartbeat')
+    .fullJoin('claimed', (j) => j.on(sql<boolean>`true`))
+    .selectAll('claimed')
+    .select(['heartbeat.offline_since as device_offline_since', 'heartbeat.event_sequence as device_event_sequence']),
 );
 
+export interface HeartbeatResult {
+  /** The pending commands handed out, oldest first. */
+  commands: DeviceCommandRow[];
+  /** The device's presence as the heartbeat found it: offline_since (null when not marked offline) and its sequence. */
+  presence: { offlineSince: Date | null; sequence: number } | null;
+}
+
+type HeartbeatRow = { [K in keyof DeviceCommandRow]: DeviceCommandRow[K] | null } & { device_offline_since: Date | null; device_event_sequence: number | null };
+
 /**
- * A heartbeat in one statement: records the telemetry and hands out the pending commands as
- * claimPendingCommands does. One statement is atomic on its own, so no transaction (and no extra
- * round trips) is needed on the fleet's hottest path.
+ * A heartbeat in one statement: records the telemetry, hands out the pending commands as
+ * claimPendingCommands does, and returns the device's presence (offline_since is not changed
+ * here, so what comes back is its value under the row lock the update takes: a sweep that marked
+ * the device offline a moment before is seen). One statement is atomic on its own, so no
+ * transaction (and no extra round trips) is needed on the fleet's hottest path.
  */
-export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<DeviceCommandRow[]> {
-  const rows = (await heartbeatStatement(db, { tenantId, deviceId, telemetry: JSON.stringify(telemetry), now })) as DeviceCommandRow[];
-  return rows.filter((r) => r.status === 'delivered').sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<HeartbeatResult> {
+  const rows = (await heartbeatStatement(db, { tenantId, deviceId, telemetry: JSON.stringify(telemetry), now })) as HeartbeatRow[];
+  const device = rows.find((r) => r.device_event_sequence !== null);
+  const commands = rows
+    .filter((r) => r.id !== null && r.status === 'delivered')
+    .map(({ device_offline_since: _o, device_event_sequence: _s, ...command }) => command as DeviceCommandRow)
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+  return { commands, presence: device ? { offlineSince: device.device_offline_since, sequence: device.device_event_sequence as number } : null };
 }
 
 /** Records the result of a command not yet reported; undefined when it was reported, expired or is unknown. */

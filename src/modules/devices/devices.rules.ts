@@ -3,6 +3,8 @@ import type { DeviceCommandRow, DeviceRow } from '../../db/types.js';
 export const HEARTBEAT_INTERVAL_SECONDS = 15;
 /** A device is online while heartbeats arrive within 3 intervals. */
 export const ONLINE_WINDOW_SECONDS = 3 * HEARTBEAT_INTERVAL_SECONDS;
+/** A device silent for longer than this (three missed heartbeats) gets a device.offline event. */
+export const OFFLINE_AFTER_SECONDS = ONLINE_WINDOW_SECONDS;
 export const ACTIVATION_CODE_TTL_DAYS = 7;
 /** An unlock must not happen long after it was asked for: unclaimed commands expire. */
 export const COMMAND_TTL_SECONDS = 60;

@@ -11,6 +11,7 @@ import { newActivationCode, normalizeActivationCode } from './activation-code.js
 import type { RegisterDevice } from './devices.commands.js';
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
 import * as repo from './devices.repository.js';
+import { markDeviceBackOnline } from './presence.js';
 import { doorVerificationConfig, revokedTokenIdsSince, type DoorVerificationConfig } from '../access/index.js';
 
 // Tenant side: register, list, re-assign doors, revoke. Device side: activate, authenticate,
@@ -143,13 +144,29 @@ export interface HeartbeatAnswer {
 
 /**
  * Records a heartbeat's telemetry and hands out the device's pending commands (one statement),
- * with the token ids revoked since the previous heartbeat (read before this one is recorded).
+ * with the token ids revoked since the previous heartbeat (read before this one is recorded). A
+ * device marked offline is marked online again, with its device.online event.
  */
 export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<HeartbeatAnswer> {
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
   const previous = await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
   const revokedTokenIds = await revokedTokenIdsSince(db, deps, device.tenantId, previous);
-  const commands = await commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now());
+  const { commands, presence } = await commandsRepo.heartbeatAndClaim(
+    db,
+    device.tenantId,
+    device.deviceId,
+    { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
+    deps.now(),
+  );
+  // Back after missing three heartbeats: one device.online (the common online case costs nothing more).
+  if (presence?.offlineSince) {
+    await markDeviceBackOnline(db, deps.deviceEvents, {
+      tenantId: device.tenantId,
+      deviceId: device.deviceId,
+      offlineSince: presence.offlineSince,
+      seenSequence: presence.sequence,
+    });
+  }
   return { commands, revokedTokenIds };
 }
 

@@ -29,9 +29,24 @@ export interface DispatcherOptions {
   perWebhook?: number;
   pollIntervalMs?: number;
   fanOutBatch?: number;
+  /**
+   * Jobs that write outbox events from the passage of time (the device presence sweep), run before
+   * fan-out: on every runOnce(), and in the background loop at most every sweepIntervalMs.
+   */
+  sweeps?: DispatcherSweep[];
+  sweepIntervalMs?: number;
+}
+
+/** A periodic job of the dispatcher's pass; it may run in several processes at once. */
+export interface DispatcherSweep {
+  name: string;
+  /** Returns how many events it wrote. */
+  run(now: Date): Promise<number>;
 }
 
 export interface RunSummary {
+  /** Events the sweeps wrote. */
+  swept: number;
   fannedOut: number;
   attempted: number;
   succeeded: number;
@@ -45,6 +60,7 @@ export function dispatcherOptionsOf(deps: AppDeps, overrides: Partial<Dispatcher
     log: deps.log,
     now: deps.now,
     allowPrivateNetworks: deps.env.webhookAllowPrivateNetworks,
+    sweeps: deps.dispatcherSweeps,
     ...overrides,
   };
 }
@@ -56,6 +72,9 @@ export class WebhookDispatcher {
   private readonly pollIntervalMs: number;
   private readonly fanOutBatch: number;
   private readonly leaseMs: number;
+  private readonly sweepIntervalMs: number;
+  /** performance.now() of the background loop's last sweep. */
+  private lastSweep = -Infinity;
   /** Attempts in flight, by the subscription they go to. */
   private readonly inFlight = new Map<Promise<unknown>, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -75,8 +94,22 @@ export class WebhookDispatcher {
     this.perWebhook = options.perWebhook ?? 4;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.fanOutBatch = options.fanOutBatch ?? 200;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
     // An attempt ends within the timeout; the lease adds a margin for recording it.
     this.leaseMs = timeoutMs + 60_000;
+  }
+
+  /** Runs the sweeps; a failing one is logged and does not stop delivery. Returns the events written. */
+  async sweep(): Promise<number> {
+    let total = 0;
+    for (const sweep of this.options.sweeps ?? []) {
+      try {
+        total += await sweep.run(this.ctx.now());
+      } catch (error) {
+        this.ctx.log.error({ err: error, sweep: sweep.name }, 'dispatcher sweep failed');
+      }
+    }
+    return total;
   }
 
   /** Fans out every waiting event; returns how many were taken. */
@@ -116,11 +149,12 @@ export class WebhookDispatcher {
    * Tests drive the dispatcher with it; the background loop does the same without waiting.
    */
   async runOnce(): Promise<RunSummary> {
+    const swept = await this.sweep();
     const fannedOut = await this.fanOut();
     const outcomes = await Promise.all(await this.startDue());
     const done = outcomes.filter((o): o is AttemptOutcome => o !== null);
     const succeeded = done.filter((o) => o.success).length;
-    return { fannedOut, attempted: done.length, succeeded, failed: done.length - succeeded };
+    return { swept, fannedOut, attempted: done.length, succeeded, failed: done.length - succeeded };
   }
 
   /** Polls in the background until stop(). */
@@ -130,6 +164,10 @@ export class WebhookDispatcher {
     const loop = async () => {
       if (!this.running) return;
       this.ticking = (async (): Promise<void> => {
+        if (performance.now() - this.lastSweep >= this.sweepIntervalMs) {
+          this.lastSweep = performance.now();
+          await this.sweep();
+        }
         await this.fanOut();
         // The attempts started run on in the background; inFlight tracks them.
         const started = await this.startDue();

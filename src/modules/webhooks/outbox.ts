@@ -1,6 +1,16 @@
 import type { Executor } from '../../db/index.js';
 
-export const EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed', 'booking.rescheduled', 'webhook.disabled'] as const;
+/** The event types a subscription may list (docs/webhooks.md). */
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.completed',
+  'booking.rescheduled',
+  'device.offline',
+  'device.online',
+  'webhook.disabled',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 /**

@@ -8,7 +8,18 @@ import { TestResult } from './TestResult';
 import { dateTime } from '../../format';
 import { useSession } from '../../session';
 
-export const EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed'];
+/** Every type a subscription may list (docs/webhooks.md); the booking lifecycle ones are checked by default. */
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.completed',
+  'booking.rescheduled',
+  'device.offline',
+  'device.online',
+  'webhook.disabled',
+];
+const DEFAULT_EVENT_TYPES = ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed'];
 
 const WebhooksQuery = graphql(`
   query DashboardWebhooks {
@@ -95,7 +106,7 @@ export function WebhooksPage() {
               legend="Events"
               name="events"
               options={EVENT_TYPES.map((type) => ({ value: type, label: type }))}
-              defaultChecked={EVENT_TYPES}
+              defaultChecked={DEFAULT_EVENT_TYPES}
               error={fieldErrorOf(create.error, 'events')}
             />
             <div className="secret-input">

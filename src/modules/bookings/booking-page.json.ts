@@ -1,0 +1,67 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import type { AppDeps } from '../../deps.js';
+import { PAGE_SIZES } from '../../paging.js';
+import { filtered } from './bookings.repository.js';
+import type { ListBookings } from './bookings.commands.js';
+import { paymentUrlOf } from './bookings.service.js';
+
+// The REST listing (GET /api/v1/tenants/{tenantId}/bookings) written by PostgreSQL: each row of
+// the page comes back as the text of its JSON object, in the order and form JSON.stringify gives
+// the GraphQL execution of the route's operation, so Node parses no rows, makes no Date and
+// stringifies nothing but the payment links. The bridge checks at start-up that the route's
+// operation selects exactly BOOKING_PAGE_SELECTION, and a test compares the bytes with the
+// GraphQL path's on hostile strings.
+
+/** The route's selection (as SOFA derives it from the schema) that bookingPageJson writes. */
+export const BOOKING_PAGE_SELECTION =
+  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}}pagination{page pageSize total}}';
+
+/** A JSON string of an instant as Date.prototype.toISOString writes it (PostgreSQL truncates to milliseconds, as pg's parser does). */
+const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+/** A value as JSON text (strings escaped as JSON.stringify escapes them), `null` for NULL. */
+const jsonOf = (column: string): RawBuilder<string> => sql<string>`coalesce(to_json(${sql.ref(column)})::text, 'null')`;
+
+export async function bookingPageJson(db: Executor, deps: AppDeps, tenantId: string, command: ListBookings): Promise<string> {
+  const page = command.page ?? 1;
+  const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
+  const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
+  const rows = await db
+    .with('page', () =>
+      filtered(db, tenantId, filters)
+        .selectAll('b')
+        .orderBy('b.start_time')
+        .orderBy('b.id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+    )
+    .selectFrom('page as b')
+    .innerJoin('objects as o', (join) => join.onRef('o.id', '=', 'b.object_id').on('o.tenant_id', '=', tenantId))
+    .select([
+      'b.id',
+      // Everything before paymentUrl, which Node signs, and everything after it.
+      sql<string>`concat('{"id":"', b.id, '","objectId":"', b.object_id, '","objectName":', ${jsonOf('o.name')}, ',"guestName":', ${jsonOf('b.guest_name')},
+        ',"guestEmail":', ${jsonOf('b.guest_email')}, ',"guestPhone":', ${jsonOf('b.guest_phone')}, ',"startTime":', ${isoString('b.start_time')},
+        ',"endTime":', ${isoString('b.end_time')}, ',"status":', ${jsonOf('b.status')}, ',"totalPrice":', ${jsonOf('b.total_price')},
+        ',"currency":', ${jsonOf('b.currency')}, ',"createdAt":', ${isoString('b.created_at')}, ',"paymentUrl":')`.as('head'),
+      sql<string>`concat(',"refundAmount":', ${jsonOf('b.refund_amount')}, ',"object":{"id":"', b.object_id, '"}}')`.as('tail'),
+      // Uncorrelated: PostgreSQL counts once per statement, on the index.
+      (eb) =>
+        eb
+          .selectFrom(() => filtered(db, tenantId, filters).select('b.id').as('matching'))
+          .select(sql<number>`count(*)::int`.as('n'))
+          .as('total'),
+    ])
+    .orderBy('b.start_time')
+    .orderBy('b.id')
+    .execute();
+  const total =
+    rows[0]?.total ??
+    (
+      await filtered(db, tenantId, filters)
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  const items = rows.map((row) => row.head + JSON.stringify(paymentUrlOf(deps, row)) + row.tail).join(',');
+  return `{"bookings":[${items}],"pagination":{"page":${page},"pageSize":${pageSize},"total":${total}}}`;
+}
