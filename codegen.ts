@@ -15,7 +15,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
-        scalars: { DateTime: 'string', JSON: 'unknown' },
+        scalars: { DateTime: 'string', LocalDate: 'string', LocalTime: 'string', EmailAddress: 'string', URL: 'string', JSON: 'unknown' },
       },
     },
     'generated/graphql.ts': {
@@ -32,6 +32,11 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
         scalars: {
           DateTime: { input: 'Date | string', output: 'Date | string' },
+          // Format scalars (src/graphql/scalars.ts) pass the string through unchanged.
+          LocalDate: 'string',
+          LocalTime: 'string',
+          EmailAddress: 'string',
+          URL: 'string',
           JSON: { input: 'unknown', output: 'unknown' },
         },
         mappers: {

@@ -30,6 +30,28 @@ const boundaryZones = [
 ];
 
 /** JavaScript and TypeScript; the GraphQL SDL has its own block at the end. */
+// Enums whose value names are wire values fixed by the REST contract, the device protocol or the
+// database (time_based, unlock_per_scan, monday, pending, …): GraphQL serializes an enum value as its
+// name, so these names are lowercase snake_case to keep REST and device bodies byte for byte
+// (docs/schema.md, "Enums and scalars"). Every other enum keeps UPPER_CASE values.
+const WIRE_VALUE_ENUMS = [
+  'PricingRuleType',
+  'Weekday',
+  'DoorBehavior',
+  'DeviceCommandType',
+  'DeviceCommandStatus',
+  'DoorLockState',
+  'AccessDenialReason',
+  'AccessMode',
+  'CredentialType',
+];
+const wireValueEnums = `EnumTypeDefinition[name.value=/^(${WIRE_VALUE_ENUMS.join('|')})$/]`;
+
+/** graphql-eslint's recommended naming conventions, with enum values checked per enum (above). */
+const { EnumValueDefinition: enumValueStyle, ...namingConventions } = /** @type {Record<string, unknown>} */ (
+  /** @type {unknown[]} */ (graphqlPlugin.configs['flat/schema-recommended'].rules['@graphql-eslint/naming-convention'])[1]
+);
+
 const CODE = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts', '**/*.js', '**/*.mjs', '**/*.cjs'];
 
 export default tseslint.config(
@@ -97,13 +119,33 @@ export default tseslint.config(
   {
     // The SDL (schema/*.graphql; docs/schema.md "SDL lint"): graphql-eslint's recommended schema
     // rules — naming conventions, no unreachable types, known types and directives — and a
-    // description on every type, root field, enum value and directive.
+    // description on every type, field, argument, enum value and directive.
     files: ['schema/*.graphql'],
     languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: ['schema/*.graphql', '!schema/released.graphql'] } } },
     plugins: { '@graphql-eslint': graphqlPlugin },
     rules: {
       ...graphqlPlugin.configs['flat/schema-recommended'].rules,
-      '@graphql-eslint/require-description': ['error', { types: true, rootField: true, EnumValueDefinition: true, DirectiveDefinition: true }],
+      '@graphql-eslint/naming-convention': [
+        'error',
+        {
+          ...namingConventions,
+          [`EnumTypeDefinition:not(${wireValueEnums.slice('EnumTypeDefinition'.length)}) > EnumValueDefinition`]: enumValueStyle,
+          [`${wireValueEnums} > EnumValueDefinition`]: 'snake_case',
+        },
+      ],
+      // Every type, field, argument, input field, enum value and directive says what it is for an
+      // integrator (units, formats, time zones, scopes); docs/schema.md, "SDL lint".
+      '@graphql-eslint/require-description': [
+        'error',
+        {
+          types: true,
+          rootField: true,
+          FieldDefinition: true,
+          InputValueDefinition: true,
+          EnumValueDefinition: true,
+          DirectiveDefinition: true,
+        },
+      ],
       // Both """block""" and "inline" descriptions are in use; the printed schema.graphql normalises them.
       '@graphql-eslint/description-style': 'off',
       // Payloads, pages, connections and value objects (a slot, a price quote) have no identity of their own.

@@ -18,9 +18,39 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO 8601 timestamp, returned in UTC. */
   DateTime: { input: Date | string; output: Date | string; }
+  /** An email address (local@domain.tld, at most 254 characters), returned as it was given. */
+  EmailAddress: { input: string; output: string; }
   /** Any JSON value. */
   JSON: { input: unknown; output: unknown; }
+  /** A calendar date without a time zone, YYYY-MM-DD (years 0001–9999); the field says whose local calendar it is. */
+  LocalDate: { input: string; output: string; }
+  /** A wall-clock time HH:MM (24-hour, no seconds, no time zone); 24:00 is the end of the day. The field says which time zone it is read in (for the catalog and pricing: the accommodation's). */
+  LocalTime: { input: string; output: string; }
+  /** An absolute URL (RFC 3986), returned exactly as it was given. */
+  URL: { input: string; output: string; }
 };
+
+/**
+ * Why an access check was refused. The values are the device protocol's wire values (a door reports
+ * them in its offline access log too).
+ */
+export type AccessDenialReason =
+  /** The booking is not CONFIRMED. */
+  | 'booking_not_confirmed'
+  /** The device does not drive this door. */
+  | 'door_not_assigned'
+  /** The door does not serve the booked object. */
+  | 'door_not_mapped_to_object'
+  /** The token or code matches no booking (or its signature or format is wrong). */
+  | 'invalid_token'
+  /** Offline: more than maxOfflineSeconds since the door's last successful heartbeat (or none yet). */
+  | 'offline_limit_exceeded'
+  /** Offline: the credential needs Portier (SMS codes and opaque tokens are online-only). */
+  | 'online_only_credential'
+  /** Outside the booking's window: before its start or from its end on. */
+  | 'outside_booking_window'
+  /** An SMS code at a door blocked for too many wrong codes (10 a minute, 30 an hour). */
+  | 'too_many_invalid_tokens';
 
 /** A page of access checks, newest first (a cursor connection). */
 export type AccessLogConnection = {
@@ -47,34 +77,50 @@ export type AccessLogEdge = {
 /** One access check a controller made, allowed or denied. */
 export type AccessLogEntry = {
   __typename?: 'AccessLogEntry';
+  /** True when the door was opened. */
   allowed: Scalars['Boolean']['output'];
   /** The booking the token belonged to, when it matched one. */
   bookingId: Maybe<Scalars['ID']['output']>;
+  /** When the check was made (offline: when the door decided). */
   checkedAt: Scalars['DateTime']['output'];
   /** qr or sms, when the token matched a booking. */
-  credentialType: Maybe<Scalars['String']['output']>;
+  credentialType: Maybe<CredentialType>;
+  /** The controller that asked (or, offline, decided and reported). */
   deviceId: Scalars['ID']['output'];
   /** The door id as the controller sent it. */
   doorId: Scalars['String']['output'];
+  /** The entry's id (UUID). */
   id: Scalars['ID']['output'];
   /** online: decided by Portier's access check; offline: decided by the door alone and reported later. */
-  mode: Scalars['String']['output'];
+  mode: AccessMode;
   /**
    * Why it was denied: invalid_token, booking_not_confirmed, outside_booking_window,
    * door_not_mapped_to_object; or refused: door_not_assigned, too_many_invalid_tokens (an SMS code while the door is blocked for guessing).
    */
-  reason: Maybe<Scalars['String']['output']>;
+  reason: Maybe<AccessDenialReason>;
   /** The signed token's id (jti), when the token was a signed QR token. */
   tokenId: Maybe<Scalars['String']['output']>;
 };
 
+/** Who decided an access check. */
+export type AccessMode =
+  /** The door alone (offline, with a signed QR token), reported to Portier later. */
+  | 'offline'
+  /** Portier's access check, asked by the controller. */
+  | 'online';
+
 /** A venue: it owns bookable objects and sets the time zone their hours are read in. */
 export type Accommodation = {
   __typename?: 'Accommodation';
+  /** Postal address, 1–500 characters. */
   address: Scalars['String']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The accommodation's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** Its bookable objects, by name. */
   objects: Array<BookableObject>;
   /** IANA time zone (e.g. Europe/Berlin); opening hours, slots and special dates are local times in it. */
   timeZone: Scalars['String']['output'];
@@ -83,16 +129,24 @@ export type Accommodation = {
 /** A key an integration uses as Authorization: Bearer; it holds scopes and an optional rate limit. */
 export type ApiKey = {
   __typename?: 'ApiKey';
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The key's id (UUID). */
   id: Scalars['ID']['output'];
   /** When the key was last used, to the minute; null when it never was. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** A name for recognising it, 1–200 characters. */
   name: Scalars['String']['output'];
   /** The first characters of the key, for recognising it; the key itself is shown only at creation. */
   prefix: Scalars['String']['output'];
   /** Requests per minute for this key; null means the server default. */
   rateLimitPerMinute: Maybe<Scalars['Int']['output']>;
+  /** When it was revoked; null while it works. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * What the key may do. Scopes are a closed list kept as String (a GraphQL enum value cannot
+   * contain ':'): bookings:read, bookings:write, catalog:read, catalog:write, pricing:read, pricing:write, webhooks:read, webhooks:write, devices:read, devices:write, admin (admin: everything).
+   */
   scopes: Array<Scalars['String']['output']>;
 };
 
@@ -110,9 +164,11 @@ export type AuditActor = {
 /** A page of the audit log, newest first (a cursor connection). */
 export type AuditLogConnection = {
   __typename?: 'AuditLogConnection';
+  /** The page's entries, newest first. */
   edges: Array<AuditLogEdge>;
   /** The page's entries, for callers that need no cursor per entry. */
   nodes: Array<AuditLogEntry>;
+  /** Whether more entries follow. */
   pageInfo: AuditLogPageInfo;
   /** The number of the tenant's audit-log entries; counted only when selected. */
   totalCount: Scalars['Int']['output'];
@@ -123,6 +179,7 @@ export type AuditLogEdge = {
   __typename?: 'AuditLogEdge';
   /** Pass as `after` to read the entries older than this one. */
   cursor: Scalars['String']['output'];
+  /** The entry. */
   node: AuditLogEntry;
 };
 
@@ -133,14 +190,19 @@ export type AuditLogEdge = {
  */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';
+  /** What happened: one of the actions listed on the type (a closed list; the names contain a dot). */
   action: Scalars['String']['output'];
+  /** Who did it. */
   actor: AuditActor;
   /** Event-specific facts, e.g. {from, to} of a role change or the scopes of a new API key. */
   details: Scalars['JSON']['output'];
+  /** The entry's id (UUID). */
   id: Scalars['ID']['output'];
   /** The client address the request came from, when one did. */
   ipAddress: Maybe<Scalars['String']['output']>;
+  /** When it happened. */
   occurredAt: Scalars['DateTime']['output'];
+  /** The id of what the event concerns. */
   targetId: Maybe<Scalars['ID']['output']>;
   /** What the event concerns: user, apiKey or device. */
   targetType: Maybe<Scalars['String']['output']>;
@@ -149,7 +211,9 @@ export type AuditLogEntry = {
 /** Whether more entries follow, and the cursor to continue after. */
 export type AuditLogPageInfo = {
   __typename?: 'AuditLogPageInfo';
+  /** The last entry's cursor (pass it as `after`); null on an empty page. */
   endCursor: Maybe<Scalars['String']['output']>;
+  /** True when older entries follow. */
   hasNextPage: Scalars['Boolean']['output'];
   /** True when the page was read after a cursor (`after`): earlier pages hold the entries before it. */
   hasPreviousPage: Scalars['Boolean']['output'];
@@ -160,7 +224,9 @@ export type AuditLogPageInfo = {
 /** The slots of one object on one date (the GraphQL availability shape). */
 export type Availability = {
   __typename?: 'Availability';
+  /** The object's name. */
   objectName: Scalars['String']['output'];
+  /** The day's slots in time order, one slot increment long each, within the day's open hours. */
   slots: Array<Slot>;
 };
 
@@ -168,19 +234,27 @@ export type Availability = {
 export type AvailabilityByObject = {
   __typename?: 'AvailabilityByObject';
   /** YYYY-MM-DD, a local date of each object's accommodation. */
-  date: Scalars['String']['output'];
+  date: Scalars['LocalDate']['output'];
+  /** One entry per object: every object of the tenant, or those the filters leave. */
   objects: Array<ObjectSlots>;
 };
 
 /** Something guests book by the hour, such as a sports court. */
 export type BookableObject = {
   __typename?: 'BookableObject';
+  /** The accommodation it belongs to (its time zone applies to the object's hours). */
   accommodation: Accommodation;
+  /** The accommodation it belongs to. */
   accommodationId: Scalars['ID']['output'];
+  /** The limits a new booking of it must keep. */
   bookingRules: BookingRules;
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The object's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** Its weekly schedule and special dates. */
   openingHours: OpeningHours;
   /** Price per hour in cents (EUR). */
   pricePerHour: Scalars['Int']['output'];
@@ -189,21 +263,33 @@ export type BookableObject = {
 /** A reservation of one bookable object for a time span by one guest. */
 export type Booking = {
   __typename?: 'Booking';
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
+  /** When it ends (exclusive). */
   endTime: Scalars['DateTime']['output'];
-  guestEmail: Scalars['String']['output'];
+  /** The guest's email address, as given. */
+  guestEmail: Scalars['EmailAddress']['output'];
+  /** The guest's name, 1–200 characters. */
   guestName: Scalars['String']['output'];
+  /** The guest's phone number (digits, spaces and + ( ) - . /), when given; the SMS credential goes there. */
   guestPhone: Maybe<Scalars['String']['output']>;
+  /** The booking's id (UUID). */
   id: Scalars['ID']['output'];
+  /** The booked object. */
   object: BookableObject;
+  /** The booked object. */
   objectId: Scalars['ID']['output'];
+  /** The booked object's name. */
   objectName: Scalars['String']['output'];
   /** The page where the guest pays (PUBLIC_URL/pay/<token>). */
-  paymentUrl: Scalars['String']['output'];
+  paymentUrl: Scalars['URL']['output'];
   /** Cents refunded when the booking was cancelled; null otherwise. */
   refundAmount: Maybe<Scalars['Int']['output']>;
+  /** When the booking starts. */
   startTime: Scalars['DateTime']['output'];
+  /** Where it is in its life. */
   status: BookingStatus;
   /** Cents; computed from the object's price and the pricing rules when the booking was created. */
   totalPrice: Scalars['Int']['output'];
@@ -228,10 +314,15 @@ export type BookingConnection = {
  */
 export type BookingCredentials = {
   __typename?: 'BookingCredentials';
+  /** The booking. */
   bookingId: Scalars['ID']['output'];
+  /** The QR code. */
   qrCode: QrCredential;
+  /** The SMS code. */
   sms: SmsCredential;
+  /** From when the credentials open the doors (the booking's start). */
   validFrom: Scalars['DateTime']['output'];
+  /** Until when (the booking's end). */
   validUntil: Scalars['DateTime']['output'];
 };
 
@@ -247,34 +338,49 @@ export type BookingEdge = {
 /** One page of bookings (the REST listing) and where it lies. */
 export type BookingPage = {
   __typename?: 'BookingPage';
+  /** The page's bookings, by start time (then id). */
   bookings: Array<Booking>;
+  /** Where this page lies. */
   pagination: Pagination;
 };
 
 /** A booking, as the REST routes that create or read one answer it. */
 export type BookingPayload = {
   __typename?: 'BookingPayload';
+  /** The booking. */
   booking: Booking;
 };
 
 /** Limits a new booking of the object must keep: durations, slot steps, how far ahead, buffers. */
 export type BookingRules = {
   __typename?: 'BookingRules';
+  /** Minutes kept free between two bookings of the object (0–1440; default 0). */
   bufferMinutes: Scalars['Int']['output'];
+  /** Furthest a booking may start ahead, in days (0–3650; default 365). */
   maxAdvanceDays: Scalars['Int']['output'];
+  /** Longest booking in minutes (1–10080; default 240). */
   maxDurationMinutes: Scalars['Int']['output'];
+  /** Least notice in minutes between now and a booking's start (0–525600; default 0). */
   minAdvanceMinutes: Scalars['Int']['output'];
+  /** Shortest booking in minutes (1–1440; default 60). */
   minDurationMinutes: Scalars['Int']['output'];
+  /** The step between slot starts, in minutes (5–1440; default 60). */
   slotIncrementMinutes: Scalars['Int']['output'];
 };
 
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
+  /** Minutes kept free between bookings, 0–1440. */
   bufferMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Furthest ahead in days, 0–3650. */
   maxAdvanceDays?: InputMaybe<Scalars['Int']['input']>;
+  /** Longest booking in minutes, 1–10080. */
   maxDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Least notice in minutes, 0–525600. */
   minAdvanceMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Shortest booking in minutes, 1–1440. */
   minDurationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** Slot step in minutes, 5–1440. */
   slotIncrementMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -296,8 +402,11 @@ export type BookingStatus =
  */
 export type CancellationPolicy = {
   __typename?: 'CancellationPolicy';
+  /** The policy's id (UUID). */
   id: Scalars['ID']['output'];
+  /** True for the tenant's default policy (at most one); only the default is applied. */
   isDefault: Scalars['Boolean']['output'];
+  /** A name for the dashboard and CancellationQuote.policyName; 1–200 characters. */
   name: Scalars['String']['output'];
   /** Sorted by hoursBeforeStart, largest first. */
   tiers: Array<CancellationTier>;
@@ -306,25 +415,31 @@ export type CancellationPolicy = {
 /** The cancellation policies of the tenant, as the REST listing answers them. */
 export type CancellationPolicyList = {
   __typename?: 'CancellationPolicyList';
+  /** Every policy of the tenant. */
   cancellationPolicies: Array<CancellationPolicy>;
 };
 
 /** What cancelling a booking now would refund, by the tenant's default cancellation policy (the dashboard shows it before it cancels). */
 export type CancellationQuote = {
   __typename?: 'CancellationQuote';
+  /** The booking. */
   bookingId: Scalars['ID']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
   /** The default policy applied; null when the tenant has none (cancellations refund in full). */
   policyName: Maybe<Scalars['String']['output']>;
   /** Cents the policy refunds if the booking is cancelled now. */
   refundAmount: Scalars['Int']['output'];
+  /** Cents: the booking's price. */
   totalPrice: Scalars['Int']['output'];
 };
 
 /** A refund step: cancelling at least hoursBeforeStart hours before the start refunds refundPercent. */
 export type CancellationTier = {
   __typename?: 'CancellationTier';
+  /** Whole hours of notice before the booking's start, 0 to 8760. */
   hoursBeforeStart: Scalars['Int']['output'];
+  /** Whole percent of the total price refunded, 0 to 100. */
   refundPercent: Scalars['Int']['output'];
 };
 
@@ -341,16 +456,20 @@ export type ChangePasswordPayload = {
   __typename?: 'ChangePasswordPayload';
   /** How many of the user's other sessions were signed out by the change. */
   signedOutSessions: Scalars['Int']['output'];
+  /** The user, with the new passwordChangedAt. */
   user: User;
 };
 
 /** An app this tenant authorized. */
 export type ConnectedApp = {
   __typename?: 'ConnectedApp';
+  /** When this tenant first authorized it. */
   authorizedAt: Scalars['DateTime']['output'];
+  /** The app's OAuth client_id. */
   clientId: Scalars['ID']['output'];
   /** The last API request made with one of its access tokens; null when never. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The app's name. */
   name: Scalars['String']['output'];
   /** The tenant that registered the app. */
   ownerTenantName: Scalars['String']['output'];
@@ -363,55 +482,80 @@ export type CreateApiKeyPayload = {
   __typename?: 'CreateApiKeyPayload';
   /** The plain key, shown only in this response. */
   apiKey: Scalars['String']['output'];
+  /** The new key's details. */
   apiKeyInfo: ApiKey;
 };
 
 /** The pricing rule just created. */
 export type CreatePricingRulePayload = {
   __typename?: 'CreatePricingRulePayload';
+  /** The new rule. */
   pricingRule: PricingRule;
 };
+
+/** Which kind of credential a guest showed. */
+export type CredentialType =
+  /** A QR code (a signed token or a legacy opaque token). */
+  | 'qr'
+  /** An SMS code typed on the keypad. */
+  | 'sms';
 
 /** Local wall-clock hours of one day, HH:MM; close may be 24:00. */
 export type DayHours = {
   __typename?: 'DayHours';
-  close: Scalars['String']['output'];
-  open: Scalars['String']['output'];
+  /** Closing time, local to the accommodation, after open; 24:00 is midnight at the end of the day. */
+  close: Scalars['LocalTime']['output'];
+  /** Opening time, local to the accommodation. */
+  open: Scalars['LocalTime']['output'];
 };
 
 /** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
+  /** Closing time, HH:MM (00:00–24:00), after open. */
   close: Scalars['String']['input'];
+  /** Opening time, HH:MM (00:00–23:59), local to the accommodation. */
   open: Scalars['String']['input'];
 };
 
 /** The outcome of deleting a subscription. */
 export type DeleteWebhookPayload = {
   __typename?: 'DeleteWebhookPayload';
+  /** Always true (an unknown subscription is NOT_FOUND). */
   deleted: Scalars['Boolean']['output'];
+  /** The deleted subscription's id. */
   id: Scalars['ID']['output'];
 };
 
 /** A door controller at the venue. It polls Portier with its device key. */
 export type Device = {
   __typename?: 'Device';
+  /** When the controller activated; null before. */
   activatedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When the activation code stops working (7 days after registration). */
   activationExpiresAt: Scalars['DateTime']['output'];
+  /** When it was registered. */
   createdAt: Scalars['DateTime']['output'];
   /** The doors this controller drives; it may check access only for these. */
   doors: Array<Door>;
+  /** Sent by the controller on activation. */
   firmwareVersion: Maybe<Scalars['String']['output']>;
+  /** The device's id (UUID); the controller uses it in the device protocol's paths. */
   id: Scalars['ID']['output'];
   /** The first 12 characters of the device key (svc_dk_ and 5 more), for recognising it. */
   keyPrefix: Maybe<Scalars['String']['output']>;
+  /** When the last heartbeat arrived; null before the first. */
   lastHeartbeatAt: Maybe<Scalars['DateTime']['output']>;
+  /** A name for staff, 1–200 characters. */
   name: Scalars['String']['output'];
   /** True while heartbeats arrive within 3 heartbeat intervals (45 s). */
   online: Scalars['Boolean']['output'];
+  /** When it was revoked; null while not. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
   /** Sent by the controller on activation. */
   serial: Maybe<Scalars['String']['output']>;
+  /** Where it is in its life. */
   status: DeviceStatus;
+  /** What the last heartbeat reported; null before the first. */
   telemetry: Maybe<DeviceTelemetry>;
 };
 
@@ -422,24 +566,32 @@ export type Device = {
  */
 export type DeviceCommand = {
   __typename?: 'DeviceCommand';
+  /** When it was queued. */
   created_at: Scalars['DateTime']['output'];
+  /** When a pending command expires unused (60 s after creation). */
   expires_at: Scalars['DateTime']['output'];
+  /** The command's id (UUID). */
   id: Scalars['ID']['output'];
   /** For unlock: {gpio_pin, duration_seconds}. */
   payload: Scalars['JSON']['output'];
   /** pending, delivered, executed, failed or expired */
-  status: Scalars['String']['output'];
+  status: DeviceCommandStatus;
   /** unlock */
-  type: Scalars['String']['output'];
+  type: DeviceCommandType;
 };
 
 /** A command with its delivery and the result the controller reported. */
 export type DeviceCommandEntry = {
   __typename?: 'DeviceCommandEntry';
+  /** The command as the device protocol shows it. */
   command: DeviceCommand;
+  /** When the controller reported executed or failed; null before. */
   completedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When it was handed out; null before. */
   deliveredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The device it was queued for. */
   deviceId: Scalars['ID']['output'];
+  /** The door it concerns (unlock); null when none. */
   doorId: Maybe<Scalars['ID']['output']>;
   /** What the controller reported with status failed. */
   error: Maybe<Scalars['String']['output']>;
@@ -450,8 +602,27 @@ export type DeviceCommandEntry = {
 /** The command queued for a device. */
 export type DeviceCommandPayload = {
   __typename?: 'DeviceCommandPayload';
+  /** The queued command, pending. */
   command: DeviceCommand;
 };
+
+/** Where a device command stands (the device protocol's values). */
+export type DeviceCommandStatus =
+  /** Handed out to the controller; waiting for its report. */
+  | 'delivered'
+  /** The controller reported success. */
+  | 'executed'
+  /** Not handed out before expires_at; never will be. */
+  | 'expired'
+  /** The controller reported failure (see error). */
+  | 'failed'
+  /** Queued; handed out with the next heartbeat or poll. */
+  | 'pending';
+
+/** What a command asks a controller to do (the device protocol's values). */
+export type DeviceCommandType =
+  /** Unlock a door for payload.duration_seconds on payload.gpio_pin. */
+  | 'unlock';
 
 /** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
@@ -467,9 +638,13 @@ export type DeviceStatus =
 /** The health data of the latest heartbeat. */
 export type DeviceTelemetry = {
   __typename?: 'DeviceTelemetry';
+  /** CPU load, whole percent 0–100. */
   cpuPercent: Scalars['Int']['output'];
+  /** The state of each door the controller reported. */
   doorStates: Array<DoorState>;
+  /** Memory in use, whole percent 0–100. */
   memoryPercent: Scalars['Int']['output'];
+  /** Wi-Fi signal strength in dBm, -150 to 0. */
   wifiSignalDbm: Scalars['Int']['output'];
 };
 
@@ -477,14 +652,34 @@ export type DeviceTelemetry = {
 export type Door = {
   __typename?: 'Door';
   /** unlock_per_scan (unlock for unlockDurationSeconds on each allowed scan) or toggle. */
-  behavior: Scalars['String']['output'];
+  behavior: DoorBehavior;
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The controller's GPIO pin that drives the lock, 0–63. */
   gpioPin: Scalars['Int']['output'];
+  /** The door's id (UUID). */
   id: Scalars['ID']['output'];
+  /** 1–200 characters. */
   name: Scalars['String']['output'];
+  /** The bookable objects whose guests this door lets in. */
   objectIds: Array<Scalars['ID']['output']>;
+  /** How long an unlock lasts, 1–3600 seconds. */
   unlockDurationSeconds: Scalars['Int']['output'];
 };
+
+/** What a door does on an allowed scan. The values are the REST and device protocol's wire values. */
+export type DoorBehavior =
+  /** Each allowed scan switches the door between locked and unlocked. */
+  | 'toggle'
+  /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
+  | 'unlock_per_scan';
+
+/** Whether a door is locked, as its controller reports it (the device protocol's values). */
+export type DoorLockState =
+  /** The lock is closed. */
+  | 'locked'
+  /** The lock is open. */
+  | 'unlocked';
 
 /** How long the tenant's doors may decide alone when they cannot reach Portier. */
 export type DoorOfflinePolicy = {
@@ -500,19 +695,23 @@ export type DoorSigningKey = {
   __typename?: 'DoorSigningKey';
   /** True for the key that signs new tokens; retired keys still verify the tokens they signed until those expire. */
   active: Scalars['Boolean']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The key id (the kid of the JWS header and the JWK). */
   kid: Scalars['ID']['output'];
   /** The public key as a JWK (OKP, Ed25519). */
   publicJwk: Scalars['JSON']['output'];
+  /** When a rotation retired it; null for the active key. */
   retiredAt: Maybe<Scalars['DateTime']['output']>;
 };
 
 /** The state of one door as the controller last reported it. */
 export type DoorState = {
   __typename?: 'DoorState';
+  /** The door id as the controller reported it. */
   doorId: Scalars['ID']['output'];
   /** locked or unlocked */
-  state: Scalars['String']['output'];
+  state: DoorLockState;
 };
 
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
@@ -524,7 +723,9 @@ export type Mutation = {
    * this one stays signed in.
    */
   changePassword: ChangePasswordPayload;
+  /** Creates an accommodation. */
   createAccommodation: Accommodation;
+  /** Creates an API key; its value is in this answer only. */
   createApiKey: CreateApiKeyPayload;
   /** Creates a PENDING booking after checking the object's hours and booking rules. */
   createBooking: BookingPayload;
@@ -536,9 +737,11 @@ export type Mutation = {
    * (default: the door's unlock duration).
    */
   createDeviceCommand: DeviceCommandPayload;
+  /** Creates a door that serves the given objects. */
   createDoor: Door;
   /** Registers an app; its secret is in this answer only. */
   createOAuthApp: OAuthAppSecretPayload;
+  /** Creates a bookable object in an accommodation of the tenant. */
   createObject: BookableObject;
   /** Flat arguments, so that the REST body is flat. Each type takes its own fields only. */
   createPricingRule: CreatePricingRulePayload;
@@ -556,11 +759,13 @@ export type Mutation = {
   deleteAccommodation: Scalars['Boolean']['output'];
   /** Deleting the default leaves the tenant without one: cancellations then refund in full. */
   deleteCancellationPolicy: Scalars['Boolean']['output'];
+  /** Deletes a door. */
   deleteDoor: Scalars['Boolean']['output'];
   /** Deletes the app; every grant any tenant gave it ends, and all its tokens stop working. */
   deleteOAuthApp: Scalars['Boolean']['output'];
   /** Deletes an object; refused (409) while it has bookings. */
   deleteObject: Scalars['Boolean']['output'];
+  /** Deletes the rule and answers true (NOT_FOUND for an unknown id); prices of existing bookings do not change. */
   deletePricingRule: Scalars['Boolean']['output'];
   /** Deletes a subscription with its delivery log; pending deliveries are dropped. */
   deleteWebhook: DeleteWebhookPayload;
@@ -568,6 +773,7 @@ export type Mutation = {
   redeliverWebhookEvent: WebhookDeliveryPayload;
   /** Registers a controller for the given doors; returns its one-time activation code. */
   registerDevice: RegisterDevicePayload;
+  /** Removes the special date of an object on one local date. */
   removeSpecialDate: OpeningHours;
   /** Removes a user and signs out their sessions. The tenant's last admin cannot be removed (409 last_admin). */
   removeUser: RemoveUserPayload;
@@ -593,6 +799,7 @@ export type Mutation = {
   rotateOAuthAppSecret: OAuthAppSecretPayload;
   /** Replaces the signing secret (a whsec_ one is generated when none is given); the old one also signs for 24 hours. */
   rotateWebhookSecret: WebhookSecretRotation;
+  /** Changes the given booking rules of an object; the others keep their values. */
   setBookingRules: BookingRules;
   /** Makes the policy the tenant's default, in the same transaction unsetting the previous one. */
   setDefaultCancellationPolicy: CancellationPolicy;
@@ -602,9 +809,11 @@ export type Mutation = {
   setDoorOfflinePolicy: DoorOfflinePolicy;
   /** Replaces the weekly schedule; a weekday left out is closed. */
   setOpeningHours: OpeningHours;
+  /** Sets (or replaces) the special date of an object on one local date. */
   setSpecialDate: OpeningHours;
   /** Sends a webhook.test event to the subscription now (one attempt, at most 15 s) and reports the outcome. */
   testWebhook: WebhookTestResult;
+  /** Changes the given fields; the others keep their values. */
   updateAccommodation: Accommodation;
   /**
    * The REST PATCH of a booking: either status (as updateBookingStatus) or startTime and endTime, with
@@ -615,7 +824,9 @@ export type Mutation = {
   updateBookingStatus: UpdateBookingPayload;
   /** Given arguments replace the stored values; isDefault false on the default leaves the tenant without one. */
   updateCancellationPolicy: CancellationPolicy;
+  /** Changes the given fields of a door; the others keep their values. */
   updateDoor: Door;
+  /** Changes the object's name or price; existing bookings keep their price. */
   updateObject: BookableObject;
   /**
    * Given arguments replace the stored values (null keeps them); changing the type drops the old
@@ -1052,13 +1263,15 @@ export type OAuthApp = {
   authorizedTenantCount: Scalars['Int']['output'];
   /** The OAuth client_id. */
   clientId: Scalars['ID']['output'];
+  /** When it was registered. */
   createdAt: Scalars['DateTime']['output'];
+  /** Shown to the tenant asked to authorize it. */
   name: Scalars['String']['output'];
   /** A public app (mobile, single-page) has no secret. */
   public: Scalars['Boolean']['output'];
   /** Exactly the redirect URIs an authorization request may use. */
-  redirectUris: Array<Scalars['String']['output']>;
-  /** The most the app may ask for. */
+  redirectUris: Array<Scalars['URL']['output']>;
+  /** The most the app may ask for (scope names as ApiKey.scopes). */
   scopes: Array<Scalars['String']['output']>;
   /** When the secret was last rotated; null when never. */
   secretRotatedAt: Maybe<Scalars['DateTime']['output']>;
@@ -1067,6 +1280,7 @@ export type OAuthApp = {
 /** A newly registered OAuth app and its client secret (shown only here; none for a public app). */
 export type OAuthAppSecretPayload = {
   __typename?: 'OAuthAppSecretPayload';
+  /** The app. */
   app: OAuthApp;
   /** The client secret, shown only in this response (stored only as a hash); null for a public app. */
   clientSecret: Maybe<Scalars['String']['output']>;
@@ -1075,15 +1289,20 @@ export type OAuthAppSecretPayload = {
 /** The time slots of one bookable object on the requested date. */
 export type ObjectSlots = {
   __typename?: 'ObjectSlots';
+  /** The object. */
   objectId: Scalars['ID']['output'];
+  /** The object's name. */
   objectName: Scalars['String']['output'];
+  /** The day's slots in time order. */
   slots: Array<Slot>;
 };
 
 /** The weekly schedule of a bookable object and its special dates. */
 export type OpeningHours = {
   __typename?: 'OpeningHours';
+  /** The regular hours per weekday. */
   schedule: WeeklySchedule;
+  /** Dates that override the schedule, in date order. */
   specialDates: Array<SpecialDate>;
 };
 
@@ -1106,7 +1325,9 @@ export type PageInfo = {
 /** Where a page lies in a numbered listing. */
 export type Pagination = {
   __typename?: 'Pagination';
+  /** The page number, from 1. */
   page: Scalars['Int']['output'];
+  /** Bookings per page, 1–100. */
   pageSize: Scalars['Int']['output'];
   /** The number of bookings matching the filters. */
   total: Scalars['Int']['output'];
@@ -1115,8 +1336,11 @@ export type Pagination = {
 /** Where and when a booking was, and what it cost, before it was rescheduled. */
 export type PreviousBookingSlot = {
   __typename?: 'PreviousBookingSlot';
+  /** Its end before. */
   endTime: Scalars['DateTime']['output'];
+  /** The object it was booked on. */
   objectId: Scalars['ID']['output'];
+  /** Its start before. */
   startTime: Scalars['DateTime']['output'];
   /** Cents. */
   totalPrice: Scalars['Int']['output'];
@@ -1134,11 +1358,15 @@ export type PriceAdjustment = {
 /** What a booking would cost: basePrice + adjustments, floored at 0, in cents. */
 export type PriceQuote = {
   __typename?: 'PriceQuote';
+  /** One entry per active rule that applies, in the rules' creation order. */
   adjustments: Array<PriceAdjustment>;
+  /** Cents: the object's price per hour times the booking's duration. */
   basePrice: Scalars['Int']['output'];
   /** Human-readable, e.g. 2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00 */
   breakdown: Scalars['String']['output'];
+  /** ISO 4217 currency code (EUR). */
   currency: Scalars['String']['output'];
+  /** Cents: basePrice plus the adjustments, never below 0. */
   totalPrice: Scalars['Int']['output'];
 };
 
@@ -1148,33 +1376,49 @@ export type PriceQuote = {
  */
 export type PricingRule = {
   __typename?: 'PricingRule';
+  /** False: kept but not applied to new bookings or quotes. */
   active: Scalars['Boolean']['output'];
+  /** When the rule was created. */
   createdAt: Scalars['DateTime']['output'];
   /** time_based: local HH:MM (24:00 allowed); not after startTime means the window wraps past midnight. */
-  endTime: Maybe<Scalars['String']['output']>;
+  endTime: Maybe<Scalars['LocalTime']['output']>;
+  /** The rule's id (UUID). */
   id: Scalars['ID']['output'];
   /** early_bird: bookings created at least this many (local calendar) days before their start. */
   minDaysInAdvance: Maybe<Scalars['Int']['output']>;
   /** duration_based: bookings at least this long. */
   minDurationMinutes: Maybe<Scalars['Int']['output']>;
+  /** Shown in a price breakdown and as PriceAdjustment.rule; 1–200 characters. */
   name: Scalars['String']['output'];
   /** The objects the rule applies to; empty: every object of the tenant. */
   objectIds: Array<Scalars['ID']['output']>;
   /** Whole percent from -100 to 1000. */
   percent: Scalars['Int']['output'];
   /** time_based: local HH:MM in the accommodation's time zone. */
-  startTime: Maybe<Scalars['String']['output']>;
-  /** time_based, day_based, duration_based or early_bird. */
-  type: Scalars['String']['output'];
+  startTime: Maybe<Scalars['LocalTime']['output']>;
+  /** Which conditions apply; the fields of the other types are null. */
+  type: PricingRuleType;
   /** day_based: the weekdays (monday … sunday); time_based: optional, null means every day. */
-  weekdays: Maybe<Array<Scalars['String']['output']>>;
+  weekdays: Maybe<Array<Weekday>>;
 };
 
 /** The pricing rules of the tenant, as the REST listing answers them. */
 export type PricingRuleList = {
   __typename?: 'PricingRuleList';
+  /** In creation order (the order of their adjustments). */
   pricingRules: Array<PricingRule>;
 };
+
+/** The kind of a pricing rule; it decides which of the rule's conditions apply. */
+export type PricingRuleType =
+  /** Applies to bookings starting on one of the rule's weekdays (local to the accommodation). */
+  | 'day_based'
+  /** Applies to bookings at least minDurationMinutes long. */
+  | 'duration_based'
+  /** Applies to bookings created at least minDaysInAdvance local calendar days before their start. */
+  | 'early_bird'
+  /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
+  | 'time_based';
 
 /** A QR code a guest shows at the door: valid from shortly before the booking starts until it ends. */
 export type QrCredential = {
@@ -1203,7 +1447,9 @@ export type Query = {
    * the cursor `after`, optionally of one device, door or booking.
    */
   accessLogConnection: AccessLogConnection;
+  /** One accommodation of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   accommodation: Maybe<Accommodation>;
+  /** The tenant's accommodations, by name. */
   accommodations: Array<Accommodation>;
   /** The tenant's API keys (never their values). */
   apiKeys: Array<ApiKey>;
@@ -1211,9 +1457,11 @@ export type Query = {
   auditLog: AuditLogConnection;
   /** The slots of one object on a local date (YYYY-MM-DD). */
   availability: Availability;
+  /** One bookable object of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   bookableObject: Maybe<BookableObject>;
-  /** Bookable objects, optionally of one accommodation. */
+  /** Bookable objects by name, optionally of one accommodation. */
   bookableObjects: Array<BookableObject>;
+  /** One booking of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   booking: Maybe<Booking>;
   /** The QR and SMS credentials of a booking. */
   bookingCredentials: BookingCredentials;
@@ -1232,6 +1480,7 @@ export type Query = {
    * bookings after the cursor `after`. Filters combine; pages stay stable while bookings are added.
    */
   bookingsConnection: BookingConnection;
+  /** The tenant's cancellation policies. */
   cancellationPolicies: Array<CancellationPolicy>;
   /** The same as cancellationPolicies, wrapped as {cancellationPolicies} (the REST shape). */
   cancellationPolicyList: CancellationPolicyList;
@@ -1239,15 +1488,19 @@ export type Query = {
   cancellationQuote: CancellationQuote;
   /** The apps this tenant authorized to act for it. */
   connectedApps: Array<ConnectedApp>;
+  /** One device of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   device: Maybe<Device>;
   /** A device's commands, newest first; `first` is at most 200 (default 50). */
   deviceCommands: Array<DeviceCommandEntry>;
   /** The tenant's devices, newest first. */
   devices: Array<Device>;
+  /** One door of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   door: Maybe<Door>;
+  /** How long the tenant's doors may decide alone. */
   doorOfflinePolicy: DoorOfflinePolicy;
   /** The tenant's door signing keys: the active one first, then retired ones, newest first. */
   doorSigningKeys: Array<DoorSigningKey>;
+  /** The tenant's doors, by name. */
   doors: Array<Door>;
   /** The OAuth apps this tenant registered. */
   oauthApps: Array<OAuthApp>;
@@ -1267,6 +1520,7 @@ export type Query = {
   viewer: Tenant;
   /** The dashboard user making the request (a session or an OAuth app acting for one); null for an API key. */
   viewerUser: Maybe<User>;
+  /** One subscription of the tenant; null (with a NOT_FOUND error) when there is none with this id. */
   webhook: Maybe<Webhook>;
   /** The delivery log of a subscription, newest first; `first` is at most 100 (default 20). */
   webhookDeliveries: WebhookDeliveryList;
@@ -1280,6 +1534,7 @@ export type Query = {
   webhookDetails: WebhookPayload;
   /** The same as webhooks, wrapped as {webhooks} (the REST shape). */
   webhookList: WebhookList;
+  /** The tenant's subscriptions. */
   webhooks: Array<Webhook>;
 };
 
@@ -1733,12 +1988,14 @@ export type RegisterDevicePayload = {
   __typename?: 'RegisterDevicePayload';
   /** The one-time activation code, shown only in this response; valid for 7 days. */
   activationCode: Scalars['String']['output'];
+  /** The new device, PENDING_ACTIVATION. */
   device: Device;
 };
 
 /** The id of the user removed. */
 export type RemoveUserPayload = {
   __typename?: 'RemoveUserPayload';
+  /** The removed user's id. */
   removedUserId: Scalars['ID']['output'];
 };
 
@@ -1747,6 +2004,7 @@ export type RescheduleBookingPayload = {
   __typename?: 'RescheduleBookingPayload';
   /** The booking at its new object and times, with the price recomputed. */
   booking: Booking;
+  /** Its object, times and price before. */
   previous: PreviousBookingSlot;
 };
 
@@ -1755,8 +2013,10 @@ export type Slot = {
   __typename?: 'Slot';
   /** False when a booking of exactly this slot would be refused (overlap incl. buffers, minimum notice, maximum advance). */
   available: Scalars['Boolean']['output'];
-  end: Scalars['String']['output'];
-  start: Scalars['String']['output'];
+  /** The slot's end, local HH:MM (24:00: midnight at the end of the day). */
+  end: Scalars['LocalTime']['output'];
+  /** The slot's start, local HH:MM in the accommodation's time zone. */
+  start: Scalars['LocalTime']['output'];
 };
 
 /** A numeric door code sent to the guest by SMS, typed on the controller's keypad. */
@@ -1771,24 +2031,33 @@ export type SmsCredential = {
 /** A date that overrides the weekly schedule: closed, or open with its own hours (open/close), or as usual when both are null. */
 export type SpecialDate = {
   __typename?: 'SpecialDate';
-  close: Maybe<Scalars['String']['output']>;
+  /** Closing time that day (local, 24:00 allowed); null with open. */
+  close: Maybe<Scalars['LocalTime']['output']>;
+  /** True: closed all day. */
   closed: Scalars['Boolean']['output'];
-  date: Scalars['String']['output'];
-  open: Maybe<Scalars['String']['output']>;
+  /** The local date in the accommodation's time zone. */
+  date: Scalars['LocalDate']['output'];
+  /** Opening time that day (local); null: the weekly schedule's hours, or closed. */
+  open: Maybe<Scalars['LocalTime']['output']>;
+  /** Why (shown to staff); empty when none was given. */
   reason: Scalars['String']['output'];
 };
 
 /** A customer of Portier: a venue operator whose data is kept apart from every other tenant's. */
 export type Tenant = {
   __typename?: 'Tenant';
+  /** When the tenant was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The tenant's id (UUID): the {tenantId} of the REST paths. */
   id: Scalars['ID']['output'];
+  /** The operator's name. */
   name: Scalars['String']['output'];
 };
 
 /** The booking after a status change. */
 export type UpdateBookingPayload = {
   __typename?: 'UpdateBookingPayload';
+  /** The booking as it is now. */
   booking: Booking;
   /** The object, times and price before the update; present when the update rescheduled the booking. */
   previous: Maybe<PreviousBookingSlot>;
@@ -1799,13 +2068,20 @@ export type UpdateBookingPayload = {
 /** A person who signs in to the tenant's dashboard. */
 export type User = {
   __typename?: 'User';
+  /** When the user was created. */
   createdAt: Scalars['DateTime']['output'];
   /** Unique across Portier, compared case-insensitively; shown as it was typed. */
-  email: Scalars['String']['output'];
+  email: Scalars['EmailAddress']['output'];
+  /** The user's id (UUID). */
   id: Scalars['ID']['output'];
+  /** When the password was last set. */
   passwordChangedAt: Scalars['DateTime']['output'];
+  /** What the user may do. */
   role: UserRole;
-  /** The API scopes the role grants (admin expanded to every scope). */
+  /**
+   * The API scopes the role grants (admin expanded to every scope). Scopes are a closed list kept as
+   * String (a GraphQL enum value cannot contain ':'): bookings:read, bookings:write, catalog:read, catalog:write, pricing:read, pricing:write, webhooks:read, webhooks:write, devices:read, devices:write, admin.
+   */
   scopes: Array<Scalars['String']['output']>;
 };
 
@@ -1825,41 +2101,62 @@ export type Webhook = {
   __typename?: 'Webhook';
   /** True on creation; false once the receiver answered 410 Gone, every delivery failed for 5 days, or a PATCH set it (no more deliveries until re-enabled). */
   active: Scalars['Boolean']['output'];
+  /** When it was created. */
   createdAt: Scalars['DateTime']['output'];
-  /** Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, device.offline, device.online, webhook.disabled. */
+  /**
+   * Subscribed event types: booking.created, booking.confirmed, booking.cancelled, booking.completed,
+   * booking.rescheduled, device.offline, device.online, webhook.disabled. A closed list kept as
+   * String: the names are the wire values of the event payloads' type, and GraphQL enum values cannot
+   * contain a dot.
+   */
   events: Array<Scalars['String']['output']>;
+  /** The subscription's id (UUID). */
   id: Scalars['ID']['output'];
   /** The receiver; it must be a public http(s) address. */
-  url: Scalars['String']['output'];
+  url: Scalars['URL']['output'];
 };
 
 /** One attempt of a delivery. */
 export type WebhookAttempt = {
   __typename?: 'WebhookAttempt';
+  /** When it was made. */
   attemptedAt: Scalars['DateTime']['output'];
+  /** How long it took, in milliseconds. */
   durationMs: Scalars['Int']['output'];
+  /** What went wrong, in Portier's words; null on a 2xx. */
   error: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status; null when no response arrived. */
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
 /** One event on its way to one subscription. */
 export type WebhookDelivery = {
   __typename?: 'WebhookDelivery';
+  /** Attempts made so far. */
   attemptCount: Scalars['Int']['output'];
   /** Every attempt, oldest first. */
   attempts: Array<WebhookAttempt>;
+  /** When it succeeded or failed for good; null while pending. */
   completedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When the delivery was queued. */
   createdAt: Scalars['DateTime']['output'];
   /** The event's id: the webhook-id header and the body's id, the same on every attempt. */
   eventId: Scalars['ID']['output'];
+  /** The event's type: one of Webhook.events, or webhook.test. */
   eventType: Scalars['String']['output'];
+  /** The delivery's id (UUID). */
   id: Scalars['ID']['output'];
+  /** When the last attempt was made; null before the first. */
   lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** What went wrong on the last attempt; null when nothing did. */
   lastError: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status on the last attempt; null when none arrived or no attempt was made. */
   lastStatusCode: Maybe<Scalars['Int']['output']>;
   /** When the next attempt is due; null once the delivery succeeded or failed. */
   nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** Where it stands. */
   status: WebhookDeliveryStatus;
+  /** The subscription it goes to. */
   webhookId: Scalars['ID']['output'];
 };
 
@@ -1888,12 +2185,14 @@ export type WebhookDeliveryEdge = {
 /** A subscription's deliveries, newest first. */
 export type WebhookDeliveryList = {
   __typename?: 'WebhookDeliveryList';
+  /** The deliveries, newest first. */
   deliveries: Array<WebhookDelivery>;
 };
 
 /** A delivery scheduled again. */
 export type WebhookDeliveryPayload = {
   __typename?: 'WebhookDeliveryPayload';
+  /** The delivery, pending again. */
   delivery: WebhookDelivery;
 };
 
@@ -1909,12 +2208,14 @@ export type WebhookDeliveryStatus =
 /** The REST shape of the list: {webhooks}. */
 export type WebhookList = {
   __typename?: 'WebhookList';
+  /** The tenant's subscriptions. */
   webhooks: Array<Webhook>;
 };
 
 /** A webhook subscription, as the REST routes answer it. */
 export type WebhookPayload = {
   __typename?: 'WebhookPayload';
+  /** The subscription. */
   webhook: Webhook;
 };
 
@@ -1923,6 +2224,7 @@ export type WebhookReplayResult = {
   __typename?: 'WebhookReplayResult';
   /** How many failed deliveries were queued again. */
   queued: Scalars['Int']['output'];
+  /** The subscription. */
   webhookId: Scalars['ID']['output'];
 };
 
@@ -1933,12 +2235,14 @@ export type WebhookSecretRotation = {
   previousSecretExpiresAt: Scalars['DateTime']['output'];
   /** The new secret when Portier generated it (whsec_…), shown only here; null when the request chose it. */
   secret: Maybe<Scalars['String']['output']>;
+  /** The subscription. */
   webhook: Webhook;
 };
 
 /** How a test event went; the receiver's response body is never shown. */
 export type WebhookTestResult = {
   __typename?: 'WebhookTestResult';
+  /** How long the attempt took, in milliseconds. */
   durationMs: Scalars['Int']['output'];
   /** What went wrong, in Portier's words; null on success. */
   error: Maybe<Scalars['String']['output']>;
@@ -1948,29 +2252,61 @@ export type WebhookTestResult = {
   statusCode: Maybe<Scalars['Int']['output']>;
   /** True when the receiver answered 2xx. */
   success: Scalars['Boolean']['output'];
+  /** The subscription tested. */
   webhookId: Scalars['ID']['output'];
 };
+
+/** A day of the week, in the accommodation's local calendar. */
+export type Weekday =
+  /** Friday. */
+  | 'friday'
+  /** Monday. */
+  | 'monday'
+  /** Saturday. */
+  | 'saturday'
+  /** Sunday. */
+  | 'sunday'
+  /** Thursday. */
+  | 'thursday'
+  /** Tuesday. */
+  | 'tuesday'
+  /** Wednesday. */
+  | 'wednesday';
 
 /** A weekday that is null is closed. */
 export type WeeklySchedule = {
   __typename?: 'WeeklySchedule';
+  /** Hours on Fridays; null: closed. */
   friday: Maybe<DayHours>;
+  /** Hours on Mondays; null: closed. */
   monday: Maybe<DayHours>;
+  /** Hours on Saturdays; null: closed. */
   saturday: Maybe<DayHours>;
+  /** Hours on Sundays; null: closed. */
   sunday: Maybe<DayHours>;
+  /** Hours on Thursdays; null: closed. */
   thursday: Maybe<DayHours>;
+  /** Hours on Tuesdays; null: closed. */
   tuesday: Maybe<DayHours>;
+  /** Hours on Wednesdays; null: closed. */
   wednesday: Maybe<DayHours>;
 };
 
 /** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
+  /** Hours on Fridays; left out or null: closed. */
   friday?: InputMaybe<DayHoursInput>;
+  /** Hours on Mondays; left out or null: closed. */
   monday?: InputMaybe<DayHoursInput>;
+  /** Hours on Saturdays; left out or null: closed. */
   saturday?: InputMaybe<DayHoursInput>;
+  /** Hours on Sundays; left out or null: closed. */
   sunday?: InputMaybe<DayHoursInput>;
+  /** Hours on Thursdays; left out or null: closed. */
   thursday?: InputMaybe<DayHoursInput>;
+  /** Hours on Tuesdays; left out or null: closed. */
   tuesday?: InputMaybe<DayHoursInput>;
+  /** Hours on Wednesdays; left out or null: closed. */
   wednesday?: InputMaybe<DayHoursInput>;
 };
 
@@ -2047,9 +2383,11 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessDenialReason: AccessDenialReason;
   AccessLogConnection: ResolverTypeWrapper<Omit<AccessLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AccessLogEdge']>, nodes: Array<ResolversTypes['AccessLogEntry']> }>;
   AccessLogEdge: ResolverTypeWrapper<Omit<AccessLogEdge, 'node'> & { node: ResolversTypes['AccessLogEntry'] }>;
   AccessLogEntry: ResolverTypeWrapper<AccessLogRow>;
+  AccessMode: AccessMode;
   Accommodation: ResolverTypeWrapper<AccommodationRow>;
   ApiKey: ResolverTypeWrapper<ApiKeyRow>;
   AuditActor: ResolverTypeWrapper<AuditActor>;
@@ -2079,6 +2417,7 @@ export type ResolversTypes = {
   ConnectedApp: ResolverTypeWrapper<ConnectedAppRow>;
   CreateApiKeyPayload: ResolverTypeWrapper<Omit<CreateApiKeyPayload, 'apiKeyInfo'> & { apiKeyInfo: ResolversTypes['ApiKey'] }>;
   CreatePricingRulePayload: ResolverTypeWrapper<Omit<CreatePricingRulePayload, 'pricingRule'> & { pricingRule: ResolversTypes['PricingRule'] }>;
+  CredentialType: CredentialType;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DayHours: ResolverTypeWrapper<DayHours>;
   DayHoursInput: DayHoursInput;
@@ -2087,15 +2426,22 @@ export type ResolversTypes = {
   DeviceCommand: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandEntry: ResolverTypeWrapper<DeviceCommandRow>;
   DeviceCommandPayload: ResolverTypeWrapper<Omit<DeviceCommandPayload, 'command'> & { command: ResolversTypes['DeviceCommand'] }>;
+  DeviceCommandStatus: DeviceCommandStatus;
+  DeviceCommandType: DeviceCommandType;
   DeviceStatus: DeviceStatus;
   DeviceTelemetry: ResolverTypeWrapper<DeviceTelemetryData>;
   Door: ResolverTypeWrapper<DoorRow>;
+  DoorBehavior: DoorBehavior;
+  DoorLockState: DoorLockState;
   DoorOfflinePolicy: ResolverTypeWrapper<DoorOfflinePolicy>;
   DoorSigningKey: ResolverTypeWrapper<DoorSigningKey>;
   DoorState: ResolverTypeWrapper<DoorState>;
+  EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LocalDate: ResolverTypeWrapper<Scalars['LocalDate']['output']>;
+  LocalTime: ResolverTypeWrapper<Scalars['LocalTime']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   OAuthApp: ResolverTypeWrapper<OAuthAppRow>;
   OAuthAppSecretPayload: ResolverTypeWrapper<Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversTypes['OAuthApp'] }>;
@@ -2108,6 +2454,7 @@ export type ResolversTypes = {
   PriceQuote: ResolverTypeWrapper<PriceQuote>;
   PricingRule: ResolverTypeWrapper<PricingRuleRow>;
   PricingRuleList: ResolverTypeWrapper<Omit<PricingRuleList, 'pricingRules'> & { pricingRules: Array<ResolversTypes['PricingRule']> }>;
+  PricingRuleType: PricingRuleType;
   QrCredential: ResolverTypeWrapper<QrCredential>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegisterDevicePayload: ResolverTypeWrapper<Omit<RegisterDevicePayload, 'device'> & { device: ResolversTypes['Device'] }>;
@@ -2118,6 +2465,7 @@ export type ResolversTypes = {
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tenant: ResolverTypeWrapper<TenantRow>;
+  URL: ResolverTypeWrapper<Scalars['URL']['output']>;
   UpdateBookingPayload: ResolverTypeWrapper<Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   User: ResolverTypeWrapper<UserRow>;
   UserRole: UserRole;
@@ -2134,6 +2482,7 @@ export type ResolversTypes = {
   WebhookReplayResult: ResolverTypeWrapper<WebhookReplayResult>;
   WebhookSecretRotation: ResolverTypeWrapper<Omit<WebhookSecretRotation, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
   WebhookTestResult: ResolverTypeWrapper<WebhookTestResult>;
+  Weekday: Weekday;
   WeeklySchedule: ResolverTypeWrapper<WeeklySchedule>;
   WeeklyScheduleInput: WeeklyScheduleInput;
 };
@@ -2184,9 +2533,12 @@ export type ResolversParentTypes = {
   DoorOfflinePolicy: DoorOfflinePolicy;
   DoorSigningKey: DoorSigningKey;
   DoorState: DoorState;
+  EmailAddress: Scalars['EmailAddress']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  LocalDate: Scalars['LocalDate']['output'];
+  LocalTime: Scalars['LocalTime']['output'];
   Mutation: Record<PropertyKey, never>;
   OAuthApp: OAuthAppRow;
   OAuthAppSecretPayload: Omit<OAuthAppSecretPayload, 'app'> & { app: ResolversParentTypes['OAuthApp'] };
@@ -2209,6 +2561,7 @@ export type ResolversParentTypes = {
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
   Tenant: TenantRow;
+  URL: Scalars['URL']['output'];
   UpdateBookingPayload: Omit<UpdateBookingPayload, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   User: UserRow;
   Webhook: WebhookRow;
@@ -2257,12 +2610,12 @@ export type AccessLogEntryResolvers<ContextType = GraphQLContext, ParentType ext
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   bookingId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   checkedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  credentialType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  credentialType?: Resolver<Maybe<ResolversTypes['CredentialType']>, ParentType, ContextType>;
   deviceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   doorId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  mode?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mode?: Resolver<ResolversTypes['AccessMode'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['AccessDenialReason']>, ParentType, ContextType>;
   tokenId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
@@ -2328,7 +2681,7 @@ export type AvailabilityResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type AvailabilityByObjectResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AvailabilityByObject'] = ResolversParentTypes['AvailabilityByObject']> = {
-  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['LocalDate'], ParentType, ContextType>;
   objects?: Resolver<Array<ResolversTypes['ObjectSlots']>, ParentType, ContextType>;
 };
 
@@ -2347,14 +2700,14 @@ export type BookingResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  guestEmail?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  guestEmail?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   guestName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   guestPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['BookableObject'], ParentType, ContextType>;
   objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  paymentUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  paymentUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
   refundAmount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['BookingStatus'], ParentType, ContextType>;
@@ -2451,8 +2804,8 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 }
 
 export type DayHoursResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DayHours'] = ResolversParentTypes['DayHours']> = {
-  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  open?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
+  open?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
 };
 
 export type DeleteWebhookPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeleteWebhookPayload'] = ResolversParentTypes['DeleteWebhookPayload']> = {
@@ -2482,8 +2835,8 @@ export type DeviceCommandResolvers<ContextType = GraphQLContext, ParentType exte
   expires_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   payload?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['DeviceCommandStatus'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['DeviceCommandType'], ParentType, ContextType>;
 };
 
 export type DeviceCommandEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeviceCommandEntry'] = ResolversParentTypes['DeviceCommandEntry']> = {
@@ -2508,7 +2861,7 @@ export type DeviceTelemetryResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type DoorResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Door'] = ResolversParentTypes['Door']> = {
-  behavior?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  behavior?: Resolver<ResolversTypes['DoorBehavior'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   gpioPin?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2532,11 +2885,23 @@ export type DoorSigningKeyResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type DoorStateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DoorState'] = ResolversParentTypes['DoorState']> = {
   doorId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DoorLockState'], ParentType, ContextType>;
 };
+
+export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
+  name: 'EmailAddress';
+}
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
+}
+
+export interface LocalDateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LocalDate'], any> {
+  name: 'LocalDate';
+}
+
+export interface LocalTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LocalTime'], any> {
+  name: 'LocalTime';
 }
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -2596,7 +2961,7 @@ export type OAuthAppResolvers<ContextType = GraphQLContext, ParentType extends R
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   public?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  redirectUris?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  redirectUris?: Resolver<Array<ResolversTypes['URL']>, ParentType, ContextType>;
   scopes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   secretRotatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
@@ -2653,16 +3018,16 @@ export type PriceQuoteResolvers<ContextType = GraphQLContext, ParentType extends
 export type PricingRuleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PricingRule'] = ResolversParentTypes['PricingRule']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  endTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endTime?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   minDaysInAdvance?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   minDurationMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   objectIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   percent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  startTime?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  weekdays?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  startTime?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['PricingRuleType'], ParentType, ContextType>;
+  weekdays?: Resolver<Maybe<Array<ResolversTypes['Weekday']>>, ParentType, ContextType>;
 };
 
 export type PricingRuleListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PricingRuleList'] = ResolversParentTypes['PricingRuleList']> = {
@@ -2736,8 +3101,8 @@ export type RescheduleBookingPayloadResolvers<ContextType = GraphQLContext, Pare
 
 export type SlotResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Slot'] = ResolversParentTypes['Slot']> = {
   available?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['LocalTime'], ParentType, ContextType>;
 };
 
 export type SmsCredentialResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SmsCredential'] = ResolversParentTypes['SmsCredential']> = {
@@ -2746,10 +3111,10 @@ export type SmsCredentialResolvers<ContextType = GraphQLContext, ParentType exte
 };
 
 export type SpecialDateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SpecialDate'] = ResolversParentTypes['SpecialDate']> = {
-  close?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  close?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   closed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  open?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['LocalDate'], ParentType, ContextType>;
+  open?: Resolver<Maybe<ResolversTypes['LocalTime']>, ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -2759,6 +3124,10 @@ export type TenantResolvers<ContextType = GraphQLContext, ParentType extends Res
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export interface UrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['URL'], any> {
+  name: 'URL';
+}
+
 export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateBookingPayload'] = ResolversParentTypes['UpdateBookingPayload']> = {
   booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
   previous?: Resolver<Maybe<ResolversTypes['PreviousBookingSlot']>, ParentType, ContextType>;
@@ -2767,7 +3136,7 @@ export type UpdateBookingPayloadResolvers<ContextType = GraphQLContext, ParentTy
 
 export type UserResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   passwordChangedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['UserRole'], ParentType, ContextType>;
@@ -2779,7 +3148,7 @@ export type WebhookResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 
 export type WebhookAttemptResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
@@ -2904,7 +3273,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DoorOfflinePolicy?: DoorOfflinePolicyResolvers<ContextType>;
   DoorSigningKey?: DoorSigningKeyResolvers<ContextType>;
   DoorState?: DoorStateResolvers<ContextType>;
+  EmailAddress?: GraphQLScalarType;
   JSON?: GraphQLScalarType;
+  LocalDate?: GraphQLScalarType;
+  LocalTime?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   OAuthApp?: OAuthAppResolvers<ContextType>;
   OAuthAppSecretPayload?: OAuthAppSecretPayloadResolvers<ContextType>;
@@ -2926,6 +3298,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SmsCredential?: SmsCredentialResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
+  URL?: GraphQLScalarType;
   UpdateBookingPayload?: UpdateBookingPayloadResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;

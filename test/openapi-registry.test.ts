@@ -121,11 +121,15 @@ describe('bridged mutations in the OpenAPI document', () => {
     expect(rules.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SetBookingRulesRequest' } } } });
     expect(built.document.components.schemas).toHaveProperty('SetBookingRulesRequest', {
       type: 'object',
-      properties: { rules: { $ref: '#/components/schemas/BookingRulesInput' } },
+      properties: { rules: { $ref: '#/components/schemas/BookingRulesInput', description: 'The rules to change.' } },
       required: ['rules'],
       additionalProperties: false,
     });
-    expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', { type: ['integer', 'null'], format: 'int32' });
+    expect(built.document.components.schemas).toHaveProperty('BookingRulesInput.properties.bufferMinutes', {
+      type: ['integer', 'null'],
+      format: 'int32',
+      description: 'Minutes kept free between bookings, 0–1440.',
+    });
 
     const create = built.document.paths['/api/v1/tenants/{tenantId}/accommodations'].post;
     const body = dereference(create.requestBody!.content['application/json'].schema, built.document) as { properties: Record<string, unknown>; required: string[] };

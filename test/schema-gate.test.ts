@@ -25,7 +25,7 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
 
   it('fails on a removed field and on a new required argument', async () => {
     const removed = edited('  """The tenant the calling API key belongs to."""\n  viewer: Tenant! @authenticated\n', '');
-    const required = edited('  bookings(first: Int,', '  bookings(first: Int, venue: ID!,');
+    const required = edited('  bookings(\n    """How many', '  bookings(\n    venue: ID!\n    """How many');
     for (const changed of [removed, required]) {
       const result = await checkSchemaChange(buildSchema(printed), buildSchema(changed), changelog);
       expect(result.ok).toBe(false);

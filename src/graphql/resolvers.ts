@@ -1,5 +1,5 @@
 import { JSONResolver } from 'graphql-scalars';
-import { DateTimeScalar } from './scalars.js';
+import { DateTimeScalar, EmailAddressScalar, LocalDateScalar, LocalTimeScalar, URLScalar } from './scalars.js';
 import type { Resolvers } from '../../generated/graphql.js';
 import { tenantResolvers } from '../modules/tenants/index.js';
 import { catalogResolvers } from '../modules/catalog/index.js';
@@ -14,7 +14,7 @@ import { oauthResolvers } from '../modules/oauth/index.js';
 
 // Every module's resolvers; makeExecutableSchema merges the list.
 export const resolvers: Resolvers[] = [
-  { DateTime: DateTimeScalar, JSON: JSONResolver },
+  { DateTime: DateTimeScalar, LocalDate: LocalDateScalar, LocalTime: LocalTimeScalar, EmailAddress: EmailAddressScalar, URL: URLScalar, JSON: JSONResolver },
   tenantResolvers,
   catalogResolvers,
   bookingResolvers,

@@ -4,13 +4,41 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/**
+ * Why an access check was refused. The values are the device protocol's wire values (a door reports
+ * them in its offline access log too).
+ */
+export type AccessDenialReason =
+  /** The booking is not CONFIRMED. */
+  | 'booking_not_confirmed'
+  /** The device does not drive this door. */
+  | 'door_not_assigned'
+  /** The door does not serve the booked object. */
+  | 'door_not_mapped_to_object'
+  /** The token or code matches no booking (or its signature or format is wrong). */
+  | 'invalid_token'
+  /** Offline: more than maxOfflineSeconds since the door's last successful heartbeat (or none yet). */
+  | 'offline_limit_exceeded'
+  /** Offline: the credential needs Portier (SMS codes and opaque tokens are online-only). */
+  | 'online_only_credential'
+  /** Outside the booking's window: before its start or from its end on. */
+  | 'outside_booking_window'
+  /** An SMS code at a door blocked for too many wrong codes (10 a minute, 30 an hour). */
+  | 'too_many_invalid_tokens';
+
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
+  /** Minutes kept free between bookings, 0–1440. */
   bufferMinutes?: number | null | undefined;
+  /** Furthest ahead in days, 0–3650. */
   maxAdvanceDays?: number | null | undefined;
+  /** Longest booking in minutes, 1–10080. */
   maxDurationMinutes?: number | null | undefined;
+  /** Least notice in minutes, 0–525600. */
   minAdvanceMinutes?: number | null | undefined;
+  /** Shortest booking in minutes, 1–1440. */
   minDurationMinutes?: number | null | undefined;
+  /** Slot step in minutes, 5–1440. */
   slotIncrementMinutes?: number | null | undefined;
 };
 
@@ -33,11 +61,33 @@ export type CancellationTierInput = {
   refundPercent: number;
 };
 
+/** Which kind of credential a guest showed. */
+export type CredentialType =
+  /** A QR code (a signed token or a legacy opaque token). */
+  | 'qr'
+  /** An SMS code typed on the keypad. */
+  | 'sms';
+
 /** The open hours of one day, local wall-clock HH:MM; close may be 24:00. */
 export type DayHoursInput = {
+  /** Closing time, HH:MM (00:00–24:00), after open. */
   close: string;
+  /** Opening time, HH:MM (00:00–23:59), local to the accommodation. */
   open: string;
 };
+
+/** Where a device command stands (the device protocol's values). */
+export type DeviceCommandStatus =
+  /** Handed out to the controller; waiting for its report. */
+  | 'delivered'
+  /** The controller reported success. */
+  | 'executed'
+  /** Not handed out before expires_at; never will be. */
+  | 'expired'
+  /** The controller reported failure (see error). */
+  | 'failed'
+  /** Queued; handed out with the next heartbeat or poll. */
+  | 'pending';
 
 /** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
@@ -49,6 +99,31 @@ export type DeviceStatus =
   | 'PENDING_ACTIVATION'
   /** Revoked: its key no longer works. */
   | 'REVOKED';
+
+/** What a door does on an allowed scan. The values are the REST and device protocol's wire values. */
+export type DoorBehavior =
+  /** Each allowed scan switches the door between locked and unlocked. */
+  | 'toggle'
+  /** Unlock for unlockDurationSeconds on each allowed scan, then lock again. */
+  | 'unlock_per_scan';
+
+/** Whether a door is locked, as its controller reports it (the device protocol's values). */
+export type DoorLockState =
+  /** The lock is closed. */
+  | 'locked'
+  /** The lock is open. */
+  | 'unlocked';
+
+/** The kind of a pricing rule; it decides which of the rule's conditions apply. */
+export type PricingRuleType =
+  /** Applies to bookings starting on one of the rule's weekdays (local to the accommodation). */
+  | 'day_based'
+  /** Applies to bookings at least minDurationMinutes long. */
+  | 'duration_based'
+  /** Applies to bookings created at least minDaysInAdvance local calendar days before their start. */
+  | 'early_bird'
+  /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
+  | 'time_based';
 
 /**
  * What a dashboard user may do. Each role is a set of the scopes API keys use, so the API enforces
@@ -70,14 +145,38 @@ export type WebhookDeliveryStatus =
   /** A 2xx arrived. */
   | 'SUCCEEDED';
 
+/** A day of the week, in the accommodation's local calendar. */
+export type Weekday =
+  /** Friday. */
+  | 'friday'
+  /** Monday. */
+  | 'monday'
+  /** Saturday. */
+  | 'saturday'
+  /** Sunday. */
+  | 'sunday'
+  /** Thursday. */
+  | 'thursday'
+  /** Tuesday. */
+  | 'tuesday'
+  /** Wednesday. */
+  | 'wednesday';
+
 /** Open hours per weekday; a weekday left out is closed. */
 export type WeeklyScheduleInput = {
+  /** Hours on Fridays; left out or null: closed. */
   friday?: DayHoursInput | null | undefined;
+  /** Hours on Mondays; left out or null: closed. */
   monday?: DayHoursInput | null | undefined;
+  /** Hours on Saturdays; left out or null: closed. */
   saturday?: DayHoursInput | null | undefined;
+  /** Hours on Sundays; left out or null: closed. */
   sunday?: DayHoursInput | null | undefined;
+  /** Hours on Thursdays; left out or null: closed. */
   thursday?: DayHoursInput | null | undefined;
+  /** Hours on Tuesdays; left out or null: closed. */
   tuesday?: DayHoursInput | null | undefined;
+  /** Hours on Wednesdays; left out or null: closed. */
   wednesday?: DayHoursInput | null | undefined;
 };
 
@@ -102,7 +201,7 @@ export type DashboardOverviewDevicesQuery = { devices: Array<{ id: string, name:
 export type DashboardOverviewAccessQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardOverviewAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, allowed: boolean, reason: string | null, checkedAt: string }> };
+export type DashboardOverviewAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, allowed: boolean, reason: AccessDenialReason | null, checkedAt: string }> };
 
 export type DashboardOverviewWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -148,7 +247,7 @@ export type DashboardAuditLogQuery = { auditLog: { edges: Array<{ cursor: string
 export type DashboardDevicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, keyPrefix: string | null, activationExpiresAt: string, createdAt: string, telemetry: { cpuPercent: number, memoryPercent: number, wifiSignalDbm: number, doorStates: Array<{ doorId: string, state: string }> } | null, doors: Array<{ id: string, name: string, gpioPin: number }> }>, doors: Array<{ id: string, name: string }> };
+export type DashboardDevicesQuery = { devices: Array<{ id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, keyPrefix: string | null, activationExpiresAt: string, createdAt: string, telemetry: { cpuPercent: number, memoryPercent: number, wifiSignalDbm: number, doorStates: Array<{ doorId: string, state: DoorLockState }> } | null, doors: Array<{ id: string, name: string, gpioPin: number }> }>, doors: Array<{ id: string, name: string }> };
 
 export type DashboardRegisterDeviceMutationVariables = Exact<{
   name: string;
@@ -179,7 +278,7 @@ export type DashboardQueueUnlockMutationVariables = Exact<{
 }>;
 
 
-export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: string, expires_at: string } } };
+export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: DeviceCommandStatus, expires_at: string } } };
 
 export type DashboardOAuthAppsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -322,7 +421,7 @@ export type DashboardBookingAccessQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: string | null, allowed: boolean, reason: string | null, checkedAt: string }> };
+export type DashboardBookingAccessQuery = { accessLog: Array<{ id: string, deviceId: string, doorId: string, credentialType: CredentialType | null, allowed: boolean, reason: AccessDenialReason | null, checkedAt: string }> };
 
 export type DashboardBookingWebhookDeliveriesQueryVariables = Exact<{
   bookingId: string | number;
@@ -367,7 +466,7 @@ export type DashboardObjectOptionsQuery = { bookableObjects: Array<{ id: string,
 export type DashboardCatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardCatalogQuery = { accommodations: Array<{ id: string, name: string, address: string, timeZone: string, objects: Array<{ id: string, name: string, pricePerHour: number }> }>, doors: Array<{ id: string, name: string, gpioPin: number, behavior: string, unlockDurationSeconds: number, objectIds: Array<string> }> };
+export type DashboardCatalogQuery = { accommodations: Array<{ id: string, name: string, address: string, timeZone: string, objects: Array<{ id: string, name: string, pricePerHour: number }> }>, doors: Array<{ id: string, name: string, gpioPin: number, behavior: DoorBehavior, unlockDurationSeconds: number, objectIds: Array<string> }> };
 
 export type DashboardCreateAccommodationMutationVariables = Exact<{
   name: string;
@@ -545,7 +644,7 @@ export type DashboardPriceQuoteQuery = { priceQuote: { basePrice: number, totalP
 export type DashboardPricingRulesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: string, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<string> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
+export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: PricingRuleType, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<Weekday> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
 
 export type DashboardCreatePricingRuleMutationVariables = Exact<{
   name: string;

@@ -60,7 +60,12 @@ export interface Window {
 /** The instants a local date's hours span in `zone` ('24:00' is the next local midnight). */
 export function openingWindow(zone: string, date: string, hours: DayHours): Window {
   const open = DateTime.fromISO(`${date}T${hours.open}`, { zone: zoneNamed(zone) });
-  const close = hours.close === '24:00' ? DateTime.fromISO(date, { zone: zoneNamed(zone) }).plus({ days: 1 }).startOf('day') : DateTime.fromISO(`${date}T${hours.close}`, { zone: zoneNamed(zone) });
+  const close =
+    hours.close === '24:00'
+      ? DateTime.fromISO(date, { zone: zoneNamed(zone) })
+          .plus({ days: 1 })
+          .startOf('day')
+      : DateTime.fromISO(`${date}T${hours.close}`, { zone: zoneNamed(zone) });
   return { start: open.toJSDate(), end: close.toJSDate() };
 }
 
@@ -94,7 +99,9 @@ export function earliestStart(now: Date, minAdvanceMinutes: number): Date {
 
 /** The latest start the booking rules allow at `now`: maxAdvanceDays local calendar days ahead. */
 export function latestStart(now: Date, zone: string, maxAdvanceDays: number): Date {
-  return DateTime.fromJSDate(now, { zone: zoneNamed(zone) }).plus({ days: maxAdvanceDays }).toJSDate();
+  return DateTime.fromJSDate(now, { zone: zoneNamed(zone) })
+    .plus({ days: maxAdvanceDays })
+    .toJSDate();
 }
 
 /** A PENDING or CONFIRMED booking's blocked range: [start, end + its buffer). */

@@ -141,7 +141,7 @@ function RuleForm({
   onSubmit: (values: DashboardCreatePricingRuleMutationVariables) => void;
   onCancel?: () => void;
 }) {
-  const [type, setType] = useState(rule?.type ?? 'time_based');
+  const [type, setType] = useState<string>(rule?.type ?? 'time_based');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
