@@ -65,7 +65,6 @@ describe('the typed graph: enums and scalars of output fields', () => {
       ['Webhook', 'url', 'URL'],
       ['User', 'email', 'EmailAddress'],
       ['SpecialDate', 'date', 'LocalDate'],
-      ['AvailabilityByObject', 'date', 'LocalDate'],
       ['DayHours', 'open', 'LocalTime'],
       ['Slot', 'end', 'LocalTime'],
       ['PricingRule', 'startTime', 'LocalTime'],
