@@ -30,8 +30,10 @@ async function venue() {
   return v;
 }
 
+// No sweeps: these tests count every delivery a pass makes, and the device-presence sweep would
+// add events of other test files' devices (on this worker's database) once the clock jumps ahead.
 const dispatcher = (clock: TestClock = new TestClock(), overrides: Partial<DispatcherOptions> = {}) =>
-  new WebhookDispatcher(dispatcherOptionsOf(h.deps, { now: clock.now, ...overrides }));
+  new WebhookDispatcher(dispatcherOptionsOf(h.deps, { now: clock.now, sweeps: [], ...overrides }));
 
 /** Passes until nothing is due (one pass sends at most `perWebhook` deliveries per subscription). */
 async function drain(d: WebhookDispatcher) {

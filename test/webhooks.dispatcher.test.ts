@@ -35,7 +35,8 @@ async function tenant() {
   return t;
 }
 
-const dispatcher = (overrides: Partial<DispatcherOptions> = {}) => new WebhookDispatcher(dispatcherOptionsOf(h.deps, overrides));
+// No sweeps: these tests count a pass's deliveries (test/webhooks.device-presence.test.ts covers the sweep).
+const dispatcher = (overrides: Partial<DispatcherOptions> = {}) => new WebhookDispatcher(dispatcherOptionsOf(h.deps, { sweeps: [], ...overrides }));
 
 const event = (tenantId: string, n = 1) => recordEvent(h.deps.database.db, tenantId, 'booking.created', { booking: { id: `b-${n}` } });
 

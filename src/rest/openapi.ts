@@ -57,6 +57,8 @@ export interface BuiltDocument {
   undescribedEvents: string[];
 }
 
+const TENANT_IN_PATH = "The calling key's own tenant; another tenant's id is refused (403, tenant_mismatch).";
+
 const TAG_DESCRIPTIONS: Record<string, string> = {
   operations: 'Health, readiness and this document.',
   graphql: 'The GraphQL endpoint.',
@@ -113,7 +115,9 @@ function bridgedOperation(schema: GraphQLSchema, converter: SchemaConverter, com
     const description = arg.description ?? undefined;
     const limits = argumentConstraints(fieldName, arg.name);
     if (inPath.has(arg.name)) {
-      parameters.push({ name: arg.name, in: 'path', required: true, ...(description ? { description } : {}), schema: converter.inputNonNull(arg.type) });
+      // In a path the tenant is required (GraphQL's argument is optional and says so).
+      const shown = arg.name === 'tenantId' ? TENANT_IN_PATH : description;
+      parameters.push({ name: arg.name, in: 'path', required: true, ...(shown ? { description: shown } : {}), schema: converter.inputNonNull(arg.type) });
     } else if (usesBody) {
       bodyProperties[arg.name] = { ...withHint(converter.input(arg.type), limits), ...(description ? { description } : {}) };
       if (required) bodyRequired.push(arg.name);
