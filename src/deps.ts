@@ -5,8 +5,8 @@ import type { ServerSecret } from './crypto.js';
 import type { GuessLimits } from './limits/index.js';
 import type { Metrics } from './metrics/metrics.js';
 import { AccessLogWriter, DoorKeyCache } from './modules/access/index.js';
-import { createSender, recordEvent, type DispatcherSweep, type Sender } from './modules/webhooks/index.js';
-import { sweepDevicePresence, type RecordDeviceEvent } from './modules/devices/index.js';
+import { createSender, recordEvent, tenantsSubscribedTo, type DispatcherSweep, type Sender } from './modules/webhooks/index.js';
+import { sweepDevicePresence, type ListeningTenants, type RecordDeviceEvent } from './modules/devices/index.js';
 import { SlotScheduleCache } from './modules/availability/index.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
@@ -53,6 +53,7 @@ export interface AppDeps extends BaseDeps, Collaborators {}
 export function composeDeps(base: BaseDeps): AppDeps {
   const { database, env, secret, log, limits, now, metrics } = base;
   const deviceEvents: RecordDeviceEvent = (db, tenantId, type, data) => recordEvent(db, tenantId, type, data);
+  const presenceListeners: ListeningTenants = (db) => tenantsSubscribedTo(db, ['device.offline', 'device.online']);
   return {
     database,
     env,
@@ -68,6 +69,6 @@ export function composeDeps(base: BaseDeps): AppDeps {
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
     slotSchedules: new SlotScheduleCache(),
     deviceEvents,
-    dispatcherSweeps: [{ name: 'device presence', run: (at) => sweepDevicePresence(database.db, at, deviceEvents) }],
+    dispatcherSweeps: [{ name: 'device presence', run: (at) => sweepDevicePresence(database.db, at, deviceEvents, presenceListeners) }],
   };
 }

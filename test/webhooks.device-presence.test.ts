@@ -251,6 +251,34 @@ describe('device presence events', () => {
     expect(await eventsOf(s.tenantId)).toEqual([]);
   });
 
+  it('tracks only tenants that listen: a fleet without a presence subscription is not swept (its heartbeats stay one statement)', async () => {
+    const t0 = new Date('2027-05-01T10:00:00Z');
+    h.clock.set(t0);
+    const quiet = await buildVenue(h);
+    const door = await buildDoor(h, quiet.tenantId, [quiet.object.id]);
+    const device = await buildActiveDevice(h, quiet.tenantId, [door.id]);
+    await buildWebhook(h, quiet.tenantId, { url: `https://presence.example/quiet/${quiet.tenantId}`, events: ['booking.created'] });
+    await heartbeat(device);
+    const listening = await site('listening');
+    await heartbeat(listening.device);
+    h.clock.set(new Date(t0.getTime() + 120_000));
+    // The sweep as the dispatchers run it (src/deps.ts): only tenants subscribed to a presence event.
+    for (const sweep of h.deps.dispatcherSweeps) await sweep.run(h.clock.now());
+    expect(await eventsOf(quiet.tenantId)).toEqual([]);
+    const offlineSince = await h.deps.database.db.selectFrom('devices').select('offline_since').where('id', '=', device.deviceId).executeTakeFirstOrThrow();
+    expect(offlineSince.offline_since).toBeNull();
+    expect((await eventsOf(listening.tenantId)).map((e) => e.type)).toEqual(['device.offline']);
+    // Its first heartbeat after the silence costs what any heartbeat costs (no online transition).
+    const statements = async () => {
+      const before = h.deps.database.queries.count;
+      await heartbeat(device);
+      return h.deps.database.queries.count - before;
+    };
+    const afterSilence = await statements();
+    expect(afterSilence).toBe(await statements());
+    expect(await eventsOf(quiet.tenantId)).toEqual([]);
+  });
+
   it('subscriptions may list the presence events (REST and GraphQL); unknown types are refused', async () => {
     const { tenantId, apiKey } = await h.tenant();
     const rest = await h.request({

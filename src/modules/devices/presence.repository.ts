@@ -18,12 +18,13 @@ export interface PresenceChange {
  * Marks up to `limit` devices offline whose last heartbeat is before `threshold`, in one statement:
  * offline_since becomes that heartbeat. Never-seen and revoked devices are left alone. Rows another
  * sweep (or a heartbeat) holds are skipped, and a row taken is checked again once locked, so of
- * concurrent sweeps exactly one marks each device.
+ * concurrent sweeps exactly one marks each device. `tenantIds`: only their devices (every tenant's when absent).
  */
-export async function markSilentOffline(db: Executor, threshold: Date, limit: number): Promise<PresenceChange[]> {
+export async function markSilentOffline(db: Executor, threshold: Date, limit: number, tenantIds?: readonly string[]): Promise<PresenceChange[]> {
   const due = db
     .selectFrom('devices')
     .select('id')
+    .$if(tenantIds !== undefined, (q) => q.where('tenant_id', 'in', [...(tenantIds ?? [])]))
     .where('offline_since', 'is', null)
     .where('revoked_at', 'is', null)
     .where('last_heartbeat_at', '<', threshold)

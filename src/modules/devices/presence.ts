@@ -15,6 +15,13 @@ export type DevicePresenceEventType = 'device.offline' | 'device.online';
 /** Writes an event to the outbox in `db`'s transaction (webhooks' recordEvent, wired in src/deps.ts). */
 export type RecordDeviceEvent = (db: Executor, tenantId: string, type: DevicePresenceEventType, data: Record<string, unknown>) => Promise<unknown>;
 
+/**
+ * The tenants whose devices' presence is tracked: those with an active subscription to a presence
+ * event (wired in src/deps.ts). A fleet nobody listens to is not swept, and its heartbeats stay one
+ * statement; a new subscription hears of devices already silent at the next sweep.
+ */
+export type ListeningTenants = (db: Executor) => Promise<string[]>;
+
 /** Devices marked offline per transaction of a sweep. */
 const SWEEP_BATCH = 500;
 
@@ -37,12 +44,14 @@ function presenceData(change: PresenceChange, doorIds: string[], extra: Record<s
  * device.offline per device, in the transaction that marks it; returns how many. Any number of
  * processes may sweep at once (the webhook dispatchers do, each pass): each transition is taken once.
  */
-export async function sweepDevicePresence(db: Kysely<DB>, now: Date, record: RecordDeviceEvent): Promise<number> {
+export async function sweepDevicePresence(db: Kysely<DB>, now: Date, record: RecordDeviceEvent, listening?: ListeningTenants): Promise<number> {
   const threshold = offlineThreshold(now);
+  const tenantIds = listening ? await listening(db) : undefined;
+  if (tenantIds?.length === 0) return 0;
   let total = 0;
   for (;;) {
     const n = await db.transaction().execute(async (trx) => {
-      const changes = await repo.markSilentOffline(trx, threshold, SWEEP_BATCH);
+      const changes = await repo.markSilentOffline(trx, threshold, SWEEP_BATCH, tenantIds);
       const doors = await repo.doorIdsOf(
         trx,
         changes.map((c) => c.id),

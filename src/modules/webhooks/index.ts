@@ -7,4 +7,5 @@ export { webhookResolvers } from './webhooks.resolvers.js';
 export * from './webhooks.service.js';
 export * from './webhooks.operations.js';
 export { MAX_URL_LENGTH } from './subscription.rules.js';
+export { tenantsSubscribedTo } from './webhooks.repository.js';
 export { API_VERSION, SECRET_MAX_LENGTH, SECRET_MIN_LENGTH } from './signing.js';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { WebhookRow } from '../../db/types.js';
 
@@ -58,4 +59,16 @@ export async function updateWebhook(db: Executor, tenantId: string, id: string, 
 /** The subscription, locked for the caller's transaction. */
 export async function findWebhookForUpdate(db: Executor, tenantId: string, id: string): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The tenants with an active subscription to any of these event types. */
+export async function tenantsSubscribedTo(db: Executor, types: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .select('tenant_id')
+    .distinct()
+    .where('active', '=', true)
+    .where(sql<boolean>`events && ${sql.val([...types])}::text[]`)
+    .execute();
+  return rows.map((r) => r.tenant_id);
 }
