@@ -18,6 +18,11 @@ export interface DevicePrincipal {
   kind: 'device';
   deviceId: string;
   tenantId: string;
+  /**
+   * The device's last heartbeat as its key's lookup found it (the same row, no extra statement):
+   * the heartbeat answers the revocations since then. Absent when unknown (then it is read).
+   */
+  lastHeartbeatAt?: Date | null;
 }
 
 export type Principal = ApiKeyPrincipal | DevicePrincipal;

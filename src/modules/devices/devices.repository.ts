@@ -69,11 +69,11 @@ export async function findDeviceByActivationCodeHash(db: Executor, codeHash: str
 }
 
 const deviceByKeyHash = compiledOnce(['keyHash'], (db, p) =>
-  db.selectFrom('devices').select(['id', 'tenant_id']).where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+  db.selectFrom('devices').select(['id', 'tenant_id', 'last_heartbeat_at']).where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
 );
 
 /** The device behind a key: one lookup on the unique key_hash index (every device request). */
-export async function findActiveDeviceByKeyHash(db: Executor, keyHash: string): Promise<Pick<DeviceRow, 'id' | 'tenant_id'> | undefined> {
+export async function findActiveDeviceByKeyHash(db: Executor, keyHash: string): Promise<Pick<DeviceRow, 'id' | 'tenant_id' | 'last_heartbeat_at'> | undefined> {
   return (await deviceByKeyHash(db, { keyHash }))[0];
 }
 

@@ -133,7 +133,7 @@ export function isUnknownActivationCode(error: unknown): boolean {
 export async function authenticateDevice(db: Executor, plain: string): Promise<DevicePrincipal | null> {
   if (!plain.startsWith(DEVICE_KEY_PREFIX)) return null;
   const device = await repo.findActiveDeviceByKeyHash(db, sha256(plain));
-  return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id } : null;
+  return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id, lastHeartbeatAt: device.last_heartbeat_at } : null;
 }
 
 export interface HeartbeatAnswer {
@@ -149,15 +149,13 @@ export interface HeartbeatAnswer {
  */
 export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<HeartbeatAnswer> {
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
-  const previous = await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
-  const revokedTokenIds = await revokedTokenIdsSince(db, deps, device.tenantId, previous);
-  const { commands, presence } = await commandsRepo.heartbeatAndClaim(
-    db,
-    device.tenantId,
-    device.deviceId,
-    { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
-    deps.now(),
-  );
+  // The previous heartbeat as the key's lookup read it (before this one is recorded): the
+  // revocations since then and the heartbeat itself are independent, so both go at once.
+  const previous = device.lastHeartbeatAt !== undefined ? device.lastHeartbeatAt : await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
+  const [revokedTokenIds, { commands, presence }] = await Promise.all([
+    revokedTokenIdsSince(db, deps, device.tenantId, previous),
+    commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now()),
+  ]);
   // Back after missing three heartbeats: one device.online (the common online case costs nothing more).
   if (presence?.offlineSince) {
     await markDeviceBackOnline(db, deps.deviceEvents, {
