@@ -14,9 +14,12 @@ let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
-afterEach(() => {
+/** Tenants whose subscriptions a test made: removed after it, with their deliveries, so no later test's dispatcher (in this worker's database) attempts them. */
+const tenants: string[] = [];
+afterEach(async () => {
   h.clock.set(null);
   vi.restoreAllMocks();
+  if (tenants.length) await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
 });
 
 interface Received {
@@ -65,6 +68,7 @@ async function site(label: string) {
   const device = await buildActiveDevice(h, v.tenantId, [door.id]);
   const url = `https://presence.example/${label}/${v.tenantId}`;
   await buildWebhook(h, v.tenantId, { url, events: ['device.offline', 'device.online'] });
+  tenants.push(v.tenantId);
   return { ...v, door, device, url };
 }
 
@@ -258,6 +262,7 @@ describe('device presence events', () => {
     const door = await buildDoor(h, quiet.tenantId, [quiet.object.id]);
     const device = await buildActiveDevice(h, quiet.tenantId, [door.id]);
     await buildWebhook(h, quiet.tenantId, { url: `https://presence.example/quiet/${quiet.tenantId}`, events: ['booking.created'] });
+    tenants.push(quiet.tenantId);
     await heartbeat(device);
     const listening = await site('listening');
     await heartbeat(listening.device);
@@ -281,6 +286,7 @@ describe('device presence events', () => {
 
   it('subscriptions may list the presence events (REST and GraphQL); unknown types are refused', async () => {
     const { tenantId, apiKey } = await h.tenant();
+    tenants.push(tenantId);
     const rest = await h.request({
       method: 'POST',
       url: `/api/v1/tenants/${tenantId}/webhooks`,

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, TestClock, type Harness } from './harness.js';
 import { buildWebhook } from './builders.js';
 import { gate, Receiver } from './receiver.js';
@@ -18,6 +18,12 @@ beforeAll(async () => {
   h = await harness();
   await fast.start();
   await slow.start();
+});
+// A pass takes every due delivery of this worker's database, and these tests count a pass's work
+// and move the clock hours ahead: deliveries other test files left pending go first (those files
+// have finished; a worker runs one file at a time).
+beforeEach(async () => {
+  await h.deps.database.db.deleteFrom('webhook_deliveries').where('status', '=', 'pending').execute();
 });
 afterAll(async () => {
   await fast.stop();
@@ -70,10 +76,14 @@ describe('at-least-once', () => {
     const [leased] = await deliveries(tenantId);
     expect(leased).toMatchObject({ status: 'pending', attempt_count: 0 });
 
+    // What this test's delivery did, not the pass's totals: a pass also takes other test files'
+    // deliveries due by the test clock (one database per worker).
     const survivor = dispatcher({ now: clock.now });
-    expect((await survivor.runOnce()).attempted).toBe(0); // still leased
+    await survivor.runOnce();
+    expect(fast.requests.filter((r) => r.path === '/crash')).toHaveLength(1); // still leased
+    expect((await deliveries(tenantId))[0]).toMatchObject({ status: 'pending', attempt_count: 0 });
     clock.set(new Date(leased.next_attempt_at!.getTime()));
-    expect(await survivor.runOnce()).toMatchObject({ attempted: 1, succeeded: 1 });
+    expect((await survivor.runOnce()).succeeded).toBeGreaterThanOrEqual(1);
     const ids = fast.requests.filter((r) => r.path === '/crash').map((r) => r.headers['webhook-id']);
     expect(ids).toEqual([eventId, eventId]);
     expect((await deliveries(tenantId))[0]).toMatchObject({ status: 'succeeded', attempt_count: 1 });
@@ -132,7 +142,7 @@ describe('slow and dead receivers', () => {
     await event(tenantId);
     try {
       const pass = await dispatcher({ timeoutMs: 100 }).runOnce();
-      expect(pass).toMatchObject({ attempted: 1, failed: 1 });
+      expect(pass.failed).toBeGreaterThanOrEqual(1);
     } finally {
       hold.open();
     }
