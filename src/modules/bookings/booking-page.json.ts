@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/index.js';
+import { isoInstant } from '../../db/json-sql.js';
 import type { AppDeps } from '../../deps.js';
 import { PAGE_SIZES } from '../../paging.js';
 import { filtered } from './bookings.repository.js';
@@ -17,8 +18,8 @@ import { paymentUrlOf } from './bookings.service.js';
 export const BOOKING_PAGE_SELECTION =
   '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}}pagination{page pageSize total}}';
 
-/** A JSON string of an instant as Date.prototype.toISOString writes it (PostgreSQL truncates to milliseconds, as pg's parser does). */
-const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+/** An instant as a JSON string. */
+const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || ${isoInstant(column)} || '"'`;
 /** A value as JSON text (strings escaped as JSON.stringify escapes them), `null` for NULL. */
 const jsonOf = (column: string): RawBuilder<string> => sql<string>`coalesce(to_json(${sql.ref(column)})::text, 'null')`;
 

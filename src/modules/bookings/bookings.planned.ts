@@ -2,6 +2,7 @@ import { Kind, type FieldNode, type SelectionSetNode } from 'graphql';
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldPlan } from '../../graphql/compiled-execution.js';
 import { tenantOf } from '../../auth/principal.js';
+import { isoInstant } from '../../db/json-sql.js';
 import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
 import { filtered } from './bookings.repository.js';
 import { parseListBookings } from './bookings.commands.js';
@@ -14,8 +15,6 @@ import { parseListBookings } from './bookings.commands.js';
 
 type Columns = Record<string, RawBuilder<unknown>>;
 
-/** A JSON string of an instant as Date.prototype.toISOString writes it (milliseconds, truncated as pg's parser truncates). */
-const iso = (column: string) => sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const col = (column: string) => sql`${sql.ref(column)}`;
 const typename = (name: string) => sql`${sql.lit(name)}::text`;
 
@@ -27,12 +26,12 @@ const BOOKING: Columns = {
   guestName: col('b.guest_name'),
   guestEmail: col('b.guest_email'),
   guestPhone: col('b.guest_phone'),
-  startTime: iso('b.start_time'),
-  endTime: iso('b.end_time'),
+  startTime: isoInstant('b.start_time'),
+  endTime: isoInstant('b.end_time'),
   status: col('b.status'),
   totalPrice: col('b.total_price'),
   currency: col('b.currency'),
-  createdAt: iso('b.created_at'),
+  createdAt: isoInstant('b.created_at'),
   refundAmount: col('b.refund_amount'),
 };
 const OBJECT: Columns = {
@@ -41,7 +40,7 @@ const OBJECT: Columns = {
   name: col('o.name'),
   pricePerHour: col('o.price_per_hour'),
   accommodationId: col('o.accommodation_id'),
-  createdAt: iso('o.created_at'),
+  createdAt: isoInstant('o.created_at'),
 };
 const ACCOMMODATION: Columns = {
   __typename: typename('Accommodation'),
@@ -49,7 +48,7 @@ const ACCOMMODATION: Columns = {
   name: col('a.name'),
   address: col('a.address'),
   timeZone: col('a.time_zone'),
-  createdAt: iso('a.created_at'),
+  createdAt: isoInstant('a.created_at'),
 };
 /** Object-valued fields: their columns, and the table (alias) they need joined. */
 const NESTED: Record<string, Record<string, { columns: Columns; join: 'o' | 'a' }>> = {
