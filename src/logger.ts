@@ -28,6 +28,18 @@ interface SerializableRequest {
 }
 
 /**
+ * Properties a library hangs on an error that are live objects, not facts about the error: pg-pool
+ * attaches the `client` (whose connection parameters hold the database password), sockets and
+ * requests carry their peers' state. A log line keeps the error's own fields and drops these.
+ */
+const LIVE_ERROR_PROPERTIES = new Set(['client', 'connection', 'socket', 'request', 'response', 'config']);
+
+export function serializeError(error: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(serialized).filter(([key]) => !LIVE_ERROR_PROPERTIES.has(key)));
+}
+
+/**
  * JSON logs on stderr (stdout is reserved for the CLI's one JSON document). Credentials never
  * reach the stream: known fields are redacted by path, URLs lose sensitive query values, and a
  * last pass over every line replaces anything shaped like a Portier key. Lines written while a
@@ -58,7 +70,7 @@ export function createLogger(level: string, destination: DestinationStream = pin
       serializers: {
         req: (req: SerializableRequest) => ({ method: req.method, url: req.url ? redactUrl(req.url) : undefined, route: req.routeOptions?.url, remoteAddress: req.ip }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
-        err: pino.stdSerializers.err,
+        err: serializeError,
       },
       mixin(_object, _level, logger) {
         if ((logger as unknown as Record<symbol, unknown>)[BINDS_REQUEST_ID]) return {};

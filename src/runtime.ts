@@ -15,7 +15,7 @@ export async function startRuntime(env: Env, options: { logLevel?: string; /** f
     databaseUrl: env.databaseUrl,
     pgliteDir: env.pgliteDir,
     poolSize: env.databasePoolSize,
-    onConnectionError: (error) => log.warn({ err: error }, 'an idle database connection broke; the pool opens a new one on the next query'),
+    onConnectionError: (error) => log.warn({ err: error }, 'a database connection broke; the pool opens a new one on the next query'),
   });
   try {
     const applied = await migrateToLatest(database.db, log);

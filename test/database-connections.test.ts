@@ -2,6 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { onPostgres, workerDatabaseUrl } from './worker-services.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { harness, type Harness } from './harness.js';
+import { buildVenue } from './builders.js';
 
 // A pooled PostgreSQL connection can break while it sits idle: PostgreSQL restarts, an
 // administrator runs pg_terminate_backend, a proxy or a failover drops it. The pool then emits
@@ -17,8 +19,10 @@ describe.skipIf(!onPostgres)(title, () => {
   const applicationName = `portier-broken-connections-${process.pid}`;
   let server: ServerProcess;
   let admin: pg.Client;
+  let h: Harness;
 
   beforeAll(async () => {
+    h = await harness();
     const url = new URL((await workerDatabaseUrl()) ?? '');
     url.searchParams.set('application_name', applicationName);
     server = await startServerProcess({ DATABASE_URL: url.toString(), PORTIER_SECRET: 'broken-connections-secret-0123456789' });
@@ -44,7 +48,7 @@ describe.skipIf(!onPostgres)(title, () => {
     expect(ready.map((res) => res.status)).toEqual([200, 200, 200, 200]);
 
     expect(await terminate()).toBeGreaterThan(0);
-    await server.waitForLog((line) => line.msg === 'an idle database connection broke; the pool opens a new one on the next query', 30_000);
+    await server.waitForLog((line) => line.msg === 'a database connection broke; the pool opens a new one on the next query', 30_000);
 
     for (let round = 0; round < 3; round += 1) {
       const res = await fetch(`${server.url}/readyz`);
@@ -56,6 +60,48 @@ describe.skipIf(!onPostgres)(title, () => {
     expect(await terminate()).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it('answers a readiness probe sent the moment its pooled connections are ended: the probe tries a fresh connection', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const warm = await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.url}/readyz`)));
+      expect(warm.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+      expect(await terminate()).toBeGreaterThan(0);
+      const probes = await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.url}/readyz`)));
+      expect(probes.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    }
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it('answers API reads caught by a broken connection 503 with Retry-After (never 500), and the retry succeeds', async () => {
+    const v = await buildVenue(h);
+    const auth = { authorization: `Bearer ${v.apiKey}` };
+    const rest = () => fetch(`${server.url}/api/v1/tenants/${v.tenantId}/bookings?pageSize=5`, { headers: auth });
+    const graphql = () =>
+      fetch(`${server.url}/api/v1/graphql`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ bookableObjects { id } }` }),
+      });
+    const seen = new Set<number>();
+    for (let round = 0; round < 5; round += 1) {
+      await Promise.all(Array.from({ length: 4 }, rest));
+      expect(await terminate()).toBeGreaterThan(0);
+      const answers = await Promise.all([rest(), graphql(), rest(), graphql()]);
+      for (const res of answers) {
+        seen.add(res.status);
+        const body = (await res.json()) as { code?: string; errors?: { extensions?: { reason?: string } }[] };
+        if (res.status !== 200 || body.errors) {
+          expect(res.status === 503 || res.status === 200).toBe(true);
+          expect(body.code ?? body.errors?.[0]?.extensions?.reason).toBe('database_unavailable');
+          if (res.status === 503) expect(res.headers.get('retry-after')).toBe('1');
+        }
+      }
+      expect((await rest()).status).toBe(200);
+      expect((await graphql()).status).toBe(200);
+    }
+    expect(seen.has(500)).toBe(false);
     expect(server.child.exitCode).toBeNull();
   });
 });

@@ -35,9 +35,9 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   poolSize?: number;
   /**
-   * Told when an idle pooled connection breaks (PostgreSQL restarted, an administrator or a
-   * proxy closed it). The pool drops that connection and opens a new one on the next query; an
-   * unobserved pool error would otherwise end the process.
+   * Told when a pooled connection breaks, idle or checked out (PostgreSQL restarted, an
+   * administrator or a proxy closed it). The pool drops that connection and opens a new one on
+   * the next query; an unobserved connection error would otherwise end the process.
    */
   onConnectionError?: (error: Error) => void;
 }
@@ -49,7 +49,7 @@ function counterLog(queries: QueryCounter) {
 }
 
 /** The default for tools and tests: the pool already replaced the connection; nothing to do. */
-function ignoreBrokenIdleConnection(): void {
+function ignoreBrokenConnection(): void {
   // deliberately empty: see DatabaseOptions.onConnectionError
 }
 
@@ -57,7 +57,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const queries: QueryCounter = { count: 0 };
   if (options.databaseUrl) {
     const pool = preparedStatements(new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }));
-    pool.on('error', options.onConnectionError ?? ignoreBrokenIdleConnection);
+    // A connection can break while idle in the pool or while checked out between two queries
+    // (PostgreSQL's FATAL arrives with the query, the socket's ECONNRESET just after it). pg
+    // emits 'error' on the client in both cases, and an unobserved one ends the process; every
+    // client is observed from its first connect. The pool drops the broken client either way.
+    const onBroken = options.onConnectionError ?? ignoreBrokenConnection;
+    pool.on('connect', (client) => client.on('error', onBroken));
+    pool.on('error', ignoreBrokenConnection); // the same error, already told through the client
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
     return { db, kind: 'postgres', queries, pool, close: () => db.destroy() };
   }

@@ -1,4 +1,6 @@
 import { GraphQLError } from 'graphql';
+import { isBrokenConnection } from '../db/broken-connection.js';
+import { DomainError } from '../errors.js';
 
 /** A GraphQLError of any copy of graphql-js (its ESM and CJS builds are distinct classes; graphql-jit has its own). */
 export const isGraphQLError = (value: unknown): value is GraphQLError =>
@@ -14,5 +16,14 @@ export function causeOf(error: unknown): unknown {
   while (original && typeof original === 'object' && 'originalError' in original && (original as GraphQLError).originalError) {
     original = (original as GraphQLError).originalError;
   }
-  return original;
+  return isBrokenConnection(original) ? databaseUnavailable() : original;
+}
+
+/**
+ * A query whose database connection broke under it (PostgreSQL restarted, a connection was
+ * ended) is not the client's fault and not a bug: 503 with Retry-After, so a client retries and
+ * the pool answers from a new connection.
+ */
+export function databaseUnavailable(): DomainError {
+  return new DomainError('UNAVAILABLE', 'database_unavailable', 'The database connection was interrupted; retry the request', { headers: { 'Retry-After': '1' } });
 }

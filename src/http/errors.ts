@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { DomainError, problem, problemOf, type FieldError } from '../errors.js';
 import { GRAPHQL_PATH } from '../graphql/yoga.js';
+import { databaseUnavailable } from '../graphql/error-cause.js';
+import { isBrokenConnection } from '../db/broken-connection.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
@@ -36,7 +38,7 @@ function domainErrorOfFramework(error: FastifyError): DomainError | undefined {
  */
 export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): void {
   app.setErrorHandler((thrown: FastifyError | DomainError, req, reply) => {
-    const error = thrown instanceof DomainError ? thrown : (domainErrorOfFramework(thrown) ?? thrown);
+    const error = thrown instanceof DomainError ? thrown : (domainErrorOfFramework(thrown) ?? (isBrokenConnection(thrown) ? databaseUnavailable() : thrown));
     if (error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (req.url.startsWith(GRAPHQL_PATH)) {

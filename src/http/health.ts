@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { pendingMigrations } from '../db/migrate.js';
+import { isBrokenConnection } from '../db/broken-connection.js';
 import { problem } from '../errors.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
@@ -62,7 +63,7 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
           .type(PROBLEM)
           .send(problem(503, 'shutting_down', 'The server is shutting down'));
       try {
-        await sql`select 1`.execute(deps.database.db);
+        await databaseAnswers(deps);
         const pending = await pendingMigrations(deps.database.db);
         if (pending.length) {
           return await reply
@@ -80,4 +81,24 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps): void {
       }
     },
   });
+}
+
+/**
+ * `select 1`, tried again on a fresh connection when the pooled one had broken: when PostgreSQL
+ * ends idle connections, the pool learns of each a moment later, and a probe that takes one in
+ * between must not take a healthy process out of rotation. A database that is really gone fails
+ * every try.
+ */
+async function databaseAnswers(deps: AppDeps): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await sql`select 1`.execute(deps.database.db);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !isBrokenConnection(error)) throw error;
+      deps.log.info({ err: error, attempt }, 'readiness: a pooled connection had broken; trying a fresh one');
+      // Let the pool take in the other broken connections' errors before the next checkout.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 }
