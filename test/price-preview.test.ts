@@ -185,6 +185,32 @@ describe('the preview and the booking agree', () => {
   });
 });
 
+describe('statements per preview', () => {
+  it('reads the object, its zone, its special dates and the pricing rules in one statement, whatever the number of rules', async () => {
+    h.clock.set('2026-11-18T09:00:00Z');
+    const { tenantId, apiKey, object } = await buildVenue(h);
+    const body = { objectId: object.id, ...SATURDAY };
+    const statementsOfPreview = async () => {
+      let fewest = Infinity;
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const before = h.deps.database.queries.count;
+        const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body });
+        expect(res.status).toBe(200);
+        fewest = Math.min(fewest, h.deps.database.queries.count - before);
+      }
+      return fewest;
+    };
+    const withoutRules = await statementsOfPreview();
+    for (let i = 0; i < 5; i += 1) await buildPricingRule(h, tenantId, { name: `Weekend ${i}`, type: 'day_based', weekdays: ['saturday'], percent: 10 });
+    const withRules = await statementsOfPreview();
+    // One to authenticate the key, one for everything the price depends on.
+    expect(withoutRules).toBe(2);
+    expect(withRules).toBe(2);
+    const preview = await h.request({ method: 'POST', url: PREVIEW, apiKey, body });
+    expect(preview.body.adjustments).toHaveLength(5);
+  });
+});
+
 describe('the preview applies the booking rules of creation', () => {
   it('refuses a range outside opening hours with the same code as creation', async () => {
     const { apiKey, object, tenantId } = await buildVenue(h);

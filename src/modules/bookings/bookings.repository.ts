@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { activePricingRules, type PricingRule } from '../pricing/index.js';
 import type { Executor } from '../../db/index.js';
 import { BOOKING_VIEW_COLUMNS, type AccommodationRow, type BookingRow, type BookingStatus, type BookingView, type ObjectRow } from '../../db/types.js';
 
@@ -233,6 +234,8 @@ export interface SpecialDateOpening {
 
 export interface BookingContextRow extends ObjectRow {
   time_zone: string;
+  /** The tenant's active pricing rules, in quote order (the pricing module's activePricingRules). */
+  pricing_rules: PricingRule[];
   /** The object's special dates from the UTC day before `start` to the day after (its local date lies among them in any zone). */
   special_dates: SpecialDateOpening[];
 }
@@ -241,8 +244,8 @@ const utcDay = (instant: Date, days: number) => new Date(instant.getTime() + day
 
 /**
  * What pricing and the booking-window rules read about an object, in one statement: its row
- * (locked against concurrent bookings of it when `lock`), its accommodation's zone and its special
- * dates around `start`.
+ * (locked against concurrent bookings of it when `lock`), its accommodation's zone, its special
+ * dates around `start` and the tenant's active pricing rules.
  */
 export async function readBookingContext(db: Executor, tenantId: string, objectId: string, start: Date, lock: boolean): Promise<BookingContextRow | undefined> {
   const query = db
@@ -256,6 +259,7 @@ export async function readBookingContext(db: Executor, tenantId: string, objectI
         'special_dates',
       ),
     )
+    .select(activePricingRules(sql.ref('o.tenant_id')).as('pricing_rules'))
     .where('o.tenant_id', '=', tenantId)
     .where('o.id', '=', objectId);
   return (lock ? query.forNoKeyUpdate('o') : query).executeTakeFirst();

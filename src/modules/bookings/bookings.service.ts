@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { DomainError, conflict, invalid, notFound } from '../../errors.js';
 import { isUuid } from '../../validation.js';
 import * as catalog from '../catalog/index.js';
-import { cancellationQuote, quoteBooking, refundForCancellation } from '../pricing/index.js';
+import { cancellationQuote, quoteWithRules, refundForCancellation } from '../pricing/index.js';
 import { recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
@@ -94,7 +94,7 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
   const timeZone = object.time_zone;
   const now = deps.now();
   if (!options.imported) checkBookingWindow(object, command, now);
-  const quote = await quoteBooking(trx, tenantId, object, timeZone, command.startTime, command.endTime, now);
+  const quote = quoteWithRules(object.pricing_rules, object, timeZone, command.startTime, command.endTime, now);
   const booking = await insertOrConflict(trx, {
     tenant_id: tenantId,
     object_id: object.id,

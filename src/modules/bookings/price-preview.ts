@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../errors.js';
 import type { PricePreview } from './bookings.commands.js';
 import { bookingWindowErrors } from './bookings.service.js';
 import { readBookingContext } from './bookings.repository.js';
-import { quoteBooking, type Quote } from '../pricing/index.js';
+import { quoteWithRules, type Quote } from '../pricing/index.js';
 
 /** What a booking of this object and time range, created at `now`, would cost; an object of another tenant is 404. */
 export async function previewPrice(db: Executor, tenantId: string, command: PricePreview, now: Date): Promise<Quote> {
@@ -11,5 +11,5 @@ export async function previewPrice(db: Executor, tenantId: string, command: Pric
   if (!context) throw notFound('Object', command.objectId);
   const errors = bookingWindowErrors(context, command.startTime, command.endTime, now);
   if (errors.length) throw invalid(errors, errors[0].code);
-  return quoteBooking(db, tenantId, context, context.time_zone, command.startTime, command.endTime, now);
+  return quoteWithRules(context.pricing_rules, context, context.time_zone, command.startTime, command.endTime, now);
 }

@@ -3,7 +3,7 @@ import type { BookingRow } from '../../db/types.js';
 import type { AppDeps } from '../../deps.js';
 import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
 import { isUuid, parseInstant } from '../../validation.js';
-import { quoteBooking } from '../pricing/index.js';
+import { quoteWithRules } from '../pricing/index.js';
 import { recordBookingEvent } from './booking-events.js';
 import { issueCredentials, rescheduleCredentials } from '../access/index.js';
 import * as repo from './bookings.repository.js';
@@ -61,7 +61,7 @@ export async function rescheduleBooking(
   const now = deps.now();
   const errors = bookingWindowErrors(object, from, to, now);
   if (errors.length) throw invalid(errors, errors[0].code);
-  const quote = await quoteBooking(trx, tenantId, object, timeZone, from, to, now);
+  const quote = quoteWithRules(object.pricing_rules, object, timeZone, from, to, now);
 
   let booking: BookingRow;
   try {

@@ -1,7 +1,8 @@
 // The pricing module's public face: what other modules and the HTTP/GraphQL layers may use.
 export { importCancellationPolicies, importPricingRules } from './pricing.import.js';
 export { pricingResolvers } from './pricing.resolvers.js';
-export { quoteBooking, type Quote } from './quote.js';
+export { activePricingRules, quoteWithRules, type Quote } from './quote.js';
+export type { PricingRule } from './engine.js';
 export { cancellationQuote, refundForCancellation } from './refund.js';
 export * from './cancellation-policies.service.js';
 export * from './pricing-rules.service.js';

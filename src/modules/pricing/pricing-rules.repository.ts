@@ -49,10 +49,8 @@ export async function findPricingRule(db: Executor, tenantId: string, id: string
 }
 
 /** In creation order, which is also the order their adjustments appear in a quote. */
-export async function listPricingRules(db: Executor, tenantId: string, onlyActive = false): Promise<PricingRuleRow[]> {
-  let query = db.selectFrom('pricing_rules').selectAll().where('tenant_id', '=', tenantId);
-  if (onlyActive) query = query.where('active', '=', true);
-  return query.orderBy('position').execute();
+export async function listPricingRules(db: Executor, tenantId: string): Promise<PricingRuleRow[]> {
+  return db.selectFrom('pricing_rules').selectAll().where('tenant_id', '=', tenantId).orderBy('position').execute();
 }
 
 export async function deletePricingRule(db: Executor, tenantId: string, id: string): Promise<boolean> {
