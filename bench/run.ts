@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,9 @@ const only = process.argv
   .split(',')
   .filter(Boolean);
 const profile = args.has('--profile');
+// --server-log: the server's stdout and stderr go to bench/results/server-<time>.log (with
+// BENCH_NODE_ARGS=--trace-gc, every garbage collection and its pause, to line up with a tail).
+const serverLog = args.has('--server-log');
 // --scale=large: 99 more tenants with ~1,000,000 bookings in all (bench/dataset.ts, seedLargeScale).
 const large = process.argv.includes('--scale=large');
 const ROUNDS = quick ? 1 : 3;
@@ -182,6 +185,12 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '1000000000',
   });
   let serverErr = '';
+  if (serverLog) {
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    const file = createWriteStream(join(root, `bench/results/server-${startedAt.toISOString().replace(/[:.]/g, '-')}.log`));
+    server.stdout?.pipe(file);
+    server.stderr?.pipe(file);
+  }
   server.stderr?.on('data', (chunk) => {
     serverErr = (serverErr + chunk.toString()).slice(-4000);
   });

@@ -80,7 +80,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pglite = await PGlite.create(dataDir.startsWith('memory://') ? undefined : `${dataDir}/pgdata`, {
       extensions: { btree_gist },
     });
-    const pool = new pg.Pool(Object.assign(createPgConfig(pglite), { max: 1 }));
+    // One session, kept: named prepared statements live in PGlite's one backend, so the pool
+    // never closes its client for idleness, and a client that replaces one (after an error)
+    // first forgets the statements its predecessor prepared.
+    const pool = preparedStatements(new pg.Pool(Object.assign(createPgConfig(pglite), { max: 1, idleTimeoutMillis: 0 })));
+    pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(ignoreBrokenConnection));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
     return {
       db,
