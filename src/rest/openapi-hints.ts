@@ -23,6 +23,13 @@ export const DELIVERY_EVENT_TYPES = [...EVENT_TYPES, 'webhook.test'] as const;
 
 const LOCAL_DATE: JsonSchema = { format: 'date' };
 const HHMM: JsonSchema = { pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'Local time HH:MM.' };
+const DATE_OR_INSTANT: JsonSchema = {
+  anyOf: [
+    { type: 'string', format: 'date' },
+    { type: 'string', format: 'date-time' },
+  ],
+  description: 'An ISO 8601 date (YYYY-MM-DD, midnight UTC) or a timestamp with an offset, such as 2026-11-20T10:00:00Z.',
+};
 const enumOf = (values: readonly string[]): JsonSchema => ({ enum: [...values] });
 
 /**
@@ -37,6 +44,9 @@ export const STRING_HINTS: Record<string, JsonSchema> = {
   'createWebhook(url)': { format: 'uri', maxLength: MAX_URL_LENGTH },
   'updateWebhook(url)': { format: 'uri', maxLength: MAX_URL_LENGTH },
   'bookingPage(guestEmail)': { format: 'email' },
+  // bookings.commands.ts Boundary: a date (midnight UTC) or a timestamp with an offset
+  'bookingPage(from)': DATE_OR_INSTANT,
+  'bookingPage(to)': DATE_OR_INSTANT,
   'createBooking(guestEmail)': { format: 'email' },
   'objectAvailability(date)': LOCAL_DATE,
   'AvailabilityByObject.date': LOCAL_DATE,
