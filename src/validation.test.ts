@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Settings } from 'luxon';
-import { isEmail, isHhmm, isLocalDate, isNonEmptyString, isTimeZone, isUuid, isWeekday, minutesOfDay, parseBoundary, parseInstant } from './validation.js';
+import { DateTime } from 'luxon';
+import { isEmail, isHhmm, isLocalDate, isNonEmptyString, isTimeZone, isUuid, isWeekday, minutesOfDay, parseBoundary, parseCommonInstant, parseInstant } from './validation.js';
 
 // The checks must not depend on the server's own zone: run every table under several TZs.
 const ZONES = ['UTC', 'Europe/Berlin', 'America/Los_Angeles', 'Pacific/Chatham'];
@@ -90,6 +91,78 @@ describe.each(ZONES)('validation under TZ=%s', (zone) => {
       expect(parseInstant(value)).toBeUndefined();
     },
   );
+
+  // The fast reader of common timestamps must agree with Luxon wherever it answers, and leave to
+  // Luxon whatever it does not read.
+  const luxonInstant = (value: string) => {
+    const dt = DateTime.fromISO(value, { setZone: true });
+    return dt.isValid ? dt.toJSDate().getTime() : undefined;
+  };
+  it.each([
+    '2026-11-20T10:00:00Z',
+    '2026-11-20T10:00Z',
+    '2026-11-20T10:00:00.1Z',
+    '2026-11-20T10:00:00.12Z',
+    '2026-11-20T10:00:00.999Z',
+    '2026-11-20T10:00:00.9999Z',
+    '2026-11-20T10:00:00.123456789Z',
+    '2026-11-20T10:00:00.001+05:30',
+    '2026-11-20T23:59:59-12:00',
+    '2026-11-20T00:00:00+14:00',
+    '2026-11-20T00:00:00+0545',
+    '2024-02-29T12:00:00Z',
+    '2000-02-29T12:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '0099-06-15T12:00:00Z',
+    '9999-12-31T23:59:59.999Z',
+  ])('parseCommonInstant(%s) agrees with Luxon', (value) => {
+    expect(parseCommonInstant(value)?.getTime()).toBe(luxonInstant(value));
+  });
+
+  it.each([
+    '2026-02-29T10:00:00Z',
+    '1900-02-29T10:00:00Z',
+    '2026-04-31T10:00:00Z',
+    '2026-13-01T10:00:00Z',
+    '2026-00-10T10:00:00Z',
+    '2026-11-00T10:00:00Z',
+    '2026-11-20T24:00:00Z',
+    '2026-11-20T10:60:00Z',
+    '2026-11-20T10:00:60Z',
+    '2026-11-20T10:00:00+24:00',
+    '2026-11-20T10:00:00+01:60',
+    '2026-11-20T10:00:00,5Z',
+    '2026-11-20T10:00:00z',
+    '20261120T100000Z',
+    '2026-W47-5T10:00:00Z',
+    '2026-324T10:00:00Z',
+    '2026-11-20T10Z',
+    '2026-11-20T10:00:00',
+    '+002026-11-20T10:00:00Z',
+    '2026-11-20T10:00:00.Z',
+    '2026-11-20T10:00:00.1234567890Z',
+  ])('parseCommonInstant(%s) leaves it to Luxon', (value) => {
+    expect(parseCommonInstant(value)).toBeUndefined();
+  });
+
+  it('parseInstant reads 20,000 generated timestamps as Luxon does', () => {
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    for (let i = 0; i < 20_000; i += 1) {
+      const fraction = random(3) === 0 ? '' : `.${String(random(1_000_000_000)).slice(0, 1 + random(9))}`;
+      const seconds = random(4) === 0 ? '' : `:${pad(random(62))}${fraction}`;
+      const offset = random(3) === 0 ? 'Z' : `${random(2) ? '+' : '-'}${pad(random(25))}${random(2) ? ':' : ''}${pad(random(61))}`;
+      const value = `${pad(1 + random(9999), 4)}-${pad(random(14))}-${pad(random(33))}T${pad(random(26))}:${pad(random(62))}${seconds}${offset}`;
+      const expected = luxonInstant(value);
+      const actual = parseInstant(value)?.getTime();
+      if (actual !== undefined) expect([value, actual]).toEqual([value, expected]);
+      else if (expected !== undefined) expect([value, new Date(expected).getUTCFullYear() < 1 || new Date(expected).getUTCFullYear() > 9999]).toEqual([value, true]);
+    }
+  });
 
   it.each([
     ['2026-11-20', '2026-11-20T00:00:00.000Z'],

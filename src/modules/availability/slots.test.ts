@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
 import type { WeeklySchedule } from '../../db/types.js';
 import { daySlots, latestStart, localDateOf, openingOn, openingWindow, slotsOf, weekdayOf, type BlockedRange, type SlotRules, type SpecialDay } from './slots.js';
 
@@ -167,5 +168,46 @@ describe('latestStart', () => {
     ['2026-11-20T09:00:00Z', 'UTC', 0, '2026-11-20T09:00:00.000Z'],
   ])('from %s in %s, %i days ahead is %s', (now, zone, days, expected) => {
     expect(latestStart(utc(now), zone, days).toISOString()).toBe(expected);
+  });
+});
+
+describe('local dates and weekdays without Luxon agree with Luxon', () => {
+  const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC'];
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+
+  it('localDateOf: 9 zones × 2,000 instants from 1970 to 2100, transitions included', () => {
+    for (const zone of ZONES) {
+      for (let i = 0; i < 2_000; i += 1) {
+        const instant = new Date(random(2 ** 31) * 2_000 + random(60) * 60_000);
+        expect([zone, instant.toISOString(), localDateOf(instant, zone)]).toEqual([zone, instant.toISOString(), DateTime.fromJSDate(instant, { zone }).toISODate()]);
+      }
+    }
+  });
+
+  it('localDateOf at the minutes around DST changes in Berlin and New York', () => {
+    for (const [zone, at] of [
+      ['Europe/Berlin', '2026-03-29T01:00:00Z'],
+      ['Europe/Berlin', '2026-10-25T01:00:00Z'],
+      ['America/New_York', '2026-03-08T07:00:00Z'],
+      ['America/New_York', '2026-11-01T06:00:00Z'],
+      ['Pacific/Kiritimati', '2026-11-20T09:59:00Z'],
+    ] as const) {
+      for (let minutes = -90; minutes <= 90; minutes += 1) {
+        const instant = new Date(Date.parse(at) + minutes * 60_000);
+        expect(localDateOf(instant, zone)).toBe(DateTime.fromJSDate(instant, { zone }).toISODate());
+      }
+    }
+  });
+
+  it('weekdayOf: 3,000 dates in the years 0001–9999', () => {
+    const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+    for (let i = 0; i < 3_000; i += 1) {
+      const date = `${String(1 + random(9999)).padStart(4, '0')}-${String(1 + random(12)).padStart(2, '0')}-${String(1 + random(28)).padStart(2, '0')}`;
+      expect([date, weekdayOf(date)]).toEqual([date, names[DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1]]);
+    }
   });
 });

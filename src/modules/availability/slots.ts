@@ -27,14 +27,27 @@ const WEEKDAY_OF_LUXON: Record<number, Weekday> = {
   7: 'sunday',
 };
 
+const MINUTE = 60_000;
+
+const WEEKDAY_OF_UTC_DAY: readonly Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 /** The weekday name of a local date YYYY-MM-DD (calendar arithmetic, no zone involved). */
 export function weekdayOf(date: string): Weekday {
-  return WEEKDAY_OF_LUXON[DateTime.fromISO(date, { zone: 'UTC' }).weekday];
+  const day = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return Number.isNaN(day) ? WEEKDAY_OF_LUXON[DateTime.fromISO(date, { zone: 'UTC' }).weekday] : WEEKDAY_OF_UTC_DAY[day];
 }
 
 /** The local date (YYYY-MM-DD) of an instant in `zone`. */
 export function localDateOf(instant: Date, zone: string): string {
-  const date = DateTime.fromJSDate(instant, { zone: zoneNamed(zone) }).toISODate();
+  // The zone's offset at that instant (remembered per minute, src/time-zones.ts) moves the instant
+  // to local wall-clock time; reading its UTC fields then needs no Luxon DateTime.
+  const named = zoneNamed(zone);
+  if (typeof named !== 'string') {
+    const local = new Date(instant.getTime() + named.offset(instant.getTime()) * MINUTE);
+    const year = local.getUTCFullYear();
+    if (year >= 1 && year <= 9999) return local.toISOString().slice(0, 10);
+  }
+  const date = DateTime.fromJSDate(instant, { zone: named }).toISODate();
   if (date === null) throw new RangeError(`no local date for ${instant.toISOString()} in ${zone}`);
   return date;
 }
@@ -68,8 +81,6 @@ export function openingWindow(zone: string, date: string, hours: DayHours): Wind
       : DateTime.fromISO(`${date}T${hours.close}`, { zone: zoneNamed(zone) });
   return { start: open.toJSDate(), end: close.toJSDate() };
 }
-
-const MINUTE = 60_000;
 
 /**
  * Slots from opening to closing in steps of `incrementMinutes` of elapsed time, each that long; a
