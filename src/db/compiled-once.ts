@@ -10,15 +10,17 @@ interface Entry<O> {
 const SENTINEL = '\u0000portier-param:';
 
 /**
- * A query of a hot path, built and compiled once per database handle and then executed with new
- * parameter values: no builder objects and no SQL compilation per request. `build` receives
- * placeholders for `names` and must pass each straight through as a value (a parameter), which
- * the query builders do for comparisons, inserts and `sql` template values.
+ * A query of a hot path, built and compiled once and then executed with new parameter values on
+ * any handle — the root or a transaction: no builder objects and no SQL compilation per request.
+ * Every Portier handle — PGlite's or PostgreSQL's, root or transaction — is a PostgresDialect
+ * without plugins (src/db/database.ts), so a query compiles to the same SQL on each and one
+ * compilation serves them all; a handle with plugins or another dialect must not use this. `build`
+ * receives placeholders for `names` and must pass each straight through as a value (a
+ * parameter), which the query builders do for comparisons, inserts and `sql` template values.
  */
 export function compiledOnce<K extends string, O>(names: readonly K[], build: (db: Executor, p: Record<K, never>) => Compilable<O>) {
-  const cache = new WeakMap<Executor, Entry<O>>();
+  let entry: Entry<O> | undefined;
   return async (db: Executor, values: Record<K, unknown>): Promise<O[]> => {
-    let entry = cache.get(db);
     if (!entry) {
       const placeholders = Object.fromEntries(names.map((n) => [n, `${SENTINEL}${n}`])) as Record<K, never>;
       const query = build(db, placeholders).compile();
@@ -26,7 +28,6 @@ export function compiledOnce<K extends string, O>(names: readonly K[], build: (d
       const missing = names.filter((n) => !slots.includes(n));
       if (missing.length) throw new Error(`compiledOnce: ${missing.join(', ')} did not become parameters`);
       entry = { query, slots };
-      cache.set(db, entry);
     }
     const { query, slots } = entry;
     const parameters = query.parameters.map((p, i) => (slots[i] === null ? p : values[slots[i] as K]));

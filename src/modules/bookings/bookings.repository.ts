@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { activePricingRules, type PricingRule } from '../pricing/index.js';
 import type { Executor } from '../../db/index.js';
+import { compiledOnce } from '../../db/compiled-once.js';
 import { BOOKING_VIEW_COLUMNS, type AccommodationRow, type BookingRow, type BookingStatus, type BookingView, type ObjectRow } from '../../db/types.js';
 
 export interface NewBooking {
@@ -242,27 +243,35 @@ export interface BookingContextRow extends ObjectRow {
 
 const utcDay = (instant: Date, days: number) => new Date(instant.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
+function bookingContextQuery(lock: boolean) {
+  return compiledOnce(['tenantId', 'objectId', 'fromDay', 'toDay'], (db, p) => {
+    const query = db
+      .selectFrom('objects as o')
+      .innerJoin('accommodations as a', (join) => join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', p.tenantId))
+      .selectAll('o')
+      .select('a.time_zone')
+      .select(
+        sql<SpecialDateOpening[]>`coalesce((select json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
+          from special_dates sd where sd.tenant_id = o.tenant_id and sd.object_id = o.id and sd.date between ${p.fromDay}::date and ${p.toDay}::date), '[]'::json)`.as(
+          'special_dates',
+        ),
+      )
+      .select(activePricingRules(sql.ref('o.tenant_id')).as('pricing_rules'))
+      .where('o.tenant_id', '=', p.tenantId)
+      .where('o.id', '=', p.objectId);
+    return lock ? query.forNoKeyUpdate('o') : query;
+  });
+}
+const bookingContext = { locked: bookingContextQuery(true), read: bookingContextQuery(false) };
+
 /**
- * What pricing and the booking-window rules read about an object, in one statement: its row
- * (locked against concurrent bookings of it when `lock`), its accommodation's zone, its special
- * dates around `start` and the tenant's active pricing rules.
+ * What pricing and the booking-window rules read about an object, in one statement compiled once:
+ * its row (locked against concurrent bookings of it when `lock`), its accommodation's zone, its
+ * special dates around `start` and the tenant's active pricing rules.
  */
 export async function readBookingContext(db: Executor, tenantId: string, objectId: string, start: Date, lock: boolean): Promise<BookingContextRow | undefined> {
-  const query = db
-    .selectFrom('objects as o')
-    .innerJoin('accommodations as a', (join) => join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', tenantId))
-    .selectAll('o')
-    .select('a.time_zone')
-    .select(
-      sql<SpecialDateOpening[]>`coalesce((select json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
-        from special_dates sd where sd.tenant_id = o.tenant_id and sd.object_id = o.id and sd.date between ${utcDay(start, -1)}::date and ${utcDay(start, 1)}::date), '[]'::json)`.as(
-        'special_dates',
-      ),
-    )
-    .select(activePricingRules(sql.ref('o.tenant_id')).as('pricing_rules'))
-    .where('o.tenant_id', '=', tenantId)
-    .where('o.id', '=', objectId);
-  return (lock ? query.forNoKeyUpdate('o') : query).executeTakeFirst();
+  const rows = await (lock ? bookingContext.locked : bookingContext.read)(db, { tenantId, objectId, fromDay: utcDay(start, -1), toDay: utcDay(start, 1) });
+  return rows[0];
 }
 
 export interface BookingMove {
