@@ -39,7 +39,7 @@ const responses = {
   401: refusal('Missing, unknown or revoked credential (UNAUTHENTICATED).'),
   403: refusal('A missing scope or another tenant (FORBIDDEN).'),
   429: refusal('Rate limit exceeded (RATE_LIMITED); see Retry-After.'),
-  503: refusal('Overloaded or shutting down (UNAVAILABLE); see Retry-After.'),
+  503: refusal('Overloaded, shutting down or the database connection was interrupted (UNAVAILABLE); see Retry-After.'),
 };
 const postResponses = {
   ...responses,
