@@ -46,7 +46,10 @@ export const ERROR_RESPONSES = {
   UnsupportedMediaType: problemResponse('The body is not application/json.'),
   UriTooLong: problemResponse('A path parameter is longer than 100 characters.'),
   TooManyRequests: problemResponse('Rate limit exceeded.', retryAfter),
-  ServiceUnavailable: problemResponse('The server is overloaded or shutting down, or its database connection was interrupted (database_unavailable); retry after Retry-After.', retryAfter),
+  ServiceUnavailable: problemResponse(
+    'The server is overloaded or shutting down, or its database connection was interrupted (database_unavailable); retry after Retry-After.',
+    retryAfter,
+  ),
 } as const;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
