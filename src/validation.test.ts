@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Settings } from 'luxon';
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { isEmail, isHhmm, isLocalDate, isNonEmptyString, isTimeZone, isUuid, isWeekday, minutesOfDay, parseBoundary, parseCommonInstant, parseInstant } from './validation.js';
 
@@ -146,22 +147,29 @@ describe.each(ZONES)('validation under TZ=%s', (zone) => {
   });
 
   it('parseInstant reads 20,000 generated timestamps as Luxon does', () => {
-    let seed = 42;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
     const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-    for (let i = 0; i < 20_000; i += 1) {
-      const fraction = random(3) === 0 ? '' : `.${String(random(1_000_000_000)).slice(0, 1 + random(9))}`;
-      const seconds = random(4) === 0 ? '' : `:${pad(random(62))}${fraction}`;
-      const offset = random(3) === 0 ? 'Z' : `${random(2) ? '+' : '-'}${pad(random(25))}${random(2) ? ':' : ''}${pad(random(61))}`;
-      const value = `${pad(1 + random(9999), 4)}-${pad(random(14))}-${pad(random(33))}T${pad(random(26))}:${pad(random(62))}${seconds}${offset}`;
-      const expected = luxonInstant(value);
-      const actual = parseInstant(value)?.getTime();
-      if (actual !== undefined) expect([value, actual]).toEqual([value, expected]);
-      else if (expected !== undefined) expect([value, new Date(expected).getUTCFullYear() < 1 || new Date(expected).getUTCFullYear() > 9999]).toEqual([value, true]);
-    }
+    const digits = (max: number, width = 2) => fc.integer({ min: 0, max }).map((n) => pad(n, width));
+    const fraction = fc.oneof(fc.constant(''), fc.stringMatching(/^\.[0-9]{1,9}$/));
+    const seconds = fc.oneof(
+      fc.constant(''),
+      fc.tuple(digits(61), fraction).map(([ss, f]) => `:${ss}${f}`),
+    );
+    const offset = fc.oneof(
+      fc.constant('Z'),
+      fc.tuple(fc.constantFrom('+', '-'), digits(24), fc.constantFrom(':', ''), digits(60)).map((parts) => parts.join('')),
+    );
+    const timestamp = fc
+      .tuple(fc.integer({ min: 1, max: 9999 }), digits(13), digits(32), digits(25), digits(61), seconds, offset)
+      .map(([year, month, day, hour, minute, ss, zone]) => `${pad(year, 4)}-${month}-${day}T${hour}:${minute}${ss}${zone}`);
+    fc.assert(
+      fc.property(timestamp, (value) => {
+        const expected = luxonInstant(value);
+        const actual = parseInstant(value)?.getTime();
+        if (actual !== undefined) expect([value, actual]).toEqual([value, expected]);
+        else if (expected !== undefined) expect([value, new Date(expected).getUTCFullYear() < 1 || new Date(expected).getUTCFullYear() > 9999]).toEqual([value, true]);
+      }),
+      { numRuns: 20_000, seed: 42 },
+    );
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import type { WeeklySchedule } from '../../db/types.js';
 import { daySlots, latestStart, localDateOf, openingOn, openingWindow, slotsOf, weekdayOf, type BlockedRange, type SlotRules, type SpecialDay } from './slots.js';
@@ -173,18 +174,17 @@ describe('latestStart', () => {
 
 describe('local dates and weekdays without Luxon agree with Luxon', () => {
   const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC'];
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-  };
 
   it('localDateOf: 9 zones × 2,000 instants from 1970 to 2100, transitions included', () => {
+    // Whole minutes from 1970 to 2100: the offsets localDateOf remembers are per minute.
+    const instant = fc.integer({ min: 0, max: 68_400_000 }).map((minutes) => new Date(minutes * 60_000));
     for (const zone of ZONES) {
-      for (let i = 0; i < 2_000; i += 1) {
-        const instant = new Date(random(2 ** 31) * 2_000 + random(60) * 60_000);
-        expect([zone, instant.toISOString(), localDateOf(instant, zone)]).toEqual([zone, instant.toISOString(), DateTime.fromJSDate(instant, { zone }).toISODate()]);
-      }
+      fc.assert(
+        fc.property(instant, (at) => {
+          expect([zone, at.toISOString(), localDateOf(at, zone)]).toEqual([zone, at.toISOString(), DateTime.fromJSDate(at, { zone }).toISODate()]);
+        }),
+        { numRuns: 2_000, seed: 7 },
+      );
     }
   });
 
@@ -205,9 +205,15 @@ describe('local dates and weekdays without Luxon agree with Luxon', () => {
 
   it('weekdayOf: 3,000 dates in the years 0001–9999', () => {
     const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-    for (let i = 0; i < 3_000; i += 1) {
-      const date = `${String(1 + random(9999)).padStart(4, '0')}-${String(1 + random(12)).padStart(2, '0')}-${String(1 + random(28)).padStart(2, '0')}`;
-      expect([date, weekdayOf(date)]).toEqual([date, names[DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1]]);
-    }
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    const date = fc
+      .tuple(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+      .map(([year, month, day]) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`);
+    fc.assert(
+      fc.property(date, (value) => {
+        expect([value, weekdayOf(value)]).toEqual([value, names[DateTime.fromISO(value, { zone: 'UTC' }).weekday - 1]]);
+      }),
+      { numRuns: 3_000, seed: 7 },
+    );
   });
 });
