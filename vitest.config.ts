@@ -3,7 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Files that start processes (the compiled server, the CLI, the worker), browsers or tools. */
-const E2E = ['test/e2e/**/*.test.ts', 'test/lint/**/*.test.ts', 'test/server-process.test.ts', 'test/shutdown.test.ts', 'test/cli.test.ts', 'test/rate-limit-redis.test.ts'];
+const E2E = [
+  'test/e2e/**/*.test.ts',
+  'test/lint/**/*.test.ts',
+  'test/server-process.test.ts',
+  'test/shutdown.test.ts',
+  'test/connection-flood.test.ts',
+  'test/cli.test.ts',
+  'test/rate-limit-redis.test.ts',
+];
 
 /**
  * How many integration workers run at once: PORTIER_TEST_WORKERS when set (1 runs the files one
@@ -14,7 +22,8 @@ function integrationWorkers(): number {
   const asked = process.env.PORTIER_TEST_WORKERS;
   if (asked !== undefined && asked !== '') {
     const count = Number(asked);
-    if (!Number.isInteger(count) || count < 1) throw new Error(`PORTIER_TEST_WORKERS must be a whole number from 1, not ${JSON.stringify(asked)}`);
+    if (!Number.isInteger(count) || count < 1)
+      throw new Error(`PORTIER_TEST_WORKERS must be a whole number from 1, not ${JSON.stringify(asked)}`);
     return count;
   }
   return Math.min(Math.max(availableParallelism(), 1), 4);
@@ -37,7 +46,9 @@ export default defineConfig({
   resolve: {
     // graphql 16 ships index.mjs (vite's pick) and index.js (what Node, and so every library in
     // node_modules, loads). Two copies break `instanceof` checks on schema types; use Node's one.
-    alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }],
+    alias: [
+      { find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) },
+    ],
   },
   test: {
     pool: 'forks',

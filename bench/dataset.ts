@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../src/db/types.js';
+import type { DB } from '../src/kernel/db/types.js';
 import { createTenant, createApiKey } from '../src/modules/tenants/tenants.service.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 import { parsePricingRule } from '../src/modules/pricing/rule-input.js';
@@ -20,7 +20,12 @@ export interface Dataset {
   freeFrom: Date;
 }
 
-const everyDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '06:00', close: '23:00' }]));
+const everyDay = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    { open: '06:00', close: '23:00' },
+  ]),
+);
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -42,7 +47,12 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
   const accommodations = await db
     .insertInto('accommodations')
     .values(
-      Array.from({ length: SIZE.accommodations }, (_, i) => ({ tenant_id: tenant.id, name: `Park ${i + 1}`, address: `Street ${i + 1}, Berlin`, time_zone: 'Europe/Berlin' })),
+      Array.from({ length: SIZE.accommodations }, (_, i) => ({
+        tenant_id: tenant.id,
+        name: `Park ${i + 1}`,
+        address: `Street ${i + 1}, Berlin`,
+        time_zone: 'Europe/Berlin',
+      })),
     )
     .returning('id')
     .execute();
@@ -76,7 +86,7 @@ export async function seedDataset(db: Kysely<DB>): Promise<Dataset> {
         start_time: start,
         end_time: end,
         blocked_until: end,
-        status: (d % 4 === 0 ? 'PENDING' : 'CONFIRMED') as 'PENDING' | 'CONFIRMED',
+        status: d % 4 === 0 ? ('PENDING' as const) : ('CONFIRMED' as const),
         total_price: 2000,
       };
     }),
@@ -117,10 +127,14 @@ export async function seedLargeScale(db: Kysely<DB>): Promise<number> {
   const hours = JSON.stringify(everyDay);
   await sql`INSERT INTO tenants (name) SELECT 'Filler ' || g FROM generate_series(1, ${LARGE.tenants}) g`.execute(db);
   await sql`INSERT INTO accommodations (tenant_id, name, address, time_zone)
-            SELECT id, 'Filler park', 'Filler street 1', 'Europe/Berlin' FROM tenants WHERE name LIKE 'Filler %'`.execute(db);
+            SELECT id, 'Filler park', 'Filler street 1', 'Europe/Berlin' FROM tenants WHERE name LIKE 'Filler %'`.execute(
+    db,
+  );
   await sql`INSERT INTO objects (tenant_id, accommodation_id, name, price_per_hour, opening_hours)
             SELECT a.tenant_id, a.id, 'Court ' || g, 1500, ${hours}::jsonb
-              FROM accommodations a CROSS JOIN generate_series(1, ${LARGE.objectsPerTenant}) g WHERE a.name = 'Filler park'`.execute(db);
+              FROM accommodations a CROSS JOIN generate_series(1, ${LARGE.objectsPerTenant}) g WHERE a.name = 'Filler park'`.execute(
+    db,
+  );
   const result = await sql<{ n: number }>`
     WITH inserted AS (
       INSERT INTO bookings (tenant_id, object_id, guest_name, guest_email, start_time, end_time, blocked_until, status, total_price)

@@ -15,6 +15,8 @@ export interface LoadResult {
   requests: number;
   rps: number;
   p50: number;
+  /** Only from fixed-rate runs (autocannon reports no 95th percentile); NaN otherwise. */
+  p95: number;
   p99: number;
   p999: number;
   errors: number;
@@ -32,7 +34,11 @@ function percentile(sorted: Float64Array, p: number): number {
  * Saturation: as many requests as `connections` keep-alive connections can carry (autocannon,
  * closed loop). Latencies are autocannon's (ms).
  */
-export async function saturate(baseUrl: string, source: RequestSource, options: { seconds: number; connections?: number }): Promise<LoadResult> {
+export async function saturate(
+  baseUrl: string,
+  source: RequestSource,
+  options: { seconds: number; connections?: number },
+): Promise<LoadResult> {
   let i = 0;
   const statuses: Record<string, number> = {};
   const result = await autocannon({
@@ -43,12 +49,18 @@ export async function saturate(baseUrl: string, source: RequestSource, options: 
       {
         setupRequest: (request: autocannon.Request) => {
           const spec = source(i++);
-          return { ...request, method: spec.method, path: spec.path, headers: { ...(spec.headers ?? {}) }, body: spec.body };
+          return {
+            ...request,
+            method: spec.method,
+            path: spec.path,
+            headers: { ...(spec.headers ?? {}) },
+            body: spec.body,
+          };
         },
         onResponse: (status: number) => {
           if (status < 200 || status >= 300) statuses[status] = (statuses[status] ?? 0) + 1;
         },
-      } as autocannon.Request,
+      },
     ],
   });
   const latency = result.latency as unknown as Record<string, number>;
@@ -56,6 +68,7 @@ export async function saturate(baseUrl: string, source: RequestSource, options: 
     requests: result.requests.total,
     rps: result.requests.average,
     p50: latency.p50,
+    p95: NaN,
     p99: latency.p99,
     p999: latency.p99_9 ?? latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
@@ -68,7 +81,11 @@ export async function saturate(baseUrl: string, source: RequestSource, options: 
  * earlier ones have answered; its latency counts from that due time (so a stalled server or a
  * late sender shows up as latency, not as a lower rate). Resolution: nanoseconds (hrtime).
  */
-export async function fixedRate(baseUrl: string, source: RequestSource, options: { rate: number; seconds: number }): Promise<LoadResult> {
+export async function fixedRate(
+  baseUrl: string,
+  source: RequestSource,
+  options: { rate: number; seconds: number },
+): Promise<LoadResult> {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
   const total = Math.round(options.rate * options.seconds);
@@ -89,7 +106,10 @@ export async function fixedRate(baseUrl: string, source: RequestSource, options:
           port: url.port,
           method: spec.method,
           path: spec.path,
-          headers: { ...(spec.headers ?? {}), ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}) },
+          headers: {
+            ...(spec.headers ?? {}),
+            ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}),
+          },
           agent,
         },
         (res) => {
@@ -133,6 +153,7 @@ export async function fixedRate(baseUrl: string, source: RequestSource, options:
     requests: total,
     rps: total / options.seconds,
     p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     p999: percentile(sorted, 99.9),
     errors,

@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openDatabase } from '../src/kernel/db/database.js';
+import { migrateToLatest } from '../src/kernel/db/migrate.js';
 import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
 import { sampleProcess } from './proc.js';
 import { START_ARGS } from '../test/start-args.js';
 import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
+import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
 
 // `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
 // with a generated dataset, every scenario against it, one table, and JSON under bench/results/.
@@ -46,7 +47,11 @@ function pin(core: string, command: string[]): string[] {
 }
 
 function start(command: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command[0], command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(command[0], command.slice(1), {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 async function waitForHttp(url: string, seconds = 60): Promise<void> {
@@ -79,7 +84,8 @@ async function measureBare(port: number): Promise<LoadResult> {
     await waitForHttp(`http://127.0.0.1:${port}/`);
     const source: RequestSource = () => ({ method: 'GET', path: '/' });
     const rounds = [];
-    for (let r = 0; r < ROUNDS; r += 1) rounds.push(await saturate(`http://127.0.0.1:${port}`, source, { seconds: SATURATION_SECONDS }));
+    for (let r = 0; r < ROUNDS; r += 1)
+      rounds.push(await saturate(`http://127.0.0.1:${port}`, source, { seconds: SATURATION_SECONDS }));
     return rounds.sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
   } finally {
     await stop(child);
@@ -108,7 +114,12 @@ export interface Scenario {
   connections?: number;
 }
 
-async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset: Dataset; extras: Extras; cleanup: () => Promise<void> }> {
+async function prepareDatabase(): Promise<{
+  env: Record<string, string>;
+  dataset: Dataset;
+  extras: Extras;
+  cleanup: () => Promise<void>;
+}> {
   const secret = 'bench-secret-' + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   if (embedded) {
     const dir = mkdtempSync(join(tmpdir(), 'portier-bench-'));
@@ -119,7 +130,12 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset
     if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
     await sql`ANALYZE`.execute(database.db);
     await database.close();
-    return { env: { PGLITE_DIR: dir, PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      env: { PGLITE_DIR: dir, PORTIER_SECRET: secret },
+      dataset,
+      extras,
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error('npm run bench needs DATABASE_URL (PostgreSQL), or --embedded for PGlite');
@@ -140,7 +156,12 @@ async function prepareDatabase(): Promise<{ env: Record<string, string>; dataset
   if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
   await sql`VACUUM ANALYZE`.execute(database.db); // as autovacuum would have: visibility map and statistics
   await database.close();
-  return { env: { DATABASE_URL: url.toString(), PORTIER_SECRET: secret }, dataset, extras, cleanup: async () => undefined };
+  return {
+    env: { DATABASE_URL: url.toString(), PORTIER_SECRET: secret },
+    dataset,
+    extras,
+    cleanup: async () => undefined,
+  };
 }
 
 function fmt(n: number, digits = 1): string {
@@ -157,7 +178,9 @@ function pinLocalPostgres(core: string | null): string {
   const pids = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
   if (pids.length === 0) return 'not pinned (no local postgres process)';
   let pinned = 0;
-  for (const pid of pids) if (spawnSync('taskset', ['-p', '-c', core ?? `0-${cpus().length - 1}`, pid], { stdio: 'ignore' }).status === 0) pinned += 1;
+  for (const pid of pids)
+    if (spawnSync('taskset', ['-p', '-c', core ?? `0-${cpus().length - 1}`, pid], { stdio: 'ignore' }).status === 0)
+      pinned += 1;
   return pinned ? `local PostgreSQL pinned to core ${LOAD_CORE}` : 'not pinned (no permission)';
 }
 
@@ -168,7 +191,9 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const barePort = 3901;
   const serverPort = 3902;
-  process.stderr.write(`bench: ${embedded ? 'PGlite' : 'PostgreSQL'}, ${ROUNDS} round(s), saturation ${SATURATION_SECONDS}s, fixed ${FIXED_SECONDS}s\n`);
+  process.stderr.write(
+    `bench: ${embedded ? 'PGlite' : 'PostgreSQL'}, ${ROUNDS} round(s), saturation ${SATURATION_SECONDS}s, fixed ${FIXED_SECONDS}s\n`,
+  );
 
   const bareStart = await measureBare(barePort);
   process.stderr.write(`bare node:http at start: ${fmt(bareStart.rps, 0)} req/s\n`);
@@ -176,34 +201,51 @@ async function main(): Promise<void> {
   const { env, dataset, extras, cleanup } = await prepareDatabase();
   process.stderr.write(`dataset ready: ${dataset.objectIds.length} objects, ${extras.summary}\n`);
 
-  const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : [])];
+  const nodeArgs = [
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : []),
+  ];
   const server = start(pin(SERVER_CORE, ['node', ...nodeArgs, ...START_ARGS]), {
     ...env,
     PORT: String(serverPort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '1000000000',
+    // The webhook scenario's receiver listens on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   });
   let serverErr = '';
   if (serverLog) {
     mkdirSync(join(root, 'bench/results'), { recursive: true });
-    const file = createWriteStream(join(root, `bench/results/server-${startedAt.toISOString().replace(/[:.]/g, '-')}.log`));
+    const file = createWriteStream(
+      join(root, `bench/results/server-${startedAt.toISOString().replace(/[:.]/g, '-')}.log`),
+    );
     server.stdout?.pipe(file);
     server.stderr?.pipe(file);
   }
-  server.stderr?.on('data', (chunk) => {
+  server.stderr?.on('data', (chunk: Buffer) => {
     serverErr = (serverErr + chunk.toString()).slice(-4000);
   });
   const baseUrl = `http://127.0.0.1:${serverPort}`;
   const rows: Row[] = [];
   const whole = { peak: 0 };
+  let webhook: WebhookResult | undefined;
   try {
     await waitForHttp(`${baseUrl}/healthz`, 120);
-    const runSampler = sampleProcess(server.pid!);
+    const serverPid = server.pid;
+    if (serverPid === undefined) throw new Error('bench: the server process has no pid');
+    const runSampler = sampleProcess(serverPid);
     const scenarios: Scenario[] = [
-      ...extraScenarios(dataset, extras, 'before'),
+      ...extraScenarios(dataset, extras, 'before', embedded),
       { name: 'graphql bookings(first:100)', mode: 'saturation', source: core.graphqlBookings(dataset) },
       { name: 'rest list bookings pageSize=100', mode: 'saturation', source: core.restListBookings(dataset) },
+      { name: 'search bookings (name/email fragment)', mode: 'saturation', source: core.searchBookings(dataset) },
+      {
+        name: 'search bookings by name fragment @20/s',
+        mode: 'fixed',
+        rate: 20,
+        source: core.searchByNameFragment(dataset),
+      },
       { name: 'availability (accommodation, day)', mode: 'saturation', source: core.availability(dataset) },
       { name: 'price preview', mode: 'saturation', source: core.preview(dataset) },
       ...extraScenarios(dataset, extras, 'after'),
@@ -211,24 +253,37 @@ async function main(): Promise<void> {
     // Its own counter, so warm-up and every round take fresh slots.
     let created = 0;
     const nextBooking = core.createBookings(dataset);
-    scenarios.push({ name: 'create booking (distinct free slots)', mode: 'saturation', source: () => nextBooking(created++), connections: 8 });
+    scenarios.push({
+      name: 'create booking (distinct free slots)',
+      mode: 'saturation',
+      source: () => nextBooking(created++),
+      connections: 8,
+    });
     for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
       // warm-up: a few requests so that JIT and plan caches do not count against round 1
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
-      const sampler = sampleProcess(server.pid!);
+      const sampler = sampleProcess(serverPid);
       let result: LoadResult;
       let requests = 0;
       const rounds: number[] = [];
       if (scenario.mode === 'fixed') {
-        const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate!, seconds: FIXED_SECONDS })];
-        if (scenario.background) runs.push(fixedRate(baseUrl, scenario.background.source, { rate: scenario.background.rate, seconds: FIXED_SECONDS }));
+        if (scenario.rate === undefined)
+          throw new Error(`bench: the fixed-rate scenario '${scenario.name}' names no rate`);
+        const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate, seconds: FIXED_SECONDS })];
+        if (scenario.background)
+          runs.push(
+            fixedRate(baseUrl, scenario.background.source, { rate: scenario.background.rate, seconds: FIXED_SECONDS }),
+          );
         const all = await Promise.all(runs);
         result = all[0];
         requests = all.reduce((n, r) => n + r.requests, 0);
       } else {
         const results: LoadResult[] = [];
         for (let r = 0; r < ROUNDS; r += 1) {
-          const res = await saturate(baseUrl, scenario.source, { seconds: SATURATION_SECONDS, connections: scenario.connections });
+          const res = await saturate(baseUrl, scenario.source, {
+            seconds: SATURATION_SECONDS,
+            connections: scenario.connections,
+          });
           results.push(res);
           rounds.push(res.rps);
           requests += res.requests;
@@ -238,8 +293,43 @@ async function main(): Promise<void> {
       const proc = sampler.stop();
       whole.peak = Math.max(whole.peak, proc.maxRssMb);
       const cpuMsPerRequest = requests > 0 ? (proc.cpuSeconds * 1000) / requests : NaN;
-      rows.push({ scenario: scenario.name, mode: scenario.mode, ...result, cpuPercent: proc.cpuPercent, cpuMsPerRequest, rssMb: proc.maxRssMb, rounds });
-      process.stderr.write(`  ${scenario.name}: ${fmt(result.rps, 0)} req/s, p99 ${fmt(result.p99, 2)} ms, errors ${result.errors} ${JSON.stringify(result.statuses)}\n`);
+      rows.push({
+        scenario: scenario.name,
+        mode: scenario.mode,
+        ...result,
+        cpuPercent: proc.cpuPercent,
+        cpuMsPerRequest,
+        rssMb: proc.maxRssMb,
+        rounds,
+      });
+      process.stderr.write(
+        `  ${scenario.name}: ${fmt(result.rps, 0)} req/s,${Number.isNaN(result.p95) ? '' : ` p95 ${fmt(result.p95, 2)} ms,`} p99 ${fmt(result.p99, 2)} ms, errors ${result.errors} ${JSON.stringify(result.statuses)}\n`,
+      );
+    }
+    // Webhook throughput: not a request load (bench/scenarios/webhooks.ts); its req/s column is
+    // deliveries/s of the burst, its p50/p99 the paced events' first delivery after their request.
+    if (!only || only.some((o) => WEBHOOK_SCENARIO.includes(o))) {
+      const sampler = sampleProcess(serverPid);
+      webhook = await webhookThroughput(baseUrl, dataset, { databaseUrl: env.DATABASE_URL });
+      const proc = sampler.stop();
+      whole.peak = Math.max(whole.peak, proc.maxRssMb);
+      const deliveries = webhook.latency.count + (webhook.burst?.events ?? 0);
+      rows.push({
+        scenario: WEBHOOK_SCENARIO,
+        mode: 'fixed',
+        requests: deliveries,
+        rps: webhook.burst?.deliveriesPerSecond ?? NaN,
+        p50: webhook.latency.p50,
+        p95: NaN,
+        p99: webhook.latency.p99,
+        p999: webhook.latency.max,
+        errors: webhook.missing,
+        statuses: {},
+        cpuPercent: proc.cpuPercent,
+        cpuMsPerRequest: deliveries > 0 ? (proc.cpuSeconds * 1000) / deliveries : NaN,
+        rssMb: proc.maxRssMb,
+      });
+      process.stderr.write(`  ${WEBHOOK_SCENARIO}: ${webhook.summary}\n`);
     }
     whole.peak = Math.max(whole.peak, runSampler.stop().maxRssMb);
   } catch (error) {
@@ -255,7 +345,20 @@ async function main(): Promise<void> {
   for (const row of rows) if (row.mode === 'saturation') row.ratio = row.rps / bare;
   const noise = Math.abs(bareEnd.rps - bareStart.rps) / Math.max(bareStart.rps, bareEnd.rps);
 
-  const header = ['scenario', 'mode', 'req/s', '% of bare', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'server CPU %', 'server CPU ms/req', 'server RSS MB'];
+  const header = [
+    'scenario',
+    'mode',
+    'req/s',
+    '% of bare',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'errors',
+    'server CPU %',
+    'server CPU ms/req',
+    'server RSS MB',
+  ];
   const lines = [
     [
       'bare node:http (start)',
@@ -263,6 +366,7 @@ async function main(): Promise<void> {
       fmt(bareStart.rps, 0),
       '100',
       fmt(bareStart.p50, 2),
+      '-',
       fmt(bareStart.p99, 2),
       fmt(bareStart.p999, 2),
       String(bareStart.errors),
@@ -276,6 +380,7 @@ async function main(): Promise<void> {
       fmt(r.rps, 0),
       r.ratio !== undefined ? fmt(r.ratio * 100, 2) : '-',
       fmt(r.p50, 2),
+      Number.isNaN(r.p95) ? '-' : fmt(r.p95, 2),
       fmt(r.p99, 2),
       fmt(r.p999, 2),
       String(r.errors),
@@ -283,30 +388,66 @@ async function main(): Promise<void> {
       fmt(r.cpuMsPerRequest, 3),
       fmt(r.rssMb, 0),
     ]),
-    ['bare node:http (end)', 'saturation', fmt(bareEnd.rps, 0), '100', fmt(bareEnd.p50, 2), fmt(bareEnd.p99, 2), fmt(bareEnd.p999, 2), String(bareEnd.errors), '-', '-', '-'],
+    [
+      'bare node:http (end)',
+      'saturation',
+      fmt(bareEnd.rps, 0),
+      '100',
+      fmt(bareEnd.p50, 2),
+      '-',
+      fmt(bareEnd.p99, 2),
+      fmt(bareEnd.p999, 2),
+      String(bareEnd.errors),
+      '-',
+      '-',
+      '-',
+    ],
   ];
-  const table = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
+  const table = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...lines.map((l) => `| ${l.join(' | ')} |`),
+  ].join('\n');
   const summary = [
     `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}${large ? ' (--scale=large)' : ''}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
     `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
     `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
     '',
     table,
+    ...(webhook ? ['', `webhooks: ${webhook.summary}`] : []),
   ].join('\n');
   process.stdout.write(summary + '\n');
   mkdirSync(join(root, 'bench/results'), { recursive: true });
-  const file = join(root, 'bench/results', `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}${large ? '-large' : ''}.json`);
+  const file = join(
+    root,
+    'bench/results',
+    `${startedAt.toISOString().replace(/[:.]/g, '-')}-${embedded ? 'pglite' : 'postgres'}${large ? '-large' : ''}.json`,
+  );
   writeFileSync(
     file,
-    JSON.stringify({ startedAt, embedded, large, pgPinning, rounds: ROUNDS, bare: { start: bareStart, end: bareEnd, noise }, peakRssMb: whole.peak, rows }, null, 2),
+    JSON.stringify(
+      {
+        startedAt,
+        embedded,
+        large,
+        pgPinning,
+        rounds: ROUNDS,
+        bare: { start: bareStart, end: bareEnd, noise },
+        peakRssMb: whole.peak,
+        rows,
+        webhook,
+      },
+      null,
+      2,
+    ),
   );
   process.stderr.write(`results written to ${file}\n`);
 }
 
 main().then(
   () => process.exit(0),
-  (error) => {
-    process.stderr.write(`bench failed: ${(error as Error).stack ?? error}\n`);
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 // The dashboard is a single-page app served by Portier itself at /dashboard (see
-// src/http/dashboard.ts). Every asset is bundled here: nothing is loaded from another host.
+// src/transport/http/dashboard.ts). Every asset is bundled here: nothing is loaded from another host.
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/dashboard/',

@@ -52,9 +52,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('buffer_minutes', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('objects_tenant_id_id_key', ['tenant_id', 'id'])
-    .addForeignKeyConstraint('objects_accommodation_fk', ['tenant_id', 'accommodation_id'], 'accommodations', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'objects_accommodation_fk',
+      ['tenant_id', 'accommodation_id'],
+      'accommodations',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
-  await db.schema.createIndex('objects_accommodation_idx').on('objects').columns(['tenant_id', 'accommodation_id']).execute();
+  await db.schema
+    .createIndex('objects_accommodation_idx')
+    .on('objects')
+    .columns(['tenant_id', 'accommodation_id'])
+    .execute();
 
   await db.schema
     .createTable('special_dates')
@@ -66,7 +76,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('open', 'text')
     .addColumn('close', 'text')
     .addPrimaryKeyConstraint('special_dates_pk', ['tenant_id', 'object_id', 'date'])
-    .addForeignKeyConstraint('special_dates_object_fk', ['tenant_id', 'object_id'], 'objects', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'special_dates_object_fk',
+      ['tenant_id', 'object_id'],
+      'objects',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
 
   await db.schema
@@ -87,8 +103,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('door_id', 'uuid', (c) => c.notNull())
     .addColumn('object_id', 'uuid', (c) => c.notNull())
     .addPrimaryKeyConstraint('door_objects_pk', ['tenant_id', 'door_id', 'object_id'])
-    .addForeignKeyConstraint('door_objects_door_fk', ['tenant_id', 'door_id'], 'doors', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
-    .addForeignKeyConstraint('door_objects_object_fk', ['tenant_id', 'object_id'], 'objects', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('door_objects_door_fk', ['tenant_id', 'door_id'], 'doors', ['tenant_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
+    .addForeignKeyConstraint(
+      'door_objects_object_fk',
+      ['tenant_id', 'object_id'],
+      'objects',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
 
   await db.schema
@@ -104,21 +128,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     // end_time + the object's buffer at booking time; timestamptz + interval is not immutable,
     // so the blocked range end is stored rather than computed in the constraint.
     .addColumn('blocked_until', 'timestamptz', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('PENDING','CONFIRMED','CANCELLED','COMPLETED')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status IN ('PENDING','CONFIRMED','CANCELLED','COMPLETED')`),
+    )
     .addColumn('total_price', 'integer', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull().defaultTo('EUR'))
     .addColumn('refund_amount', 'integer')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('bookings_tenant_id_id_key', ['tenant_id', 'id'])
-    .addForeignKeyConstraint('bookings_object_fk', ['tenant_id', 'object_id'], 'objects', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('bookings_object_fk', ['tenant_id', 'object_id'], 'objects', ['tenant_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .addCheckConstraint('bookings_time_order', sql`start_time < end_time AND end_time <= blocked_until`)
     .execute();
   await sql`ALTER TABLE bookings ADD CONSTRAINT bookings_no_overlap EXCLUDE USING gist
     (tenant_id WITH =, object_id WITH =, tstzrange(start_time, blocked_until) WITH &&)
     WHERE (status IN ('PENDING', 'CONFIRMED'))`.execute(db);
-  await db.schema.createIndex('bookings_tenant_start_idx').on('bookings').columns(['tenant_id', 'start_time', 'id']).execute();
-  await db.schema.createIndex('bookings_object_start_idx').on('bookings').columns(['tenant_id', 'object_id', 'start_time']).execute();
+  await db.schema
+    .createIndex('bookings_tenant_start_idx')
+    .on('bookings')
+    .columns(['tenant_id', 'start_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('bookings_object_start_idx')
+    .on('bookings')
+    .columns(['tenant_id', 'object_id', 'start_time'])
+    .execute();
 
   // The transactional outbox: every state change that emits an event writes it here in the same
   // transaction; the webhook dispatcher reads from it.
@@ -135,7 +171,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['events', 'bookings', 'door_objects', 'doors', 'special_dates', 'objects', 'accommodations', 'api_keys', 'tenants']) {
+  for (const table of [
+    'events',
+    'bookings',
+    'door_objects',
+    'doors',
+    'special_dates',
+    'objects',
+    'accommodations',
+    'api_keys',
+    'tenants',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

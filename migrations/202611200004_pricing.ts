@@ -10,7 +10,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('tenant_id', 'uuid', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => c.notNull().check(sql`type IN ('time_based','day_based','duration_based','early_bird')`))
+    .addColumn('type', 'text', (c) =>
+      c.notNull().check(sql`type IN ('time_based','day_based','duration_based','early_bird')`),
+    )
     .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('object_ids', sql`uuid[]`, (c) => c.notNull().defaultTo(sql`'{}'::uuid[]`))
     .addColumn('percent', 'integer', (c) => c.notNull().check(sql`percent BETWEEN -100 AND 1000`))
@@ -25,7 +27,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull().generatedAlwaysAsIdentity())
     .addUniqueConstraint('pricing_rules_tenant_id_id_key', ['tenant_id', 'id'])
     .execute();
-  await db.schema.createIndex('pricing_rules_tenant_idx').on('pricing_rules').columns(['tenant_id', 'position']).execute();
+  await db.schema
+    .createIndex('pricing_rules_tenant_idx')
+    .on('pricing_rules')
+    .columns(['tenant_id', 'position'])
+    .execute();
 
   await db.schema
     .createTable('cancellation_policies')
@@ -40,7 +46,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('cancellation_policies_tenant_id_id_key', ['tenant_id', 'id'])
     .execute();
   // At most one default policy per tenant.
-  await sql`CREATE UNIQUE INDEX cancellation_policies_one_default ON cancellation_policies (tenant_id) WHERE is_default`.execute(db);
+  await sql`CREATE UNIQUE INDEX cancellation_policies_one_default ON cancellation_policies (tenant_id) WHERE is_default`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

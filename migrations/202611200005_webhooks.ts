@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('webhooks_tenant_id_id_key', ['tenant_id', 'id'])
     .execute();
-  await db.schema.createIndex('webhooks_tenant_created_idx').on('webhooks').columns(['tenant_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('webhooks_tenant_created_idx')
+    .on('webhooks')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -42,11 +46,29 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('completed_at', 'timestamptz')
     .addUniqueConstraint('webhook_deliveries_tenant_id_id_key', ['tenant_id', 'id'])
     .addUniqueConstraint('webhook_deliveries_once_key', ['tenant_id', 'webhook_id', 'event_id'])
-    .addForeignKeyConstraint('webhook_deliveries_webhook_fk', ['tenant_id', 'webhook_id'], 'webhooks', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
-    .addForeignKeyConstraint('webhook_deliveries_event_fk', ['tenant_id', 'event_id'], 'events', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'webhook_deliveries_webhook_fk',
+      ['tenant_id', 'webhook_id'],
+      'webhooks',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
+    .addForeignKeyConstraint(
+      'webhook_deliveries_event_fk',
+      ['tenant_id', 'event_id'],
+      'events',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
-  await sql`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`.execute(db);
-  await db.schema.createIndex('webhook_deliveries_log_idx').on('webhook_deliveries').columns(['tenant_id', 'webhook_id', 'created_at']).execute();
+  await sql`CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('webhook_deliveries_log_idx')
+    .on('webhook_deliveries')
+    .columns(['tenant_id', 'webhook_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')
@@ -57,9 +79,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status_code', 'integer')
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('error', 'text')
-    .addForeignKeyConstraint('webhook_attempts_delivery_fk', ['tenant_id', 'delivery_id'], 'webhook_deliveries', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'webhook_attempts_delivery_fk',
+      ['tenant_id', 'delivery_id'],
+      'webhook_deliveries',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery_idx').on('webhook_attempts').columns(['tenant_id', 'delivery_id', 'attempted_at']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery_idx')
+    .on('webhook_attempts')
+    .columns(['tenant_id', 'delivery_id', 'attempted_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -31,8 +31,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('device_id', 'uuid', (c) => c.notNull())
     .addColumn('door_id', 'uuid', (c) => c.notNull())
     .addPrimaryKeyConstraint('device_doors_pk', ['tenant_id', 'device_id', 'door_id'])
-    .addForeignKeyConstraint('device_doors_device_fk', ['tenant_id', 'device_id'], 'devices', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
-    .addForeignKeyConstraint('device_doors_door_fk', ['tenant_id', 'door_id'], 'doors', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'device_doors_device_fk',
+      ['tenant_id', 'device_id'],
+      'devices',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
+    .addForeignKeyConstraint('device_doors_door_fk', ['tenant_id', 'door_id'], 'doors', ['tenant_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('device_doors_door_idx').on('device_doors').columns(['tenant_id', 'door_id']).execute();
 
@@ -44,7 +52,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('door_id', 'uuid')
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('payload', 'jsonb', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status IN ('pending','delivered','executed','failed','expired')`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status IN ('pending','delivered','executed','failed','expired')`),
+    )
     .addColumn('result', 'jsonb')
     .addColumn('error', 'text')
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
@@ -52,11 +62,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delivered_at', 'timestamptz')
     .addColumn('completed_at', 'timestamptz')
     .addUniqueConstraint('device_commands_tenant_id_id_key', ['tenant_id', 'id'])
-    .addForeignKeyConstraint('device_commands_device_fk', ['tenant_id', 'device_id'], 'devices', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'device_commands_device_fk',
+      ['tenant_id', 'device_id'],
+      'devices',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
-  await db.schema.createIndex('device_commands_device_idx').on('device_commands').columns(['tenant_id', 'device_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('device_commands_device_idx')
+    .on('device_commands')
+    .columns(['tenant_id', 'device_id', 'created_at'])
+    .execute();
   // Heartbeats look for a device's pending commands on every beat.
-  await sql`CREATE INDEX device_commands_pending_idx ON device_commands (device_id, created_at) WHERE status = 'pending'`.execute(db);
+  await sql`CREATE INDEX device_commands_pending_idx ON device_commands (device_id, created_at) WHERE status = 'pending'`.execute(
+    db,
+  );
 
   // door_id is text and has no foreign key: the log keeps what a device asked for, even an
   // unknown door, and outlives deleted doors and bookings.
@@ -71,10 +93,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('allowed', 'boolean', (c) => c.notNull())
     .addColumn('reason', 'text')
     .addColumn('checked_at', 'timestamptz', (c) => c.notNull())
-    .addForeignKeyConstraint('access_log_device_fk', ['tenant_id', 'device_id'], 'devices', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('access_log_device_fk', ['tenant_id', 'device_id'], 'devices', ['tenant_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('access_log_tenant_idx').on('access_log').columns(['tenant_id', 'checked_at']).execute();
-  await db.schema.createIndex('access_log_device_idx').on('access_log').columns(['tenant_id', 'device_id', 'checked_at']).execute();
+  await db.schema
+    .createIndex('access_log_device_idx')
+    .on('access_log')
+    .columns(['tenant_id', 'device_id', 'checked_at'])
+    .execute();
 
   // Only lookup hashes live here: the QR token and SMS code are derived from PORTIER_SECRET, so a
   // copy of the database can neither show nor forge them. sms_nonce picks the code (a collision
@@ -88,7 +116,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sms_nonce', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('booking_credentials_pk', ['tenant_id', 'booking_id'])
-    .addForeignKeyConstraint('booking_credentials_booking_fk', ['tenant_id', 'booking_id'], 'bookings', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'booking_credentials_booking_fk',
+      ['tenant_id', 'booking_id'],
+      'bookings',
+      ['tenant_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .addUniqueConstraint('booking_credentials_sms_key', ['tenant_id', 'sms_code_hash'])
     .execute();
 }

@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_at', 'timestamptz')
     .addColumn('ip', 'text')
     .addColumn('user_agent', 'text')
-    .addForeignKeyConstraint('user_sessions_user_fk', ['tenant_id', 'user_id'], 'users', ['tenant_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('user_sessions_user_fk', ['tenant_id', 'user_id'], 'users', ['tenant_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('user_sessions_user_idx').on('user_sessions').columns(['user_id']).execute();
 

@@ -16,7 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('secret_hash', 'text')
     .addColumn('secret_rotated_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addCheckConstraint('oauth_apps_secret_check', sql`(public AND secret_hash IS NULL) OR (NOT public AND secret_hash IS NOT NULL)`)
+    .addCheckConstraint(
+      'oauth_apps_secret_check',
+      sql`(public AND secret_hash IS NULL) OR (NOT public AND secret_hash IS NOT NULL)`,
+    )
     .execute();
   await db.schema.createIndex('oauth_apps_tenant_idx').on('oauth_apps').columns(['tenant_id', 'created_at']).execute();
 
@@ -34,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     // When the grant ends unless revoked before (oidc-provider's Grant TTL).
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('oauth_grants_tenant_client_idx').on('oauth_grants').columns(['tenant_id', 'client_id']).execute();
+  await db.schema
+    .createIndex('oauth_grants_tenant_client_idx')
+    .on('oauth_grants')
+    .columns(['tenant_id', 'client_id'])
+    .execute();
   await db.schema.createIndex('oauth_grants_client_idx').on('oauth_grants').columns(['client_id']).execute();
 
   // oidc-provider's models. Identifiers are stored as SHA-256 hashes (an opaque token's identifier

@@ -17,8 +17,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('retired_at', 'timestamptz')
     .execute();
   // One signing key per tenant at a time; retired keys still verify the tokens they signed.
-  await sql`CREATE UNIQUE INDEX door_signing_keys_active_idx ON door_signing_keys (tenant_id) WHERE retired_at IS NULL`.execute(db);
-  await db.schema.createIndex('door_signing_keys_tenant_idx').on('door_signing_keys').columns(['tenant_id', 'created_at']).execute();
+  await sql`CREATE UNIQUE INDEX door_signing_keys_active_idx ON door_signing_keys (tenant_id) WHERE retired_at IS NULL`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('door_signing_keys_tenant_idx')
+    .on('door_signing_keys')
+    .columns(['tenant_id', 'created_at'])
+    .execute();
 
   // Legacy (opaque) QR tokens keep their hash; signed tokens are found by booking id and token id.
   await db.schema
@@ -30,9 +36,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('booking_credentials').addColumn('valid_from', 'timestamptz').execute();
   await db.schema.alterTable('booking_credentials').addColumn('valid_until', 'timestamptz').execute();
   await db.schema.alterTable('booking_credentials').addColumn('object_id', 'uuid').execute();
-  await sql`CREATE UNIQUE INDEX booking_credentials_token_id_idx ON booking_credentials (tenant_id, token_id) WHERE token_id IS NOT NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX booking_credentials_token_id_idx ON booking_credentials (tenant_id, token_id) WHERE token_id IS NOT NULL`.execute(
+    db,
+  );
   // Which retired keys still verify unexpired tokens (the JWKS of device configs).
-  await sql`CREATE INDEX booking_credentials_key_idx ON booking_credentials (tenant_id, key_id, valid_until) WHERE key_id IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX booking_credentials_key_idx ON booking_credentials (tenant_id, key_id, valid_until) WHERE key_id IS NOT NULL`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('revoked_tokens')
@@ -43,7 +53,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('revoked_tokens_pk', ['tenant_id', 'token_id'])
     .execute();
-  await db.schema.createIndex('revoked_tokens_recent_idx').on('revoked_tokens').columns(['tenant_id', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('revoked_tokens_recent_idx')
+    .on('revoked_tokens')
+    .columns(['tenant_id', 'revoked_at'])
+    .execute();
 
   await db.schema
     .createTable('door_offline_policies')
@@ -64,13 +78,20 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('access_log').addColumn('token_id', 'text').execute();
   await db.schema.alterTable('access_log').addColumn('offline_key', 'text').execute();
   // A reported offline decision is stored once however often the door sends it.
-  await sql`CREATE UNIQUE INDEX access_log_offline_key_idx ON access_log (tenant_id, device_id, offline_key) WHERE offline_key IS NOT NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX access_log_offline_key_idx ON access_log (tenant_id, device_id, offline_key) WHERE offline_key IS NOT NULL`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX IF EXISTS access_log_offline_key_idx`.execute(db);
-  await db.schema.alterTable('access_log').dropColumn('offline_key').dropColumn('token_id').dropColumn('mode').execute();
+  await db.schema
+    .alterTable('access_log')
+    .dropColumn('offline_key')
+    .dropColumn('token_id')
+    .dropColumn('mode')
+    .execute();
   await db.schema.dropTable('door_offline_policies').ifExists().execute();
   await db.schema.dropTable('revoked_tokens').ifExists().execute();
   await sql`DROP INDEX IF EXISTS booking_credentials_key_idx`.execute(db);

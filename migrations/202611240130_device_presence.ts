@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('offline_since', 'timestamptz')
     .addColumn('event_sequence', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await sql`UPDATE devices SET offline_since = last_heartbeat_at WHERE last_heartbeat_at < now() - interval '45 seconds'`.execute(db);
+  await sql`UPDATE devices SET offline_since = last_heartbeat_at WHERE last_heartbeat_at < now() - interval '45 seconds'`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

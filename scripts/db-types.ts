@@ -1,15 +1,15 @@
-// `npm run db:types`: regenerates src/db/schema.generated.ts from the migrations. It makes a scratch
+// `npm run db:types`: regenerates src/kernel/db/schema.generated.ts from the migrations. It makes a scratch
 // PostgreSQL database, migrates it to the latest version, runs kysely-codegen against it and drops
 // it again. `npm run db:types -- --verify` fails when the committed file is not what the migrations
 // make (CI runs that). The server is PostgreSQL at DB_TYPES_URL, else postgres://postgres@127.0.0.1:5432/postgres.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openDatabase } from '../src/kernel/db/database.js';
+import { migrateToLatest } from '../src/kernel/db/migrate.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUT = 'src/db/schema.generated.ts';
+const OUT = 'src/kernel/db/schema.generated.ts';
 const verify = process.argv.includes('--verify');
 
 const base = process.env.DB_TYPES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,12 +1,13 @@
+import { MODULES } from '../src/app/modules.js';
 // Prints the public schema to schema.graphql (`npm run codegen` runs it); with --check, exits
 // non-zero when the committed file differs from what schema/ builds (CI).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSchema } from '../src/graphql/schema.js';
-import { PRINTED_SCHEMA_FILE, printPublicSchema } from '../src/graphql/printed.js';
+import { buildSchema } from '../src/transport/graphql/schema.js';
+import { PRINTED_SCHEMA_FILE, printPublicSchema } from '../src/transport/graphql/printed.js';
 
 const file = fileURLToPath(new URL(`../${PRINTED_SCHEMA_FILE}`, import.meta.url));
-const printed = printPublicSchema(buildSchema());
+const printed = printPublicSchema(buildSchema(MODULES));
 if (process.argv.includes('--check')) {
   let committed = '';
   try {

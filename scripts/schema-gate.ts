@@ -28,7 +28,11 @@ export function unreleasedSection(changelog: string): string {
   return (end < 0 ? rest : rest.slice(0, end)).join('\n');
 }
 
-export async function checkSchemaChange(released: GraphQLSchema, current: GraphQLSchema, changelog: string): Promise<GateResult> {
+export async function checkSchemaChange(
+  released: GraphQLSchema,
+  current: GraphQLSchema,
+  changelog: string,
+): Promise<GateResult> {
   const changes = await diff(released, current);
   const notes = unreleasedSection(changelog);
   const breaking = changes.filter((c) => c.criticality.level === CriticalityLevel.Breaking);
@@ -46,13 +50,21 @@ export async function checkSchemaChange(released: GraphQLSchema, current: GraphQ
 async function main(): Promise<void> {
   const root = new URL('..', import.meta.url);
   const read = (file: string) => readFileSync(fileURLToPath(new URL(file, root)), 'utf8');
-  const result = await checkSchemaChange(buildSdl(read('schema/released.graphql')), buildSdl(read('schema.graphql')), read('CHANGELOG.md'));
+  const result = await checkSchemaChange(
+    buildSdl(read('schema/released.graphql')),
+    buildSdl(read('schema.graphql')),
+    read('CHANGELOG.md'),
+  );
   const show = (c: Change) => `  ${c.path ?? '(schema)'}: ${c.message}`;
   console.log(
     `schema changes since the last release: ${result.recorded.length + result.unrecorded.length} breaking, ${result.dangerous.length} dangerous, ${result.safe.length} safe`,
   );
-  if (result.recorded.length) console.log(`breaking, recorded in CHANGELOG.md:\n${result.recorded.map(show).join('\n')}`);
-  if (result.dangerous.length) console.log(`dangerous (clients that switch over enums or rely on defaults should look):\n${result.dangerous.map(show).join('\n')}`);
+  if (result.recorded.length)
+    console.log(`breaking, recorded in CHANGELOG.md:\n${result.recorded.map(show).join('\n')}`);
+  if (result.dangerous.length)
+    console.log(
+      `dangerous (clients that switch over enums or rely on defaults should look):\n${result.dangerous.map(show).join('\n')}`,
+    );
   if (!result.ok) {
     console.error(
       `breaking schema changes that CHANGELOG.md does not record:\n${result.unrecorded.map(show).join('\n')}\n` +

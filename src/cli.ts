@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readEnv } from './env.js';
-import { startRuntime } from './runtime.js';
-import type { AppDeps } from './deps.js';
-import { DomainError } from './errors.js';
-import { createApiKey, createTenant } from './modules/tenants/index.js';
-import { importCatalog } from './import/import.js';
-import { CLI_ACTOR, createUser, isRole, recordAudit } from './modules/users/index.js';
+import { readEnv } from './kernel/env.js';
+import { startRuntime } from './app/runtime.js';
+import type { AppDeps } from './kernel/deps.js';
+import { DomainError } from './kernel/errors.js';
+import { createApiKey, createTenant, parseCreateApiKey, parseCreateTenant } from './modules/tenants/index.js';
+import { importCatalog } from './transport/import/import.js';
+import { CLI_ACTOR, createUser, isRole, parseCreateUser, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
 // exit 0 on success and non-zero with a clear message otherwise.
@@ -31,7 +31,7 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
   const [command, sub] = argv;
   if (command === 'tenant' && sub === 'create') {
     const { values } = parseArgs({ args: argv.slice(2), options: { name: { type: 'string' } }, strict: true });
-    const name = required(values, 'name');
+    const { name } = parseCreateTenant({ name: required(values, 'name') });
     const deps = await withDeps();
     const { tenant, apiKey } = await deps.database.db.transaction().execute((trx) => createTenant(trx, name));
     return { tenantId: tenant.id, apiKey };
@@ -39,7 +39,12 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
   if (command === 'apikey' && sub === 'create') {
     const { values } = parseArgs({
       args: argv.slice(2),
-      options: { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'rate-limit': { type: 'string' } },
+      options: {
+        tenant: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        'rate-limit': { type: 'string' },
+      },
       strict: true,
     });
     const tenantId = required(values, 'tenant');
@@ -51,11 +56,13 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     let rateLimitPerMinute: number | undefined;
     if (values['rate-limit'] !== undefined) {
       rateLimitPerMinute = Number(values['rate-limit']);
-      if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute <= 0) throw new UsageError('--rate-limit must be a positive whole number');
+      if (!Number.isInteger(rateLimitPerMinute) || rateLimitPerMinute <= 0)
+        throw new UsageError('--rate-limit must be a positive whole number');
     }
+    const command = parseCreateApiKey({ name, scopes, rateLimitPerMinute });
     const deps = await withDeps();
     const { key, apiKey } = await deps.database.db.transaction().execute(async (trx) => {
-      const created = await createApiKey(trx, { tenantId, name, scopes, rateLimitPerMinute });
+      const created = await createApiKey(trx, { tenantId, ...command });
       const { key: row } = created;
       await recordAudit(trx, {
         tenantId,
@@ -91,12 +98,17 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
       .filter(Boolean);
     const deps = await withDeps();
     // Loaded only here: the OAuth module pulls in oidc-provider, which the other commands do not need.
-    const { createApp } = await import('./modules/oauth/index.js');
-    const { app, clientSecret } = await createApp(deps.database.db, { tenantId, name, redirectUris, scopes, public: values.public === true });
+    const { createApp, parseCreateApp } = await import('./modules/oauth/index.js');
+    const command = parseCreateApp({ name, redirectUris, scopes, public: values.public === true });
+    const { app, clientSecret } = await createApp(deps.database.db, { tenantId, ...command });
     return app.public ? { clientId: app.client_id } : { clientId: app.client_id, clientSecret };
   }
   if (command === 'oauth-app' && sub === 'rotate-secret') {
-    const { values } = parseArgs({ args: argv.slice(2), options: { tenant: { type: 'string' }, 'client-id': { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { tenant: { type: 'string' }, 'client-id': { type: 'string' } },
+      strict: true,
+    });
     const tenantId = required(values, 'tenant');
     const clientId = required(values, 'client-id');
     const deps = await withDeps();
@@ -107,7 +119,12 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
   if (command === 'user' && sub === 'create') {
     const { values } = parseArgs({
       args: argv.slice(2),
-      options: { tenant: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+      options: {
+        tenant: { type: 'string' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        role: { type: 'string' },
+      },
       strict: true,
     });
     const tenantId = required(values, 'tenant');
@@ -115,9 +132,10 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     const password = required(values, 'password');
     const role = values.role ?? 'admin';
     if (!isRole(role)) throw new UsageError('--role must be admin or staff');
+    const command = parseCreateUser({ email, password, role });
     const deps = await withDeps();
     const user = await deps.database.db.transaction().execute(async (trx) => {
-      const created = await createUser(trx, { tenantId, email, password, role });
+      const created = await createUser(trx, { tenantId, ...command });
       await recordAudit(trx, {
         tenantId,
         actor: CLI_ACTOR,
@@ -131,12 +149,18 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
     return { userId: user.id };
   }
   if (command === 'import') {
-    const { values, positionals } = parseArgs({ args: argv.slice(1), options: { tenant: { type: 'string' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: argv.slice(1),
+      options: { tenant: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
     const tenantId = required(values, 'tenant');
-    if (positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
+    const [path] = positionals;
+    if (path === undefined || positionals.length !== 1) throw new UsageError('import takes exactly one FILE');
     let file: unknown;
     try {
-      file = JSON.parse(readFileSync(positionals[0], 'utf8'));
+      file = JSON.parse(readFileSync(path, 'utf8'));
     } catch (error) {
       throw new UsageError(`cannot read ${positionals[0]} as JSON: ${(error as Error).message}`);
     }
@@ -156,7 +180,13 @@ async function main(): Promise<number> {
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof Error &&
+        error.name === 'TypeError' &&
+        'code' in error &&
+        String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
       return 2;
     }

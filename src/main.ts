@@ -1,7 +1,7 @@
-import { readEnv } from './env.js';
-import { closeRuntime, startRuntime } from './runtime.js';
-import { startServer } from './server.js';
-import { seedDemoIfEmpty } from './demo.js';
+import { readEnv } from './kernel/env.js';
+import { closeRuntime, startRuntime } from './app/runtime.js';
+import { startServer } from './app/server.js';
+import { seedDemoIfEmpty } from './app/demo.js';
 
 async function main(): Promise<void> {
   const env = readEnv();
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
         `  tenantId: ${demo.tenantId}`,
         `  apiKey:   ${demo.apiKey}`,
         `  objects:  ${demo.objectIds.join(', ')}`,
+        `  doors:    ${demo.doorIds.join(', ')} (one per court; register a device for them under Devices to try the door client)`,
         `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${server.url}/api/v1/tenants/${demo.tenantId}/objects/${demo.objectIds[0]}/opening-hours`,
         '',
       ].join('\n') + '\n',
@@ -50,7 +51,10 @@ async function main(): Promise<void> {
     // Past the deadline (SHUTDOWN_TIMEOUT_SECONDS, below the usual 30 s kill grace period) requests
     // still running are answered 503 before the process exits 1: none is left without an answer.
     const deadline = setTimeout(() => {
-      deps.log.error({ timeoutSeconds: env.shutdownTimeoutSeconds }, 'shutdown took too long; answering unfinished requests 503 and exiting');
+      deps.log.error(
+        { timeoutSeconds: env.shutdownTimeoutSeconds },
+        'shutdown took too long; answering unfinished requests 503 and exiting',
+      );
       server.app.drain.answerUnfinished().then(
         (answered) => {
           deps.log.error({ answered }, 'unfinished requests answered 503');

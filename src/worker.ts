@@ -1,6 +1,8 @@
-import { readEnv } from './env.js';
-import { closeRuntime, startRuntime } from './runtime.js';
+import { readEnv } from './kernel/env.js';
+import { closeRuntime, startRuntime } from './app/runtime.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/index.js';
+import { NotificationSender } from './modules/notifications/index.js';
+import { startMetricsServer, type MetricsServer } from './transport/http/metrics-server.js';
 
 // `npm run worker`: a webhook dispatcher without the HTTP API. Run as many as needed next to the
 // API processes (they share the work through SKIP LOCKED); with PGlite only one process can open
@@ -11,15 +13,34 @@ async function main(): Promise<void> {
   const deps = await startRuntime(env, { sharedLimits: false });
   const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(deps));
   dispatcher.start();
-  deps.log.info({ database: deps.database.kind }, 'webhook worker started');
+  // Guest mail and SMS go out beside the webhooks (docs/notifications.md).
+  const sender = deps.mailer || deps.smsClient ? new NotificationSender({ deps }) : undefined;
+  sender?.start();
+  // GET /metrics on its own port (WORKER_METRICS_PORT; docs/operations.md).
+  let metricsServer: MetricsServer | undefined;
+  if (env.workerMetricsPort !== undefined && env.metricsToken && deps.metrics) {
+    try {
+      metricsServer = await startMetricsServer(deps.metrics, {
+        port: env.workerMetricsPort,
+        host: env.host,
+        token: env.metricsToken,
+      });
+    } catch (error) {
+      await Promise.all([dispatcher.stop(), sender?.stop()]);
+      await closeRuntime(deps);
+      throw new Error(`WORKER_METRICS_PORT ${env.workerMetricsPort} on ${env.host}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  deps.log.info({ database: deps.database.kind, metrics: metricsServer?.url }, 'webhook worker started');
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     deps.log.info({ signal }, 'webhook worker stopping; waiting for deliveries in flight');
-    dispatcher
-      .stop()
+    Promise.all([dispatcher.stop(), sender?.stop(), metricsServer?.close()])
       .then(() => closeRuntime(deps))
       .then(
         () => process.exit(0),

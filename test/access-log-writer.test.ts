@@ -28,7 +28,14 @@ const entry = (d: { tenantId: string; deviceId: string; doorId: string }, reason
   checked_at: new Date(),
 });
 
-const rowsOf = (tenantId: string) => h.deps.database.db.selectFrom('access_log').select('reason').where('tenant_id', '=', tenantId).orderBy('checked_at').orderBy('id').execute();
+const rowsOf = (tenantId: string) =>
+  h.deps.database.db
+    .selectFrom('access_log')
+    .select('reason')
+    .where('tenant_id', '=', tenantId)
+    .orderBy('checked_at')
+    .orderBy('id')
+    .execute();
 
 describe('the access-log writer', () => {
   it('writes appended entries in order once flushed, not before', async () => {
@@ -71,7 +78,9 @@ describe('the access-log writer', () => {
       expect(read.body).toEqual({ data: { accessLog: [] } });
       own.deps.accessLog.append(entry({ ...d, deviceId: '00000000-0000-4000-8000-000000000000' }, 'unknown device'));
       await own.deps.accessLog.flush();
-      const errors = own.logs.map((line) => JSON.parse(line) as { msg: string; lost?: number }).filter((line) => line.msg === 'access log entries could not be written');
+      const errors = own.logs
+        .map((line) => JSON.parse(line) as { msg: string; lost?: number })
+        .filter((line) => line.msg === 'access log entries could not be written');
       expect(errors).toEqual([expect.objectContaining({ lost: 1 })]);
     } finally {
       await own.close();

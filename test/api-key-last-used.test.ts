@@ -16,7 +16,9 @@ describe('ApiKey.lastUsedAt', () => {
     expect(await lastUsed()).toBeNull();
 
     const before = Date.now();
-    expect((await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey: key })).status).toBe(200);
+    expect((await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey: key })).status).toBe(
+      200,
+    );
     let seen: string | null = null;
     for (let waited = 0; waited < 10_000 && seen === null; waited += 50) {
       seen = await lastUsed();
@@ -26,7 +28,9 @@ describe('ApiKey.lastUsedAt', () => {
     expect(new Date(seen ?? 0).getTime()).toBeGreaterThanOrEqual(before - 1_000);
 
     // A second use within the minute writes nothing new.
-    expect((await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey: key })).status).toBe(200);
+    expect((await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey: key })).status).toBe(
+      200,
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(await lastUsed()).toBe(seen);
   });

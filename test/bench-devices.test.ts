@@ -20,8 +20,17 @@ describe('device bench scenarios', () => {
     const door = await buildDoor(h, tenantId, [object.id]);
     const device = await buildActiveDevice(h, tenantId, [door.id]);
     h.clock.set('2026-11-23T07:00:00Z');
-    const bookingId = await bookViaRest(h, { tenantId, apiKey, objectId: object.id, startTime: '2026-11-23T10:00:00Z', endTime: '2026-11-23T11:00:00Z', status: 'CONFIRMED' });
-    const credentials = (await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}/credentials`, apiKey })).body;
+    const bookingId = await bookViaRest(h, {
+      tenantId,
+      apiKey,
+      objectId: object.id,
+      startTime: '2026-11-23T10:00:00Z',
+      endTime: '2026-11-23T11:00:00Z',
+      status: 'CONFIRMED',
+    });
+    const credentials = (
+      await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}/credentials`, apiKey })
+    ).body;
     h.clock.set('2026-11-23T10:30:00Z');
 
     const beat = heartbeatScenario('http://127.0.0.1:3000/', [device]);

@@ -27,7 +27,12 @@ function book(v: Venue, start: string, end: string, objectId = v.object.id) {
 }
 
 async function liveRows(v: Venue) {
-  return h.deps.database.db.selectFrom('bookings').select(['id', 'start_time']).where('tenant_id', '=', v.tenantId).where('status', 'in', ['PENDING', 'CONFIRMED']).execute();
+  return h.deps.database.db
+    .selectFrom('bookings')
+    .select(['id', 'start_time'])
+    .where('tenant_id', '=', v.tenantId)
+    .where('status', 'in', ['PENDING', 'CONFIRMED'])
+    .execute();
 }
 
 describe('no double booking', () => {
@@ -41,7 +46,11 @@ describe('no double booking', () => {
       expect(r.body).toMatchObject({ status: 409, code: 'slot_unavailable' });
     }
     expect(await liveRows(v)).toHaveLength(1);
-    const events = await h.deps.database.db.selectFrom('events').select('id').where('tenant_id', '=', v.tenantId).execute();
+    const events = await h.deps.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(events).toHaveLength(1);
   });
 
@@ -100,7 +109,11 @@ describe('no double booking', () => {
   it('other objects and other tenants are independent', async () => {
     const v = await buildVenue(h, { objects: 2 });
     const w = await buildVenue(h);
-    const results = await Promise.all([book(v, '10:00', '11:00'), book(v, '10:00', '11:00', v.objects[1].id), book(w, '10:00', '11:00')]);
+    const results = await Promise.all([
+      book(v, '10:00', '11:00'),
+      book(v, '10:00', '11:00', v.objects[1].id),
+      book(w, '10:00', '11:00'),
+    ]);
     expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
   });
 });

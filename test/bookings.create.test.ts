@@ -24,31 +24,61 @@ function post(v: Venue, body: Record<string, unknown>) {
 }
 
 async function countBookings(v: Venue): Promise<number> {
-  const rows = await h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', v.tenantId).execute();
+  const rows = await h.deps.database.db
+    .selectFrom('bookings')
+    .select('id')
+    .where('tenant_id', '=', v.tenantId)
+    .execute();
   return rows.length;
 }
 
 describe('POST /bookings', () => {
   it('creates a PENDING booking priced for its duration, with a payment link', async () => {
     const v = await buildVenue(h, { pricePerHour: 2000 });
-    const res = await post(v, { objectId: v.object.id, ...guest, guestPhone: '+49 30 1234567', startTime: '2026-11-21T10:00:00+01:00', endTime: '2026-11-21T11:30:00+01:00' });
+    const res = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      guestPhone: '+49 30 1234567',
+      startTime: '2026-11-21T10:00:00+01:00',
+      endTime: '2026-11-21T11:30:00+01:00',
+    });
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     const { booking } = res.body;
-    expect(booking).toMatchObject({ status: 'PENDING', totalPrice: 3000, currency: 'EUR', createdAt: NOW, guestPhone: '+49 30 1234567' });
+    expect(booking).toMatchObject({
+      status: 'PENDING',
+      totalPrice: 3000,
+      currency: 'EUR',
+      createdAt: NOW,
+      guestPhone: '+49 30 1234567',
+    });
     expect(booking.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(booking.paymentUrl).toMatch(/^http:\/\/portier\.test\/pay\/[A-Za-z0-9_-]+$/);
     expect(booking.startTime).toBe('2026-11-21T09:00:00.000Z');
     expect(booking.endTime).toBe('2026-11-21T10:30:00.000Z');
 
-    const got = await h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`, apiKey: v.apiKey });
-    expect(got.body.booking).toMatchObject({ id: booking.id, status: 'PENDING', totalPrice: 3000, paymentUrl: booking.paymentUrl, guestName: 'Ada Lovelace' });
+    const got = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
+      apiKey: v.apiKey,
+    });
+    expect(got.body.booking).toMatchObject({
+      id: booking.id,
+      status: 'PENDING',
+      totalPrice: 3000,
+      paymentUrl: booking.paymentUrl,
+      guestName: 'Ada Lovelace',
+    });
   });
 
   it('writes booking.created to the outbox in the same transaction', async () => {
     const v = await buildVenue(h);
     const res = await post(v, { objectId: v.object.id, ...guest, ...SAT_10 });
-    const events = await h.deps.database.db.selectFrom('events').select(['type', 'data']).where('tenant_id', '=', v.tenantId).execute();
+    const events = await h.deps.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(events.map((e) => e.type)).toEqual(['booking.created']);
     expect((events[0].data as { booking: { id: string } }).booking.id).toBe(res.body.booking.id);
   });
@@ -60,9 +90,16 @@ describe('POST /bookings', () => {
     const ok = await h.graphql(v.apiKey, mutation, { o: v.object.id, s: SAT_10.startTime, e: SAT_10.endTime });
     expect(ok.body.errors).toBeUndefined();
     expect(ok.body.data.createBooking.booking).toMatchObject({ status: 'PENDING', totalPrice: 2000 });
-    const refused = await h.graphql(v.apiKey, mutation, { o: v.object.id, s: '2026-11-21T10:30:00+01:00', e: '2026-11-21T11:30:00+01:00' });
+    const refused = await h.graphql(v.apiKey, mutation, {
+      o: v.object.id,
+      s: '2026-11-21T10:30:00+01:00',
+      e: '2026-11-21T11:30:00+01:00',
+    });
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'start_not_aligned' });
-    expect(refused.body.errors[0].extensions.fields[0]).toMatchObject({ field: 'startTime', code: 'start_not_aligned' });
+    expect(refused.body.errors[0].extensions.fields[0]).toMatchObject({
+      field: 'startTime',
+      code: 'start_not_aligned',
+    });
   });
 });
 
@@ -81,9 +118,30 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     ['an endTime that is no timestamp', {}, { endTime: '2026-13-01T00:00:00Z' }, 400, 'validation_failed', 'endTime'],
     ['an end equal to the start', {}, { endTime: SAT_10.startTime }, 400, 'invalid_time_range', 'endTime'],
     ['an end before the start', {}, { endTime: '2026-11-21T09:00:00+01:00' }, 400, 'invalid_time_range', 'endTime'],
-    ['a duration below minDurationMinutes', {}, { endTime: '2026-11-21T10:30:00+01:00' }, 400, 'duration_out_of_range', 'endTime'],
-    ['a duration above maxDurationMinutes', { bookingRules: { maxDurationMinutes: 120 } }, { endTime: '2026-11-21T13:00:00+01:00' }, 400, 'duration_out_of_range', 'endTime'],
-    ['a start off the slot grid', {}, { startTime: '2026-11-21T10:30:00+01:00', endTime: '2026-11-21T11:30:00+01:00' }, 400, 'start_not_aligned', 'startTime'],
+    [
+      'a duration below minDurationMinutes',
+      {},
+      { endTime: '2026-11-21T10:30:00+01:00' },
+      400,
+      'duration_out_of_range',
+      'endTime',
+    ],
+    [
+      'a duration above maxDurationMinutes',
+      { bookingRules: { maxDurationMinutes: 120 } },
+      { endTime: '2026-11-21T13:00:00+01:00' },
+      400,
+      'duration_out_of_range',
+      'endTime',
+    ],
+    [
+      'a start off the slot grid',
+      {},
+      { startTime: '2026-11-21T10:30:00+01:00', endTime: '2026-11-21T11:30:00+01:00' },
+      400,
+      'start_not_aligned',
+      'startTime',
+    ],
     [
       'a start off a 30-minute grid from 08:15',
       { openingHours: { saturday: { open: '08:15', close: '22:00' } }, bookingRules: { slotIncrementMinutes: 30 } },
@@ -92,9 +150,30 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
       'start_not_aligned',
       'startTime',
     ],
-    ['a start before opening', {}, { startTime: '2026-11-21T07:00:00+01:00', endTime: '2026-11-21T08:00:00+01:00' }, 400, 'outside_opening_hours', 'startTime'],
-    ['an end after closing', {}, { startTime: '2026-11-21T21:00:00+01:00', endTime: '2026-11-21T23:00:00+01:00' }, 400, 'outside_opening_hours', 'endTime'],
-    ['a weekday without opening hours', { openingHours: { monday: { open: '08:00', close: '22:00' } } }, {}, 400, 'outside_opening_hours', 'startTime'],
+    [
+      'a start before opening',
+      {},
+      { startTime: '2026-11-21T07:00:00+01:00', endTime: '2026-11-21T08:00:00+01:00' },
+      400,
+      'outside_opening_hours',
+      'startTime',
+    ],
+    [
+      'an end after closing',
+      {},
+      { startTime: '2026-11-21T21:00:00+01:00', endTime: '2026-11-21T23:00:00+01:00' },
+      400,
+      'outside_opening_hours',
+      'endTime',
+    ],
+    [
+      'a weekday without opening hours',
+      { openingHours: { monday: { open: '08:00', close: '22:00' } } },
+      {},
+      400,
+      'outside_opening_hours',
+      'startTime',
+    ],
     [
       'a start inside minAdvanceMinutes',
       { bookingRules: { minAdvanceMinutes: 120 } },
@@ -103,7 +182,14 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
       'too_short_notice',
       'startTime',
     ],
-    ['a start in the past', {}, { startTime: '2026-11-20T09:00:00+01:00', endTime: '2026-11-20T10:00:00+01:00' }, 400, 'too_short_notice', 'startTime'],
+    [
+      'a start in the past',
+      {},
+      { startTime: '2026-11-20T09:00:00+01:00', endTime: '2026-11-20T10:00:00+01:00' },
+      400,
+      'too_short_notice',
+      'startTime',
+    ],
     [
       'a start beyond maxAdvanceDays',
       { bookingRules: { maxAdvanceDays: 30 } },
@@ -130,8 +216,15 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     const res = await post(v, {});
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
-    expect(res.body.errors).toEqual(['objectId', 'guestName', 'guestEmail', 'startTime', 'endTime'].map((field) => ({ field, message: 'is required' })));
-    expect(res.body.detail).toBe('objectId: is required; guestName: is required; guestEmail: is required; startTime: is required; endTime: is required');
+    expect(res.body.errors).toEqual(
+      ['objectId', 'guestName', 'guestEmail', 'startTime', 'endTime'].map((field) => ({
+        field,
+        message: 'is required',
+      })),
+    );
+    expect(res.body.detail).toBe(
+      'objectId: is required; guestName: is required; guestEmail: is required; startTime: is required; endTime: is required',
+    );
   });
 
   it("refuses an object of another tenant as unknown (404, like any other tenant's resource)", async () => {
@@ -146,22 +239,54 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
   it('refuses a closed special date, and follows the hours of an open one', async () => {
     const v = await buildVenue(h);
     const db = h.deps.database.db;
-    await setSpecialDate(db, v.tenantId, v.object.id, parseSpecialDate({ date: '2026-11-21', closed: true, reason: 'Tournament' }));
-    await setSpecialDate(db, v.tenantId, v.object.id, parseSpecialDate({ date: '2026-11-22', closed: false, reason: 'Short day', open: '12:00', close: '15:00' }));
+    await setSpecialDate(
+      db,
+      v.tenantId,
+      v.object.id,
+      parseSpecialDate({ date: '2026-11-21', closed: true, reason: 'Tournament' }),
+    );
+    await setSpecialDate(
+      db,
+      v.tenantId,
+      v.object.id,
+      parseSpecialDate({ date: '2026-11-22', closed: false, reason: 'Short day', open: '12:00', close: '15:00' }),
+    );
     const closed = await post(v, { objectId: v.object.id, ...guest, ...SAT_10 });
     expect(closed.status).toBe(400);
-    expect(closed.body).toMatchObject({ code: 'closed_date', errors: [{ field: 'startTime', code: 'closed_date', message: 'the object is closed on 2026-11-21 (Tournament)' }] });
-    const early = await post(v, { objectId: v.object.id, ...guest, startTime: '2026-11-22T10:00:00+01:00', endTime: '2026-11-22T11:00:00+01:00' });
+    expect(closed.body).toMatchObject({
+      code: 'closed_date',
+      errors: [{ field: 'startTime', code: 'closed_date', message: 'the object is closed on 2026-11-21 (Tournament)' }],
+    });
+    const early = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      startTime: '2026-11-22T10:00:00+01:00',
+      endTime: '2026-11-22T11:00:00+01:00',
+    });
     expect(early.body.code).toBe('outside_opening_hours');
-    const inside = await post(v, { objectId: v.object.id, ...guest, startTime: '2026-11-22T12:00:00+01:00', endTime: '2026-11-22T15:00:00+01:00' });
+    const inside = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      startTime: '2026-11-22T12:00:00+01:00',
+      endTime: '2026-11-22T15:00:00+01:00',
+    });
     expect(inside.status).toBe(201);
   });
 
   it('lists every broken rule, the first one giving the code', async () => {
     const v = await buildVenue(h);
-    const res = await post(v, { objectId: v.object.id, ...guest, startTime: '2026-11-20T07:30:00+01:00', endTime: '2026-11-20T08:00:00+01:00' });
+    const res = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      startTime: '2026-11-20T07:30:00+01:00',
+      endTime: '2026-11-20T08:00:00+01:00',
+    });
     expect(res.body.code).toBe('duration_out_of_range');
-    expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['duration_out_of_range', 'outside_opening_hours', 'too_short_notice']);
+    expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual([
+      'duration_out_of_range',
+      'outside_opening_hours',
+      'too_short_notice',
+    ]);
   });
 
   it('collects all malformed fields at once', async () => {
@@ -174,22 +299,77 @@ describe('POST /bookings refuses, naming the rule and the field', () => {
     const v = await buildVenue(h, { timeZone: 'Europe/Berlin' });
     h.clock.set('2026-03-01T00:00:00Z');
     // 2026-03-29: 08:00 CEST is 06:00Z; 07:00Z would be 08:00 only in CET.
-    expect((await post(v, { objectId: v.object.id, ...guest, startTime: '2026-03-29T06:00:00Z', endTime: '2026-03-29T07:00:00Z' })).status).toBe(201);
-    expect((await post(v, { objectId: v.object.id, ...guest, startTime: '2026-03-29T05:00:00Z', endTime: '2026-03-29T06:00:00Z' })).body.code).toBe('outside_opening_hours');
+    expect(
+      (
+        await post(v, {
+          objectId: v.object.id,
+          ...guest,
+          startTime: '2026-03-29T06:00:00Z',
+          endTime: '2026-03-29T07:00:00Z',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post(v, {
+          objectId: v.object.id,
+          ...guest,
+          startTime: '2026-03-29T05:00:00Z',
+          endTime: '2026-03-29T06:00:00Z',
+        })
+      ).body.code,
+    ).toBe('outside_opening_hours');
     // 2026-10-25: 08:00 CET is 07:00Z; 21:00–22:00 CET is 20:00–21:00Z.
-    expect((await post(v, { objectId: v.object.id, ...guest, startTime: '2026-10-25T07:00:00Z', endTime: '2026-10-25T08:00:00Z' })).status).toBe(201);
-    expect((await post(v, { objectId: v.object.id, ...guest, startTime: '2026-10-25T20:00:00Z', endTime: '2026-10-25T21:00:00Z' })).status).toBe(201);
-    expect((await post(v, { objectId: v.object.id, ...guest, startTime: '2026-10-25T06:00:00Z', endTime: '2026-10-25T07:00:00Z' })).body.code).toBe('outside_opening_hours');
+    expect(
+      (
+        await post(v, {
+          objectId: v.object.id,
+          ...guest,
+          startTime: '2026-10-25T07:00:00Z',
+          endTime: '2026-10-25T08:00:00Z',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post(v, {
+          objectId: v.object.id,
+          ...guest,
+          startTime: '2026-10-25T20:00:00Z',
+          endTime: '2026-10-25T21:00:00Z',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await post(v, {
+          objectId: v.object.id,
+          ...guest,
+          startTime: '2026-10-25T06:00:00Z',
+          endTime: '2026-10-25T07:00:00Z',
+        })
+      ).body.code,
+    ).toBe('outside_opening_hours');
   });
 
   it('needs bookings:write and the key’s own tenant', async () => {
     const v = await buildVenue(h);
     const reader = await h.key(v.tenantId, ['bookings:read']);
     const body = { objectId: v.object.id, ...guest, ...SAT_10 };
-    const forbidden = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/bookings`, apiKey: reader, body });
+    const forbidden = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/bookings`,
+      apiKey: reader,
+      body,
+    });
     expect(forbidden.status).toBe(403);
     const other = await buildVenue(h);
-    const mismatch = await h.request({ method: 'POST', url: `/api/v1/tenants/${other.tenantId}/bookings`, apiKey: v.apiKey, body });
+    const mismatch = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${other.tenantId}/bookings`,
+      apiKey: v.apiKey,
+      body,
+    });
     expect(mismatch.status).toBe(403);
     expect(mismatch.body.code).toBe('tenant_mismatch');
     const anonymous = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/bookings`, body });

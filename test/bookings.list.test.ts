@@ -30,8 +30,19 @@ async function seed() {
     made.push({ id: b.id, start: b.start_time.toISOString(), objectId: court1.id, status, email });
   }
   for (let i = 0; i < 3; i += 1) {
-    const b = await buildBooking(h, v.tenantId, court2.id, { start: hourOn(2, 8 + i * 2), end: hourOn(2, 9 + i * 2), status: 'CONFIRMED', guestEmail: 'grace@example.com' });
-    made.push({ id: b.id, start: b.start_time.toISOString(), objectId: court2.id, status: 'CONFIRMED', email: 'grace@example.com' });
+    const b = await buildBooking(h, v.tenantId, court2.id, {
+      start: hourOn(2, 8 + i * 2),
+      end: hourOn(2, 9 + i * 2),
+      status: 'CONFIRMED',
+      guestEmail: 'grace@example.com',
+    });
+    made.push({
+      id: b.id,
+      start: b.start_time.toISOString(),
+      objectId: court2.id,
+      status: 'CONFIRMED',
+      email: 'grace@example.com',
+    });
   }
   const ordered = [...made].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.id < b.id ? -1 : 1));
   return { v, court1, court2, made, ordered };
@@ -73,7 +84,19 @@ describe('GET /bookings', () => {
       currency: 'EUR',
     });
     expect(new Date(first.createdAt).toISOString()).toBe(first.createdAt);
-    for (const field of ['id', 'objectId', 'objectName', 'guestName', 'guestEmail', 'startTime', 'endTime', 'status', 'totalPrice', 'currency', 'createdAt']) {
+    for (const field of [
+      'id',
+      'objectId',
+      'objectName',
+      'guestName',
+      'guestEmail',
+      'startTime',
+      'endTime',
+      'status',
+      'totalPrice',
+      'currency',
+      'createdAt',
+    ]) {
       expect(first).toHaveProperty(field);
     }
   });
@@ -125,7 +148,9 @@ describe('GET /bookings', () => {
     const from = '2026-11-03T08:00:00Z';
     const to = '2026-11-04T08:00:00Z';
     const res = await list(data.v, `?from=${from}&to=${to}&pageSize=100`);
-    const expected = data.ordered.filter((b) => b.start >= new Date(from).toISOString() && b.start < new Date(to).toISOString());
+    const expected = data.ordered.filter(
+      (b) => b.start >= new Date(from).toISOString() && b.start < new Date(to).toISOString(),
+    );
     expect(expected).toHaveLength(10);
     expect(ids(res)).toEqual(expected.map((b) => b.id));
     const offset = await list(data.v, `?from=${encodeURIComponent('2026-11-03T09:00:00+01:00')}&pageSize=100`);
@@ -135,7 +160,9 @@ describe('GET /bookings', () => {
   it('takes a date YYYY-MM-DD for from and to (ISO 8601, as the contract says), as midnight UTC', async () => {
     const res = await list(data.v, `?from=2026-11-03&to=2026-11-04&pageSize=100`);
     expect(res.status).toBe(200);
-    const expected = data.ordered.filter((b) => b.start >= '2026-11-03T00:00:00.000Z' && b.start < '2026-11-04T00:00:00.000Z');
+    const expected = data.ordered.filter(
+      (b) => b.start >= '2026-11-03T00:00:00.000Z' && b.start < '2026-11-04T00:00:00.000Z',
+    );
     expect(expected.length).toBeGreaterThan(0);
     expect(ids(res)).toEqual(expected.map((b) => b.id));
   });
@@ -149,8 +176,13 @@ describe('GET /bookings', () => {
   });
 
   it('combines filters', async () => {
-    const res = await list(data.v, `?status=CONFIRMED&objectId=${data.court1.id}&guestEmail=grace@example.com&from=2026-11-02T00:00:00Z&to=2026-11-05T00:00:00Z`);
-    const expected = data.ordered.filter((b) => b.status === 'CONFIRMED' && b.objectId === data.court1.id && b.email.toLowerCase() === 'grace@example.com');
+    const res = await list(
+      data.v,
+      `?status=CONFIRMED&objectId=${data.court1.id}&guestEmail=grace@example.com&from=2026-11-02T00:00:00Z&to=2026-11-05T00:00:00Z`,
+    );
+    const expected = data.ordered.filter(
+      (b) => b.status === 'CONFIRMED' && b.objectId === data.court1.id && b.email.toLowerCase() === 'grace@example.com',
+    );
     expect(ids(res)).toEqual(expected.map((b) => b.id));
   });
 
@@ -174,7 +206,11 @@ describe('GET /bookings', () => {
     await buildBooking(h, other.tenantId, other.object.id, { start: hourOn(2, 8), end: hourOn(2, 9) });
     const own = await list(other);
     expect(own.body.pagination.total).toBe(1);
-    const mismatch = await h.request({ method: 'GET', url: `/api/v1/tenants/${data.v.tenantId}/bookings`, apiKey: other.apiKey });
+    const mismatch = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${data.v.tenantId}/bookings`,
+      apiKey: other.apiKey,
+    });
     expect(mismatch.status).toBe(403);
   });
 
@@ -182,7 +218,15 @@ describe('GET /bookings', () => {
     // The key's last-use write (once a minute, off the request's path) must not land in a count.
     await list(data.v, '?pageSize=1');
     const deadline = Date.now() + 30_000;
-    while (!(await h.deps.database.db.selectFrom('api_keys').select('last_used_at').where('tenant_id', '=', data.v.tenantId).executeTakeFirst())?.last_used_at) {
+    while (
+      !(
+        await h.deps.database.db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('tenant_id', '=', data.v.tenantId)
+          .executeTakeFirst()
+      )?.last_used_at
+    ) {
       if (Date.now() > deadline) throw new Error('the key’s last use was never recorded');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -208,16 +252,31 @@ describe('GET /bookings', () => {
 describe('GET /bookings/{bookingId}', () => {
   it('returns {booking} with every field', async () => {
     const b = data.made[1];
-    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${data.v.tenantId}/bookings/${b.id}`, apiKey: data.v.apiKey });
+    const res = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${data.v.tenantId}/bookings/${b.id}`,
+      apiKey: data.v.apiKey,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.booking).toMatchObject({ id: b.id, objectId: data.court1.id, objectName: 'Court 1', status: 'CONFIRMED', currency: 'EUR', totalPrice: 1500 });
+    expect(res.body.booking).toMatchObject({
+      id: b.id,
+      objectId: data.court1.id,
+      objectName: 'Court 1',
+      status: 'CONFIRMED',
+      currency: 'EUR',
+      totalPrice: 1500,
+    });
   });
 
   it('is 404 for an unknown, malformed or other tenant’s booking', async () => {
     const other = await buildVenue(h);
     const foreign = await buildBooking(h, other.tenantId, other.object.id, { start: hourOn(2, 8), end: hourOn(2, 9) });
     for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', foreign.id]) {
-      const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${data.v.tenantId}/bookings/${id}`, apiKey: data.v.apiKey });
+      const res = await h.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${data.v.tenantId}/bookings/${id}`,
+        apiKey: data.v.apiKey,
+      });
       expect(res.status, id).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
@@ -266,8 +325,15 @@ describe('GraphQL bookings', () => {
         .slice(5, 10)
         .map((b) => b.id),
     );
-    const one = await h.graphql(data.v.apiKey, `{ booking(id: "${data.made[0].id}") { id status paymentUrl object { name } } }`);
-    expect(one.body.data.booking).toMatchObject({ id: data.made[0].id, status: 'PENDING', object: { name: 'Court 1' } });
+    const one = await h.graphql(
+      data.v.apiKey,
+      `{ booking(id: "${data.made[0].id}") { id status paymentUrl object { name } } }`,
+    );
+    expect(one.body.data.booking).toMatchObject({
+      id: data.made[0].id,
+      status: 'PENDING',
+      object: { name: 'Court 1' },
+    });
     const missing = await h.graphql(data.v.apiKey, `{ booking(id: "00000000-0000-4000-8000-000000000000") { id } }`);
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
@@ -278,7 +344,10 @@ describe('GraphQL bookings', () => {
       for (let i = 0; i < count; i += 1) {
         const object = v.objects[i % 3];
         const start = new Date(Date.UTC(2026, 11, 1) + i * 3_600_000);
-        await buildBooking(h, v.tenantId, object.id, { start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString() });
+        await buildBooking(h, v.tenantId, object.id, {
+          start: start.toISOString(),
+          end: new Date(start.getTime() + 3_600_000).toISOString(),
+        });
       }
       // The least of two identical requests: a key's first request also records its use, in the
       // background, and may land in either window.
@@ -291,7 +360,11 @@ describe('GraphQL bookings', () => {
       }
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.bookings).toHaveLength(count);
-      expect(res.body.data.bookings.every((b: { object: { accommodation: { name: string } } }) => b.object.accommodation.name === 'Sportpark Test')).toBe(true);
+      expect(
+        res.body.data.bookings.every(
+          (b: { object: { accommodation: { name: string } } }) => b.object.accommodation.name === 'Sportpark Test',
+        ),
+      ).toBe(true);
       return statements;
     }
     const few = await statementsFor(5);
@@ -313,8 +386,21 @@ describe('GraphQL bookings', () => {
     );
     expect(viaFragments.body.errors).toBeUndefined();
     const first = viaFragments.body.data.bookings[0];
-    expect(Object.keys(first).sort()).toEqual(['__typename', 'guestPhone', 'id', 'object', 'objectName', 'paymentUrl', 'when']);
-    expect(first).toMatchObject({ __typename: 'Booking', id: ids[0], object: { accommodation: { name: expect.any(String) } }, when: data.ordered[0].start });
+    expect(Object.keys(first).sort()).toEqual([
+      '__typename',
+      'guestPhone',
+      'id',
+      'object',
+      'objectName',
+      'paymentUrl',
+      'when',
+    ]);
+    expect(first).toMatchObject({
+      __typename: 'Booking',
+      id: ids[0],
+      object: { accommodation: { name: expect.any(String) } },
+      when: data.ordered[0].start,
+    });
     expect(first.paymentUrl).toMatch(/\/pay\//);
     const full = await h.graphql(
       data.v.apiKey,
@@ -322,6 +408,10 @@ describe('GraphQL bookings', () => {
     );
     expect(full.body.errors).toBeUndefined();
     expect(full.body.data.bookings.map((b: { id: string }) => b.id)).toEqual(ids);
-    expect(full.body.data.bookings.every((b: Record<string, unknown>) => typeof b.createdAt === 'string' && typeof b.totalPrice === 'number')).toBe(true);
+    expect(
+      full.body.data.bookings.every(
+        (b: Record<string, unknown>) => typeof b.createdAt === 'string' && typeof b.totalPrice === 'number',
+      ),
+    ).toBe(true);
   });
 });

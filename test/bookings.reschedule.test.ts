@@ -36,15 +36,34 @@ type Setup = Awaited<ReturnType<typeof setup>>;
 
 const patch = (s: Setup, body: unknown) => h.request({ method: 'PATCH', url: s.url, apiKey: s.apiKey, body });
 const eventsOf = (tenantId: string) =>
-  h.deps.database.db.selectFrom('events').select(['type', 'data']).where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
-const check = (s: Setup, token: string) => h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-check`, apiKey: s.deviceKey, body: { token, doorId: s.door.id } });
+  h.deps.database.db
+    .selectFrom('events')
+    .select(['type', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+const check = (s: Setup, token: string) =>
+  h.request({
+    method: 'POST',
+    url: `/api/devices/${s.deviceId}/access-check`,
+    apiKey: s.deviceKey,
+    body: { token, doorId: s.door.id },
+  });
 
 describe('reschedule: PATCH /bookings/{bookingId} with startTime and endTime', () => {
   it('moves the booking, recomputes the price, answers {booking, previous} and emits one booking.rescheduled', async () => {
     const s = await setup();
     const res = await patch(s, { startTime: NEW_START, endTime: NEW_END });
     expect(res.status).toBe(200);
-    expect(res.body.booking).toMatchObject({ id: s.bookingId, status: 'CONFIRMED', startTime: NEW_START, endTime: NEW_END, totalPrice: 4000, objectId: s.objects[0].id });
+    expect(res.body.booking).toMatchObject({
+      id: s.bookingId,
+      status: 'CONFIRMED',
+      startTime: NEW_START,
+      endTime: NEW_END,
+      totalPrice: 4000,
+      objectId: s.objects[0].id,
+    });
     expect(res.body.previous).toEqual({ objectId: s.objects[0].id, startTime: START, endTime: END, totalPrice: 2000 });
     const got = await h.request({ method: 'GET', url: s.url, apiKey: s.apiKey });
     expect(got.body.booking).toMatchObject({ startTime: NEW_START, endTime: NEW_END, totalPrice: 4000 });
@@ -52,10 +71,18 @@ describe('reschedule: PATCH /bookings/{bookingId} with startTime and endTime', (
     const events = await eventsOf(s.tenantId);
     expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed', 'booking.rescheduled']);
     const data = events[2].data as { booking: Record<string, unknown>; previous: unknown };
-    expect(data.booking).toMatchObject({ id: s.bookingId, startTime: NEW_START, endTime: NEW_END, totalPrice: 4000, status: 'CONFIRMED' });
+    expect(data.booking).toMatchObject({
+      id: s.bookingId,
+      startTime: NEW_START,
+      endTime: NEW_END,
+      totalPrice: 4000,
+      status: 'CONFIRMED',
+    });
     expect(data.previous).toEqual({ objectId: s.objects[0].id, startTime: START, endTime: END, totalPrice: 2000 });
     // Still one booking: never a cancel plus a create.
-    expect(await h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', s.tenantId).execute()).toHaveLength(1);
+    expect(
+      await h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', s.tenantId).execute(),
+    ).toHaveLength(1);
   });
 
   it('moves to another object of the tenant; another tenant’s object is 404', async () => {
@@ -71,7 +98,13 @@ describe('reschedule: PATCH /bookings/{bookingId} with startTime and endTime', (
 
   it('refuses an overlap with 409 slot_unavailable and changes nothing', async () => {
     const s = await setup();
-    await bookViaRest(h, { tenantId: s.tenantId, apiKey: s.apiKey, objectId: s.objects[0].id, startTime: NEW_START, endTime: NEW_END });
+    await bookViaRest(h, {
+      tenantId: s.tenantId,
+      apiKey: s.apiKey,
+      objectId: s.objects[0].id,
+      startTime: NEW_START,
+      endTime: NEW_END,
+    });
     const res = await patch(s, { startTime: '2026-11-23T15:00:00Z', endTime: '2026-11-23T16:00:00Z' });
     expect(res).toMatchObject({ status: 409, body: { code: 'slot_unavailable' } });
     const got = await h.request({ method: 'GET', url: s.url, apiKey: s.apiKey });
@@ -87,7 +120,10 @@ describe('reschedule: PATCH /bookings/{bookingId} with startTime and endTime', (
     expect(past.status).toBe(400);
     expect(past.body.errors.map((e: { code: string }) => e.code)).toContain('too_short_notice');
     const reversed = await patch(s, { startTime: NEW_END, endTime: NEW_START });
-    expect(reversed).toMatchObject({ status: 400, body: { code: 'invalid_time_range', errors: [{ field: 'endTime' }] } });
+    expect(reversed).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_time_range', errors: [{ field: 'endTime' }] },
+    });
     const garbage = await patch(s, { startTime: 'tomorrow', endTime: NEW_END });
     expect(garbage.status).toBe(400);
     expect(garbage.body.errors).toEqual([expect.objectContaining({ field: 'startTime' })]);
@@ -140,6 +176,9 @@ describe('reschedule: PATCH /bookings/{bookingId} with startTime and endTime', (
         id: s.bookingId,
       },
     );
-    expect(overlap.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'outside_opening_hours' });
+    expect(overlap.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'outside_opening_hours',
+    });
   });
 });

@@ -12,15 +12,27 @@ afterEach(() => h.clock.set(null));
 const STATUSES = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'] as const;
 type Status = (typeof STATUSES)[number];
 const ALLOWED = new Set(['PENDING→CONFIRMED', 'PENDING→CANCELLED', 'CONFIRMED→CANCELLED', 'CONFIRMED→COMPLETED']);
-const EVENT: Record<Status, string | undefined> = { PENDING: undefined, CONFIRMED: 'booking.confirmed', CANCELLED: 'booking.cancelled', COMPLETED: 'booking.completed' };
+const EVENT: Record<Status, string | undefined> = {
+  PENDING: undefined,
+  CONFIRMED: 'booking.confirmed',
+  CANCELLED: 'booking.cancelled',
+  COMPLETED: 'booking.completed',
+};
 
 async function bookingIn(status: Status) {
   const v = await buildVenue(h, { pricePerHour: 2400 });
-  const booking = await buildBooking(h, v.tenantId, v.object.id, { start: '2026-11-21T09:00:00Z', end: '2026-11-21T10:00:00Z', status });
+  const booking = await buildBooking(h, v.tenantId, v.object.id, {
+    start: '2026-11-21T09:00:00Z',
+    end: '2026-11-21T10:00:00Z',
+    status,
+  });
   return { v, booking, url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}` };
 }
 
-const eventsOf = async (tenantId: string) => (await h.deps.database.db.selectFrom('events').select('type').where('tenant_id', '=', tenantId).execute()).map((e) => e.type);
+const eventsOf = async (tenantId: string) =>
+  (await h.deps.database.db.selectFrom('events').select('type').where('tenant_id', '=', tenantId).execute()).map(
+    (e) => e.type,
+  );
 
 describe('PATCH /bookings/{bookingId}', () => {
   const pairs = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as const));
@@ -59,7 +71,12 @@ describe('PATCH /bookings/{bookingId}', () => {
     const { v } = await bookingIn('PENDING');
     const other = await bookingIn('PENDING');
     for (const id of ['00000000-0000-4000-8000-000000000000', other.booking.id]) {
-      const res = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${v.tenantId}/bookings/${id}`, apiKey: v.apiKey, body: { status: 'CONFIRMED' } });
+      const res = await h.request({
+        method: 'PATCH',
+        url: `/api/v1/tenants/${v.tenantId}/bookings/${id}`,
+        apiKey: v.apiKey,
+        body: { status: 'CONFIRMED' },
+      });
       expect(res.status).toBe(404);
     }
     const after = await h.request({ method: 'GET', url: other.url, apiKey: other.v.apiKey });
@@ -70,7 +87,10 @@ describe('PATCH /bookings/{bookingId}', () => {
     const { v, booking } = await bookingIn('PENDING');
     const mutation = `mutation($id: ID!, $s: BookingStatus!) { updateBookingStatus(bookingId: $id, status: $s) { booking { id status } refundAmount } }`;
     const ok = await h.graphql(v.apiKey, mutation, { id: booking.id, s: 'CONFIRMED' });
-    expect(ok.body.data.updateBookingStatus).toEqual({ booking: { id: booking.id, status: 'CONFIRMED' }, refundAmount: null });
+    expect(ok.body.data.updateBookingStatus).toEqual({
+      booking: { id: booking.id, status: 'CONFIRMED' },
+      refundAmount: null,
+    });
     const refused = await h.graphql(v.apiKey, mutation, { id: booking.id, s: 'PENDING' });
     expect(refused.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'invalid_transition' });
   });

@@ -23,7 +23,10 @@ export default function setup(): void {
   } catch {
     // not built yet
   }
-  const sources = Math.max(...['src', 'migrations', 'schema'].map((d) => newest(join(ROOT, d))), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs);
+  const sources = Math.max(
+    ...['src', 'migrations', 'schema'].map((d) => newest(join(ROOT, d))),
+    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
+  );
   if (built > sources) return;
   execFileSync('npm', ['run', '--silent', 'build:server'], { cwd: ROOT, stdio: 'inherit' });
 }

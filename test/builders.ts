@@ -1,9 +1,13 @@
-import { parseCreateAccommodation, parseCreateDoor, parseCreateObject } from '../src/modules/catalog/catalog.commands.js';
+import {
+  parseCreateAccommodation,
+  parseCreateDoor,
+  parseCreateObject,
+} from '../src/modules/catalog/catalog.commands.js';
 import { parseRegisterDevice } from '../src/modules/devices/devices.commands.js';
 import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
 import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
-import type { DayHours } from '../src/db/types.js';
+import type { DayHours } from '../src/kernel/db/types.js';
 import { createPricingRule } from '../src/modules/pricing/pricing-rules.service.js';
 import { createPolicy } from '../src/modules/pricing/cancellation-policies.service.js';
 import { parseCreatePolicy } from '../src/modules/pricing/cancellation-policies.commands.js';
@@ -14,7 +18,10 @@ import { parseCreateBooking } from '../src/modules/bookings/bookings.commands.js
 import { registerDevice } from '../src/modules/devices/devices.service.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { open: '08:00', close: '22:00' }]),
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    { open: '08:00', close: '22:00' },
+  ]),
 );
 
 export interface VenueOptions {
@@ -57,12 +64,24 @@ export async function buildVenue(h: Harness, options: VenueOptions = {}) {
   return { tenantId, apiKey, accommodation, objects, object: objects[0] };
 }
 
-export async function buildDoor(h: Harness, tenantId: string, objectIds: string[], overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {}) {
-  return h.deps.database.db
-    .transaction()
-    .execute((trx) =>
-      createDoor(trx, tenantId, parseCreateDoor({ name: 'Gate', gpioPin: overrides.gpioPin ?? 17, unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5, objectIds })),
-    );
+export async function buildDoor(
+  h: Harness,
+  tenantId: string,
+  objectIds: string[],
+  overrides: { gpioPin?: number; unlockDurationSeconds?: number } = {},
+) {
+  return h.deps.database.db.transaction().execute((trx) =>
+    createDoor(
+      trx,
+      tenantId,
+      parseCreateDoor({
+        name: 'Gate',
+        gpioPin: overrides.gpioPin ?? 17,
+        unlockDurationSeconds: overrides.unlockDurationSeconds ?? 5,
+        objectIds,
+      }),
+    ),
+  );
 }
 
 /** A pricing rule of the tenant, created through the service (input as in the flat REST body). */
@@ -76,13 +95,19 @@ export async function buildCancellationPolicy(
   tenantId: string,
   input: { name?: string; isDefault?: boolean; tiers: { hoursBeforeStart: number; refundPercent: number }[] },
 ) {
-  return h.deps.database.db.transaction().execute((trx) => createPolicy(trx, tenantId, parseCreatePolicy({ name: input.name ?? 'Standard', ...input })));
+  return h.deps.database.db
+    .transaction()
+    .execute((trx) => createPolicy(trx, tenantId, parseCreatePolicy({ name: input.name ?? 'Standard', ...input })));
 }
 
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** A subscription of the tenant (through the service, so private receivers need the harness's allow-private env). */
-export async function buildWebhook(h: Harness, tenantId: string, options: { url: string; events?: string[]; secret?: string }) {
+export async function buildWebhook(
+  h: Harness,
+  tenantId: string,
+  options: { url: string; events?: string[]; secret?: string },
+) {
   return createWebhook(h.deps.database.db, h.deps, tenantId, {
     url: options.url,
     events: options.events ?? ['booking.created', 'booking.confirmed', 'booking.cancelled', 'booking.completed'],
@@ -130,13 +155,19 @@ export async function buildBooking(h: Harness, tenantId: string, objectId: strin
 
 /** A registered (not yet activated) device of the tenant for these doors. */
 export async function buildDevice(h: Harness, tenantId: string, doorIds: string[], name = 'Gate controller') {
-  return h.deps.database.db.transaction().execute((trx) => registerDevice(trx, h.deps, tenantId, parseRegisterDevice({ name }), doorIds));
+  return h.deps.database.db
+    .transaction()
+    .execute((trx) => registerDevice(trx, h.deps, tenantId, parseRegisterDevice({ name, doorIds })));
 }
 
 /** A registered and activated device: its id and key. */
 export async function buildActiveDevice(h: Harness, tenantId: string, doorIds: string[]) {
   const { activationCode } = await buildDevice(h, tenantId, doorIds);
-  const res = await h.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+  const res = await h.request({
+    method: 'POST',
+    url: '/api/devices/activate',
+    body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' },
+  });
   if (res.status !== 200) throw new Error(`activation failed: ${res.text}`);
   return { deviceId: res.body.device_id as string, deviceKey: res.body.device_key as string };
 }
@@ -157,7 +188,13 @@ export async function bookViaRest(h: Harness, o: RestBookingOptions): Promise<st
     method: 'POST',
     url: `/api/v1/tenants/${o.tenantId}/bookings`,
     apiKey: o.apiKey,
-    body: { objectId: o.objectId, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: o.startTime, endTime: o.endTime },
+    body: {
+      objectId: o.objectId,
+      guestName: 'Ada',
+      guestEmail: 'ada@example.com',
+      startTime: o.startTime,
+      endTime: o.endTime,
+    },
   });
   if (created.status !== 201) throw new Error(`booking failed: ${created.text}`);
   const id = created.body.booking.id as string;
@@ -165,7 +202,17 @@ export async function bookViaRest(h: Harness, o: RestBookingOptions): Promise<st
   return id;
 }
 
-export async function setBookingStatus(h: Harness, o: { tenantId: string; apiKey: string }, bookingId: string, status: string) {
-  const res = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${o.tenantId}/bookings/${bookingId}`, apiKey: o.apiKey, body: { status } });
+export async function setBookingStatus(
+  h: Harness,
+  o: { tenantId: string; apiKey: string },
+  bookingId: string,
+  status: string,
+) {
+  const res = await h.request({
+    method: 'PATCH',
+    url: `/api/v1/tenants/${o.tenantId}/bookings/${bookingId}`,
+    apiKey: o.apiKey,
+    body: { status },
+  });
   if (res.status !== 200) throw new Error(`status change failed: ${res.text}`);
 }

@@ -18,21 +18,33 @@ const FIELDS = 'id name isDefault tiers { hoursBeforeStart refundPercent }';
 describe('cancellation policies', () => {
   it('are managed over GraphQL and listed over REST', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
-    const created = await h.graphql(apiKey, `mutation($t: [CancellationTierInput!]!) { createCancellationPolicy(name: "Standard", isDefault: true, tiers: $t) { ${FIELDS} } }`, {
-      t: [...STANDARD].reverse(),
-    });
+    const created = await h.graphql(
+      apiKey,
+      `mutation($t: [CancellationTierInput!]!) { createCancellationPolicy(name: "Standard", isDefault: true, tiers: $t) { ${FIELDS} } }`,
+      {
+        t: [...STANDARD].reverse(),
+      },
+    );
     expect(created.body.errors).toBeUndefined();
     const standard = created.body.data.createCancellationPolicy;
     expect(standard).toEqual({ id: expect.any(String), name: 'Standard', isDefault: true, tiers: STANDARD });
 
-    const updated = await h.graphql(apiKey, `mutation($id: ID!) { updateCancellationPolicy(id: $id, name: "Flexible") { name isDefault } }`, { id: standard.id });
+    const updated = await h.graphql(
+      apiKey,
+      `mutation($id: ID!) { updateCancellationPolicy(id: $id, name: "Flexible") { name isDefault } }`,
+      { id: standard.id },
+    );
     expect(updated.body.data.updateCancellationPolicy).toEqual({ name: 'Flexible', isDefault: true });
 
     const list = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/cancellation-policies`, apiKey });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ cancellationPolicies: [{ id: standard.id, name: 'Flexible', isDefault: true, tiers: STANDARD }] });
+    expect(list.body).toEqual({
+      cancellationPolicies: [{ id: standard.id, name: 'Flexible', isDefault: true, tiers: STANDARD }],
+    });
 
-    const deleted = await h.graphql(apiKey, `mutation($id: ID!) { deleteCancellationPolicy(id: $id) }`, { id: standard.id });
+    const deleted = await h.graphql(apiKey, `mutation($id: ID!) { deleteCancellationPolicy(id: $id) }`, {
+      id: standard.id,
+    });
     expect(deleted.body.data.deleteCancellationPolicy).toBe(true);
     expect((await h.graphql(apiKey, `{ cancellationPolicies { id } }`)).body.data.cancellationPolicies).toEqual([]);
   });
@@ -48,19 +60,30 @@ describe('cancellation policies', () => {
         .map((p: { id: string }) => p.id);
     expect(await defaults()).toEqual([second.id]);
 
-    const set = await h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id isDefault } }`, { id: third.id });
+    const set = await h.graphql(
+      apiKey,
+      `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id isDefault } }`,
+      { id: third.id },
+    );
     expect(set.body.data.setDefaultCancellationPolicy).toEqual({ id: third.id, isDefault: true });
     expect(await defaults()).toEqual([third.id]);
 
-    await h.graphql(apiKey, `mutation($id: ID!) { updateCancellationPolicy(id: $id, isDefault: false) { id } }`, { id: third.id });
+    await h.graphql(apiKey, `mutation($id: ID!) { updateCancellationPolicy(id: $id, isDefault: false) { id } }`, {
+      id: third.id,
+    });
     expect(await defaults()).toEqual([]);
   });
 
   it('stay at one default when two requests set different defaults at once', async () => {
     const { apiKey, tenantId } = await buildVenue(h);
     const policies = [];
-    for (const name of ['A', 'B', 'C', 'D']) policies.push(await buildCancellationPolicy(h, tenantId, { name, tiers: STANDARD }));
-    const results = await Promise.all(policies.map((p) => h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id } }`, { id: p.id })));
+    for (const name of ['A', 'B', 'C', 'D'])
+      policies.push(await buildCancellationPolicy(h, tenantId, { name, tiers: STANDARD }));
+    const results = await Promise.all(
+      policies.map((p) =>
+        h.graphql(apiKey, `mutation($id: ID!) { setDefaultCancellationPolicy(id: $id) { id } }`, { id: p.id }),
+      ),
+    );
     for (const res of results) {
       // Either it became the default (and may have been replaced since), or it was told to retry.
       if (res.body.errors) expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
@@ -71,14 +94,24 @@ describe('cancellation policies', () => {
 
   it('refuse invalid tiers naming the field', async () => {
     const { apiKey } = await buildVenue(h);
-    const res = await h.graphql(apiKey, `mutation { createCancellationPolicy(name: "Bad", tiers: [{hoursBeforeStart: 24, refundPercent: 150}]) { id } }`);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'tiers[0].refundPercent' }] });
+    const res = await h.graphql(
+      apiKey,
+      `mutation { createCancellationPolicy(name: "Bad", tiers: [{hoursBeforeStart: 24, refundPercent: 150}]) { id } }`,
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [{ field: 'tiers[0].refundPercent' }],
+    });
   });
 
   it('need pricing:read to list', async () => {
     const { tenantId } = await buildVenue(h);
     const bookingsOnly = await h.key(tenantId, ['bookings:read']);
-    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/cancellation-policies`, apiKey: bookingsOnly });
+    const res = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/cancellation-policies`,
+      apiKey: bookingsOnly,
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -93,7 +126,13 @@ describe('cancelling a booking refunds by the default policy', () => {
       method: 'POST',
       url: `/api/v1/tenants/${venue.tenantId}/bookings`,
       apiKey: venue.apiKey,
-      body: { objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: '2026-11-21T16:00:00Z', endTime: '2026-11-21T18:00:00Z' },
+      body: {
+        objectId: venue.object.id,
+        guestName: 'Ada',
+        guestEmail: 'ada@example.com',
+        startTime: '2026-11-21T16:00:00Z',
+        endTime: '2026-11-21T18:00:00Z',
+      },
     });
     expect(created.status).toBe(201);
     return { ...venue, bookingId: created.body.booking.id as string };
@@ -135,17 +174,25 @@ describe('cancelling a booking refunds by the default policy', () => {
 });
 
 describe('cancellationQuote tells the refund before cancelling', () => {
-  const QUOTE = 'query($id: ID!) { cancellationQuote(bookingId: $id) { bookingId refundAmount totalPrice currency policyName } }';
+  const QUOTE =
+    'query($id: ID!) { cancellationQuote(bookingId: $id) { bookingId refundAmount totalPrice currency policyName } }';
 
   async function booked(withPolicy: boolean) {
     h.clock.set('2026-11-10T09:00:00Z');
     const venue = await buildVenue(h, { pricePerHour: 2000 });
-    if (withPolicy) await buildCancellationPolicy(h, venue.tenantId, { name: 'Standard', isDefault: true, tiers: STANDARD });
+    if (withPolicy)
+      await buildCancellationPolicy(h, venue.tenantId, { name: 'Standard', isDefault: true, tiers: STANDARD });
     const created = await h.request({
       method: 'POST',
       url: `/api/v1/tenants/${venue.tenantId}/bookings`,
       apiKey: venue.apiKey,
-      body: { objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: '2026-11-21T16:00:00Z', endTime: '2026-11-21T18:00:00Z' },
+      body: {
+        objectId: venue.object.id,
+        guestName: 'Ada',
+        guestEmail: 'ada@example.com',
+        startTime: '2026-11-21T16:00:00Z',
+        endTime: '2026-11-21T18:00:00Z',
+      },
     });
     expect(created.status).toBe(201);
     return { ...venue, bookingId: created.body.booking.id as string };
@@ -157,8 +204,16 @@ describe('cancellationQuote tells the refund before cancelling', () => {
     const readOnly = await h.key(venue.tenantId, ['bookings:read']);
     const quote = await h.graphql(readOnly, QUOTE, { id: venue.bookingId });
     expect(quote.body.errors).toBeUndefined();
-    expect(quote.body.data.cancellationQuote).toEqual({ bookingId: venue.bookingId, refundAmount: 2000, totalPrice: 4000, currency: 'EUR', policyName: 'Standard' });
-    const still = await h.graphql(readOnly, 'query($id: ID!) { booking(id: $id) { status refundAmount } }', { id: venue.bookingId });
+    expect(quote.body.data.cancellationQuote).toEqual({
+      bookingId: venue.bookingId,
+      refundAmount: 2000,
+      totalPrice: 4000,
+      currency: 'EUR',
+      policyName: 'Standard',
+    });
+    const still = await h.graphql(readOnly, 'query($id: ID!) { booking(id: $id) { status refundAmount } }', {
+      id: venue.bookingId,
+    });
     expect(still.body.data.booking).toEqual({ status: 'PENDING', refundAmount: null });
 
     const cancelled = await h.request({
@@ -178,7 +233,12 @@ describe('cancellationQuote tells the refund before cancelling', () => {
 
   it('a booking that can no longer be cancelled is a conflict; another tenant’s is not found', async () => {
     const venue = await booked(true);
-    await h.request({ method: 'PATCH', url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`, apiKey: venue.apiKey, body: { status: 'CANCELLED' } });
+    await h.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings/${venue.bookingId}`,
+      apiKey: venue.apiKey,
+      body: { status: 'CANCELLED' },
+    });
     const again = await h.graphql(venue.apiKey, QUOTE, { id: venue.bookingId });
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'invalid_transition' });
 

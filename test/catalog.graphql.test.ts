@@ -22,7 +22,8 @@ async function fails(apiKey: string, query: string, variables?: Record<string, u
   return { status: res.status, error: res.body.errors[0], data: res.body.data };
 }
 
-const fieldsOf = (error: { extensions: { fields?: { field: string }[] } }) => (error.extensions.fields ?? []).map((f) => f.field);
+const fieldsOf = (error: { extensions: { fields?: { field: string }[] } }) =>
+  (error.extensions.fields ?? []).map((f) => f.field);
 
 describe('accommodations', () => {
   it('creates, reads, updates and deletes an accommodation', async () => {
@@ -32,19 +33,36 @@ describe('accommodations', () => {
       `mutation { createAccommodation(name: " Sportpark Nord ", address: "Hauptstrasse 1, 10115 Berlin", timeZone: "Europe/Berlin") { id name address timeZone objects { id } createdAt } }`,
     );
     const a = created.createAccommodation;
-    expect(a).toMatchObject({ name: 'Sportpark Nord', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Berlin', objects: [] });
+    expect(a).toMatchObject({
+      name: 'Sportpark Nord',
+      address: 'Hauptstrasse 1, 10115 Berlin',
+      timeZone: 'Europe/Berlin',
+      objects: [],
+    });
     expect(new Date(a.createdAt).toISOString()).toBe(a.createdAt);
 
-    const updated = await ok(apiKey, `mutation($id: ID!) { updateAccommodation(id: $id, name: "Sportpark Süd", timeZone: "Europe/Vienna") { name address timeZone } }`, {
+    const updated = await ok(
+      apiKey,
+      `mutation($id: ID!) { updateAccommodation(id: $id, name: "Sportpark Süd", timeZone: "Europe/Vienna") { name address timeZone } }`,
+      {
+        id: a.id,
+      },
+    );
+    expect(updated.updateAccommodation).toEqual({
+      name: 'Sportpark Süd',
+      address: 'Hauptstrasse 1, 10115 Berlin',
+      timeZone: 'Europe/Vienna',
+    });
+
+    const read = await ok(apiKey, `query($id: ID!) { accommodation(id: $id) { name } accommodations { id } }`, {
       id: a.id,
     });
-    expect(updated.updateAccommodation).toEqual({ name: 'Sportpark Süd', address: 'Hauptstrasse 1, 10115 Berlin', timeZone: 'Europe/Vienna' });
-
-    const read = await ok(apiKey, `query($id: ID!) { accommodation(id: $id) { name } accommodations { id } }`, { id: a.id });
     expect(read.accommodation.name).toBe('Sportpark Süd');
     expect(read.accommodations).toEqual([{ id: a.id }]);
 
-    expect((await ok(apiKey, `mutation($id: ID!) { deleteAccommodation(id: $id) }`, { id: a.id })).deleteAccommodation).toBe(true);
+    expect(
+      (await ok(apiKey, `mutation($id: ID!) { deleteAccommodation(id: $id) }`, { id: a.id })).deleteAccommodation,
+    ).toBe(true);
     const gone = await fails(apiKey, `query($id: ID!) { accommodation(id: $id) { id } }`, { id: a.id });
     expect(gone.status).toBe(200);
     expect(gone.error.extensions.code).toBe('NOT_FOUND');
@@ -77,7 +95,11 @@ describe('accommodations', () => {
 
   it('refuses a bad time zone on update and leaves the accommodation unchanged', async () => {
     const { apiKey, accommodation } = await buildVenue(h);
-    const res = await fails(apiKey, `mutation($id: ID!) { updateAccommodation(id: $id, timeZone: "Europe/Atlantis") { id } }`, { id: accommodation.id });
+    const res = await fails(
+      apiKey,
+      `mutation($id: ID!) { updateAccommodation(id: $id, timeZone: "Europe/Atlantis") { id } }`,
+      { id: accommodation.id },
+    );
     expect(fieldsOf(res.error)).toEqual(['timeZone']);
     const read = await ok(apiKey, `query($id: ID!) { accommodation(id: $id) { timeZone } }`, { id: accommodation.id });
     expect(read.accommodation.timeZone).toBe('Europe/Berlin');
@@ -103,14 +125,36 @@ describe('objects', () => {
       pricePerHour: 2000,
       accommodationId: accommodation.id,
       accommodation: { id: accommodation.id, name: 'Sportpark Test', address: 'Teststrasse 1, 10115 Berlin' },
-      openingHours: { schedule: { monday: { open: '08:00', close: '22:00' }, tuesday: null, saturday: { open: '10:00', close: '24:00' } }, specialDates: [] },
-      bookingRules: { minDurationMinutes: 60, maxDurationMinutes: 240, slotIncrementMinutes: 60, minAdvanceMinutes: 0, maxAdvanceDays: 365, bufferMinutes: 10 },
+      openingHours: {
+        schedule: {
+          monday: { open: '08:00', close: '22:00' },
+          tuesday: null,
+          saturday: { open: '10:00', close: '24:00' },
+        },
+        specialDates: [],
+      },
+      bookingRules: {
+        minDurationMinutes: 60,
+        maxDurationMinutes: 240,
+        slotIncrementMinutes: 60,
+        minAdvanceMinutes: 0,
+        maxAdvanceDays: 365,
+        bufferMinutes: 10,
+      },
     });
 
-    const updated = await ok(apiKey, `mutation($id: ID!) { updateObject(id: $id, name: "Centre Court", pricePerHour: 2500) { name pricePerHour } }`, { id: o.id });
+    const updated = await ok(
+      apiKey,
+      `mutation($id: ID!) { updateObject(id: $id, name: "Centre Court", pricePerHour: 2500) { name pricePerHour } }`,
+      { id: o.id },
+    );
     expect(updated.updateObject).toEqual({ name: 'Centre Court', pricePerHour: 2500 });
 
-    const listed = await ok(apiKey, `query($a: ID!) { bookableObjects(accommodationId: $a) { id name } accommodation(id: $a) { objects { id } } }`, { a: accommodation.id });
+    const listed = await ok(
+      apiKey,
+      `query($a: ID!) { bookableObjects(accommodationId: $a) { id name } accommodation(id: $a) { objects { id } } }`,
+      { a: accommodation.id },
+    );
     expect(listed.bookableObjects).toEqual([{ id: o.id, name: 'Centre Court' }]);
     expect(listed.accommodation.objects).toEqual([{ id: o.id }]);
 
@@ -120,9 +164,18 @@ describe('objects', () => {
 
   it('lists objects of several accommodations with their accommodation', async () => {
     const { tenantId, apiKey, accommodation } = await buildVenue(h, { objects: 2 });
-    const other = await ok(apiKey, `mutation { createAccommodation(name: "Halle", address: "Weg 2", timeZone: "Europe/Berlin") { id } }`);
-    await ok(apiKey, `mutation($a: ID!) { createObject(accommodationId: $a, name: "Hall A", pricePerHour: 0) { id } }`, { a: other.createAccommodation.id });
-    const data = await ok(apiKey, `query($t: ID) { bookableObjects(tenantId: $t) { name accommodation { id } } }`, { t: tenantId });
+    const other = await ok(
+      apiKey,
+      `mutation { createAccommodation(name: "Halle", address: "Weg 2", timeZone: "Europe/Berlin") { id } }`,
+    );
+    await ok(
+      apiKey,
+      `mutation($a: ID!) { createObject(accommodationId: $a, name: "Hall A", pricePerHour: 0) { id } }`,
+      { a: other.createAccommodation.id },
+    );
+    const data = await ok(apiKey, `query($t: ID) { bookableObjects(tenantId: $t) { name accommodation { id } } }`, {
+      t: tenantId,
+    });
     expect(data.bookableObjects.map((o: { name: string }) => o.name)).toEqual(['Court 1', 'Court 2', 'Hall A']);
     expect(data.bookableObjects[0].accommodation.id).toBe(accommodation.id);
     expect(data.bookableObjects[2].accommodation.id).toBe(other.createAccommodation.id);
@@ -130,13 +183,32 @@ describe('objects', () => {
 
   it.each([
     ['a bad HH:MM', { openingHours: { monday: { open: '8am', close: '22:00' } } }, ['openingHours.monday.open']],
-    ['close before open', { openingHours: { friday: { open: '22:00', close: '08:00' } } }, ['openingHours.friday.close']],
-    ['min > max duration', { bookingRules: { minDurationMinutes: 180, maxDurationMinutes: 120 } }, ['bookingRules.maxDurationMinutes']],
+    [
+      'close before open',
+      { openingHours: { friday: { open: '22:00', close: '08:00' } } },
+      ['openingHours.friday.close'],
+    ],
+    [
+      'min > max duration',
+      { bookingRules: { minDurationMinutes: 180, maxDurationMinutes: 120 } },
+      ['bookingRules.maxDurationMinutes'],
+    ],
     ['a negative price', { pricePerHour: -1 }, ['pricePerHour']],
-    ['a slot increment out of range', { bookingRules: { slotIncrementMinutes: 2 } }, ['bookingRules.slotIncrementMinutes']],
+    [
+      'a slot increment out of range',
+      { bookingRules: { slotIncrementMinutes: 2 } },
+      ['bookingRules.slotIncrementMinutes'],
+    ],
   ])('refuses %s on creation, naming the field', async (_, override, fields) => {
     const { apiKey, accommodation } = await buildVenue(h, { objects: 0 });
-    const vars = { a: accommodation.id, name: 'Court', price: 1000, hours: null, rules: null, ...renameObjectVars(override) };
+    const vars = {
+      a: accommodation.id,
+      name: 'Court',
+      price: 1000,
+      hours: null,
+      rules: null,
+      ...renameObjectVars(override),
+    };
     const res = await fails(
       apiKey,
       `mutation($a: ID!, $name: String!, $price: Int!, $hours: WeeklyScheduleInput, $rules: BookingRulesInput) {
@@ -152,7 +224,11 @@ describe('objects', () => {
   it("refuses an object in another tenant's accommodation as not found", async () => {
     const mine = await h.tenant();
     const theirs = await buildVenue(h);
-    const res = await fails(mine.apiKey, `mutation($a: ID!) { createObject(accommodationId: $a, name: "Sneaky", pricePerHour: 0) { id } }`, { a: theirs.accommodation.id });
+    const res = await fails(
+      mine.apiKey,
+      `mutation($a: ID!) { createObject(accommodationId: $a, name: "Sneaky", pricePerHour: 0) { id } }`,
+      { a: theirs.accommodation.id },
+    );
     expect(res.status).toBe(200);
     expect(res.error.extensions.code).toBe('NOT_FOUND');
   });
@@ -174,9 +250,25 @@ describe('opening hours and special dates', () => {
       `mutation($o: ID!) { setOpeningHours(objectId: $o, schedule: { tuesday: { open: "09:00", close: "17:30" }, sunday: null }) { schedule { monday { open } tuesday { open close } sunday { open } } } }`,
       { o: object.id },
     );
-    expect(data.setOpeningHours.schedule).toEqual({ monday: null, tuesday: { open: '09:00', close: '17:30' }, sunday: null });
-    const rest = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`, apiKey });
-    expect(rest.body.schedule).toEqual({ monday: null, tuesday: { open: '09:00', close: '17:30' }, wednesday: null, thursday: null, friday: null, saturday: null, sunday: null });
+    expect(data.setOpeningHours.schedule).toEqual({
+      monday: null,
+      tuesday: { open: '09:00', close: '17:30' },
+      sunday: null,
+    });
+    const rest = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`,
+      apiKey,
+    });
+    expect(rest.body.schedule).toEqual({
+      monday: null,
+      tuesday: { open: '09:00', close: '17:30' },
+      wednesday: null,
+      thursday: null,
+      friday: null,
+      saturday: null,
+      sunday: null,
+    });
   });
 
   it.each([
@@ -185,13 +277,21 @@ describe('opening hours and special dates', () => {
     ['close equal to open', { sunday: { open: '12:00', close: '12:00' } }, ['schedule.sunday.close']],
   ])('setOpeningHours refuses %s and keeps the old hours', async (_, schedule, fields) => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await fails(apiKey, `mutation($o: ID!, $s: WeeklyScheduleInput!) { setOpeningHours(objectId: $o, schedule: $s) { schedule { monday { open } } } }`, {
-      o: object.id,
-      s: schedule,
-    });
+    const res = await fails(
+      apiKey,
+      `mutation($o: ID!, $s: WeeklyScheduleInput!) { setOpeningHours(objectId: $o, schedule: $s) { schedule { monday { open } } } }`,
+      {
+        o: object.id,
+        s: schedule,
+      },
+    );
     expect(res.status).toBe(200);
     expect(fieldsOf(res.error)).toEqual(fields);
-    const read = await ok(apiKey, `query($o: ID!) { openingHours(objectId: $o) { schedule { monday { open close } } } }`, { o: object.id });
+    const read = await ok(
+      apiKey,
+      `query($o: ID!) { openingHours(objectId: $o) { schedule { monday { open close } } } }`,
+      { o: object.id },
+    );
     expect(read.openingHours.schedule.monday).toEqual({ open: '08:00', close: '22:00' });
   });
 
@@ -199,18 +299,39 @@ describe('opening hours and special dates', () => {
     const { apiKey, object } = await buildVenue(h);
     const set = `mutation($o: ID!, $d: String!, $c: Boolean!, $r: String, $open: String, $close: String) {
       setSpecialDate(objectId: $o, date: $d, closed: $c, reason: $r, open: $open, close: $close) { specialDates { date closed reason open close } } }`;
-    await ok(apiKey, set, { o: object.id, d: '2026-12-31', c: false, r: 'New Year’s Eve', open: '10:00', close: '16:00' });
+    await ok(apiKey, set, {
+      o: object.id,
+      d: '2026-12-31',
+      c: false,
+      r: 'New Year’s Eve',
+      open: '10:00',
+      close: '16:00',
+    });
     const both = await ok(apiKey, set, { o: object.id, d: '2026-12-24', c: true, r: 'Christmas Eve' });
     expect(both.setSpecialDate.specialDates).toEqual([
       { date: '2026-12-24', closed: true, reason: 'Christmas Eve', open: null, close: null },
       { date: '2026-12-31', closed: false, reason: 'New Year’s Eve', open: '10:00', close: '16:00' },
     ]);
     const replaced = await ok(apiKey, set, { o: object.id, d: '2026-12-24', c: false, r: 'Open after all' });
-    expect(replaced.setSpecialDate.specialDates[0]).toEqual({ date: '2026-12-24', closed: false, reason: 'Open after all', open: null, close: null });
+    expect(replaced.setSpecialDate.specialDates[0]).toEqual({
+      date: '2026-12-24',
+      closed: false,
+      reason: 'Open after all',
+      open: null,
+      close: null,
+    });
 
-    const removed = await ok(apiKey, `mutation($o: ID!) { removeSpecialDate(objectId: $o, date: "2026-12-31") { specialDates { date } } }`, { o: object.id });
+    const removed = await ok(
+      apiKey,
+      `mutation($o: ID!) { removeSpecialDate(objectId: $o, date: "2026-12-31") { specialDates { date } } }`,
+      { o: object.id },
+    );
     expect(removed.removeSpecialDate.specialDates).toEqual([{ date: '2026-12-24' }]);
-    const again = await fails(apiKey, `mutation($o: ID!) { removeSpecialDate(objectId: $o, date: "2026-12-31") { specialDates { date } } }`, { o: object.id });
+    const again = await fails(
+      apiKey,
+      `mutation($o: ID!) { removeSpecialDate(objectId: $o, date: "2026-12-31") { specialDates { date } } }`,
+      { o: object.id },
+    );
     expect(again.status).toBe(200);
     expect(again.error.extensions.code).toBe('NOT_FOUND');
   });
@@ -241,11 +362,22 @@ describe('booking rules', () => {
       `mutation($o: ID!) { setBookingRules(objectId: $o, rules: { minDurationMinutes: 30, slotIncrementMinutes: 30, maxAdvanceDays: 90 }) { minDurationMinutes maxDurationMinutes slotIncrementMinutes minAdvanceMinutes maxAdvanceDays bufferMinutes } }`,
       { o: object.id },
     );
-    const expected = { minDurationMinutes: 30, maxDurationMinutes: 240, slotIncrementMinutes: 30, minAdvanceMinutes: 0, maxAdvanceDays: 90, bufferMinutes: 0 };
+    const expected = {
+      minDurationMinutes: 30,
+      maxDurationMinutes: 240,
+      slotIncrementMinutes: 30,
+      minAdvanceMinutes: 0,
+      maxAdvanceDays: 90,
+      bufferMinutes: 0,
+    };
     expect(data.setBookingRules).toEqual(expected);
-    const rest = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`, apiKey });
+    const rest = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`,
+      apiKey,
+    });
     expect(rest.status).toBe(200);
-    expect(rest.body).toEqual(expected);
+    expect(rest.body).toEqual({ timeZone: 'Europe/Berlin', ...expected });
   });
 
   it.each([
@@ -254,10 +386,18 @@ describe('booking rules', () => {
     ['a negative buffer', { bufferMinutes: -15 }, ['rules.bufferMinutes']],
   ])('refuses %s, naming the field, and keeps the rules', async (_, rules, fields) => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await fails(apiKey, `mutation($o: ID!, $r: BookingRulesInput!) { setBookingRules(objectId: $o, rules: $r) { minDurationMinutes } }`, { o: object.id, r: rules });
+    const res = await fails(
+      apiKey,
+      `mutation($o: ID!, $r: BookingRulesInput!) { setBookingRules(objectId: $o, rules: $r) { minDurationMinutes } }`,
+      { o: object.id, r: rules },
+    );
     expect(res.status).toBe(200);
     expect(fieldsOf(res.error)).toEqual(fields);
-    const read = await ok(apiKey, `query($o: ID!) { bookingRules(objectId: $o) { minDurationMinutes maxDurationMinutes bufferMinutes } }`, { o: object.id });
+    const read = await ok(
+      apiKey,
+      `query($o: ID!) { bookingRules(objectId: $o) { minDurationMinutes maxDurationMinutes bufferMinutes } }`,
+      { o: object.id },
+    );
     expect(read.bookingRules).toEqual({ minDurationMinutes: 60, maxDurationMinutes: 240, bufferMinutes: 0 });
   });
 });
@@ -268,19 +408,38 @@ describe('doors', () => {
   it('creates, reads, updates and deletes a door', async () => {
     const { apiKey, objects } = await buildVenue(h, { objects: 2 });
     const [a, b] = objects.map((o) => o.id);
-    const created = await ok(apiKey, `mutation($ids: [ID!]) { createDoor(name: "Main gate", gpioPin: 17, objectIds: $ids) { ${DOOR} } }`, { ids: [a, a] });
+    const created = await ok(
+      apiKey,
+      `mutation($ids: [ID!]) { createDoor(name: "Main gate", gpioPin: 17, objectIds: $ids) { ${DOOR} } }`,
+      { ids: [a, a] },
+    );
     const door = created.createDoor;
-    expect(door).toMatchObject({ name: 'Main gate', gpioPin: 17, behavior: 'unlock_per_scan', unlockDurationSeconds: 5, objectIds: [a] });
+    expect(door).toMatchObject({
+      name: 'Main gate',
+      gpioPin: 17,
+      behavior: 'unlock_per_scan',
+      unlockDurationSeconds: 5,
+      objectIds: [a],
+    });
 
     const updated = await ok(
       apiKey,
       `mutation($id: ID!, $ids: [ID!]) { updateDoor(id: $id, gpioPin: 4, behavior: "toggle", unlockDurationSeconds: 10, objectIds: $ids) { ${DOOR} } }`,
       { id: door.id, ids: [a, b] },
     );
-    expect(updated.updateDoor).toMatchObject({ name: 'Main gate', gpioPin: 4, behavior: 'toggle', unlockDurationSeconds: 10 });
+    expect(updated.updateDoor).toMatchObject({
+      name: 'Main gate',
+      gpioPin: 4,
+      behavior: 'toggle',
+      unlockDurationSeconds: 10,
+    });
     expect([...updated.updateDoor.objectIds].sort()).toEqual([a, b].sort());
 
-    const renamed = await ok(apiKey, `mutation($id: ID!) { updateDoor(id: $id, name: "Side gate") { name objectIds } }`, { id: door.id });
+    const renamed = await ok(
+      apiKey,
+      `mutation($id: ID!) { updateDoor(id: $id, name: "Side gate") { name objectIds } }`,
+      { id: door.id },
+    );
     expect(renamed.updateDoor.name).toBe('Side gate');
     expect(renamed.updateDoor.objectIds).toHaveLength(2);
 
@@ -306,7 +465,11 @@ describe('doors', () => {
   it('refuses an unknown object, naming objectIds', async () => {
     const { apiKey, object } = await buildVenue(h);
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const res = await fails(apiKey, `mutation($ids: [ID!]) { createDoor(name: "Gate", gpioPin: 17, objectIds: $ids) { id } }`, { ids: [object.id, unknown] });
+    const res = await fails(
+      apiKey,
+      `mutation($ids: [ID!]) { createDoor(name: "Gate", gpioPin: 17, objectIds: $ids) { id } }`,
+      { ids: [object.id, unknown] },
+    );
     expect(res.status).toBe(200);
     expect(fieldsOf(res.error)).toEqual(['objectIds']);
     expect(res.error.message).toContain(unknown);
@@ -317,7 +480,11 @@ describe('doors', () => {
     const mine = await buildVenue(h);
     const theirs = await buildVenue(h);
     const door = await buildDoor(h, mine.tenantId, [mine.object.id]);
-    const res = await fails(mine.apiKey, `mutation($id: ID!, $ids: [ID!]) { updateDoor(id: $id, objectIds: $ids) { id } }`, { id: door.id, ids: [theirs.object.id] });
+    const res = await fails(
+      mine.apiKey,
+      `mutation($id: ID!, $ids: [ID!]) { updateDoor(id: $id, objectIds: $ids) { id } }`,
+      { id: door.id, ids: [theirs.object.id] },
+    );
     expect(fieldsOf(res.error)).toEqual(['objectIds']);
     const read = await ok(mine.apiKey, `query($id: ID!) { door(id: $id) { objectIds } }`, { id: door.id });
     expect(read.door.objectIds).toEqual([mine.object.id]);
@@ -373,6 +540,8 @@ describe('deleting what has bookings', () => {
     expect(obj.error.extensions).toMatchObject({ code: 'CONFLICT', reason: 'has_bookings' });
     const acc = await fails(apiKey, `mutation($id: ID!) { deleteAccommodation(id: $id) }`, { id: accommodation.id });
     expect(acc.status).toBe(200);
-    expect((await ok(apiKey, `query($id: ID!) { bookableObject(id: $id) { id } }`, { id: object.id })).bookableObject.id).toBe(object.id);
+    expect(
+      (await ok(apiKey, `query($id: ID!) { bookableObject(id: $id) { id } }`, { id: object.id })).bookableObject.id,
+    ).toBe(object.id);
   });
 });

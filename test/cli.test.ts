@@ -1,13 +1,13 @@
-import { composeDeps } from '../src/deps.js';
+import { composeDeps } from '../src/app/deps.js';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { harness, type Harness } from './harness.js';
 import { databaseSettings, runCli, tempDir, type Finished } from './processes.js';
-import { openDatabase, type Database } from '../src/db/database.js';
-import { buildApp, type App } from '../src/http/app.js';
-import { sha256 } from '../src/crypto.js';
+import { openDatabase, type Database } from '../src/kernel/db/database.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
+import { sha256 } from '../src/kernel/crypto.js';
 
 // The CLI runs as a real process with the suite's database settings. Its commands run once, in
 // order, in beforeAll (each spawn costs seconds on PGlite); each test then checks one outcome
@@ -27,25 +27,54 @@ const CATALOG = {
           pricePerHour: 2000,
           openingHours: { monday: { open: '08:00', close: '22:00' } },
           specialDates: [{ date: '2026-12-24', closed: true, reason: 'Christmas Eve' }],
-          bookingRules: { minDurationMinutes: 60, maxDurationMinutes: 180, slotIncrementMinutes: 60, minAdvanceMinutes: 0, maxAdvanceDays: 90, bufferMinutes: 0 },
+          bookingRules: {
+            minDurationMinutes: 60,
+            maxDurationMinutes: 180,
+            slotIncrementMinutes: 60,
+            minAdvanceMinutes: 0,
+            maxAdvanceDays: 90,
+            bufferMinutes: 0,
+          },
         },
         { key: 'court2', name: 'Court 2', pricePerHour: 1500 },
       ],
     },
   ],
-  doors: [{ key: 'gate', name: 'Main gate', gpioPin: 17, unlockDurationSeconds: 5, behavior: 'unlock_per_scan', objects: ['court1', 'court2'] }],
+  doors: [
+    {
+      key: 'gate',
+      name: 'Main gate',
+      gpioPin: 17,
+      unlockDurationSeconds: 5,
+      behavior: 'unlock_per_scan',
+      objects: ['court1', 'court2'],
+    },
+  ],
 };
 
 // Valid until its last object: everything before it would be written without the transaction.
 const BAD_CATALOG = {
   accommodations: [
-    { key: 'first', name: 'Rollback Park', address: 'Weg 1', timeZone: 'Europe/Berlin', objects: [{ key: 'a', name: 'Rollback Court', pricePerHour: 1000 }] },
+    {
+      key: 'first',
+      name: 'Rollback Park',
+      address: 'Weg 1',
+      timeZone: 'Europe/Berlin',
+      objects: [{ key: 'a', name: 'Rollback Court', pricePerHour: 1000 }],
+    },
     {
       key: 'second',
       name: 'Rollback Hall',
       address: 'Weg 2',
       timeZone: 'Europe/Berlin',
-      objects: [{ key: 'hall1', name: 'Hall 1', pricePerHour: 1000, openingHours: { tuesday: { open: '20:00', close: '09:00' } } }],
+      objects: [
+        {
+          key: 'hall1',
+          name: 'Hall 1',
+          pricePerHour: 1000,
+          openingHours: { tuesday: { open: '20:00', close: '09:00' } },
+        },
+      ],
     },
   ],
 };
@@ -76,17 +105,78 @@ beforeAll(async () => {
   run.usage = await runCli(['tenant', 'create'], settings.env);
   run.tenant = await runCli(['tenant', 'create', '--name', 'CLI Club'], settings.env);
   const { tenantId } = json(run.tenant);
-  run.apikey = await runCli(['apikey', 'create', '--tenant', tenantId, '--name', 'Catalog sync', '--scopes', 'catalog:read,bookings:read', '--rate-limit', '50'], settings.env);
+  run.apikey = await runCli(
+    [
+      'apikey',
+      'create',
+      '--tenant',
+      tenantId,
+      '--name',
+      'Catalog sync',
+      '--scopes',
+      'catalog:read,bookings:read',
+      '--rate-limit',
+      '50',
+    ],
+    settings.env,
+  );
   run.import = await runCli(['import', '--tenant', tenantId, write('catalog.json', CATALOG)], settings.env);
   run.bad = await runCli(['import', '--tenant', tenantId, write('bad.json', BAD_CATALOG)], settings.env);
-  run.unsupported = await runCli(['import', '--tenant', tenantId, write('unsupported.json', UNSUPPORTED_CATALOG)], settings.env);
-  run.user = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'Owner@CLI-Club.example', '--password', 'a long enough password'], settings.env);
-  run.staff = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'desk@cli-club.example', '--password', 'another long password', '--role', 'staff'], settings.env);
-  run.userRole = await runCli(['user', 'create', '--tenant', tenantId, '--email', 'x@cli-club.example', '--password', 'a long enough password', '--role', 'owner'], settings.env);
+  run.unsupported = await runCli(
+    ['import', '--tenant', tenantId, write('unsupported.json', UNSUPPORTED_CATALOG)],
+    settings.env,
+  );
+  run.user = await runCli(
+    [
+      'user',
+      'create',
+      '--tenant',
+      tenantId,
+      '--email',
+      'Owner@CLI-Club.example',
+      '--password',
+      'a long enough password',
+    ],
+    settings.env,
+  );
+  run.staff = await runCli(
+    [
+      'user',
+      'create',
+      '--tenant',
+      tenantId,
+      '--email',
+      'desk@cli-club.example',
+      '--password',
+      'another long password',
+      '--role',
+      'staff',
+    ],
+    settings.env,
+  );
+  run.userRole = await runCli(
+    [
+      'user',
+      'create',
+      '--tenant',
+      tenantId,
+      '--email',
+      'x@cli-club.example',
+      '--password',
+      'a long enough password',
+      '--role',
+      'owner',
+    ],
+    settings.env,
+  );
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
-    target = { database, app: await buildApp(composeDeps({ ...h.deps, database }), { loadShedding: { maxEventLoopDelay: 0 } }), ownDatabase: true };
+    target = {
+      database,
+      app: await buildApp(composeDeps({ ...h.deps, database }), { loadShedding: { maxEventLoopDelay: 0 } }),
+      ownDatabase: true,
+    };
   } else {
     target = { database: h.deps.database, app: h.app, ownDatabase: false };
   }
@@ -137,13 +227,21 @@ describe('cli tenant create and apikey create', () => {
       expect(run[name].code, run[name].stderr).toBe(0);
       expect(run[name].stdout.trim().split('\n')).toHaveLength(1);
     }
-    expect(json(run.tenant)).toEqual({ tenantId: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^svc_[A-Za-z0-9_-]{43,}$/) });
-    expect(json(run.apikey)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), apiKey: expect.stringMatching(/^svc_[A-Za-z0-9_-]{43,}$/) });
+    expect(json(run.tenant)).toEqual({
+      tenantId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      apiKey: expect.stringMatching(/^svc_[A-Za-z0-9_-]{43,}$/),
+    });
+    expect(json(run.apikey)).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      apiKey: expect.stringMatching(/^svc_[A-Za-z0-9_-]{43,}$/),
+    });
   });
 
   it('the new tenant key is an admin key of that tenant', async () => {
     const { tenantId, apiKey } = json(run.tenant);
-    const res = await call('POST', '/api/v1/graphql', apiKey, { query: '{ viewer { id name } apiKeys { name scopes } }' });
+    const res = await call('POST', '/api/v1/graphql', apiKey, {
+      query: '{ viewer { id name } apiKeys { name scopes } }',
+    });
     expect(res.body.data.viewer).toEqual({ id: tenantId, name: 'CLI Club' });
     expect(res.body.data.apiKeys).toEqual([
       { name: 'Initial admin key', scopes: ['admin'] },
@@ -158,9 +256,15 @@ describe('cli tenant create and apikey create', () => {
     const res = await call('GET', `/api/v1/tenants/${tenantId}/objects/${objects.court1}/opening-hours`, apiKey);
     expect(res.status).toBe(200);
     expect(res.body.schedule.monday).toEqual({ open: '08:00', close: '22:00' });
-    const write = await call('POST', '/api/v1/graphql', apiKey, { query: 'mutation { createAccommodation(name: "x", address: "y", timeZone: "UTC") { id } }' });
+    const write = await call('POST', '/api/v1/graphql', apiKey, {
+      query: 'mutation { createAccommodation(name: "x", address: "y", timeZone: "UTC") { id } }',
+    });
     expect(write.status).toBe(403);
-    const row = await target.database.db.selectFrom('api_keys').select(['rate_limit_per_minute', 'key_prefix']).where('id', '=', json(run.apikey).id).executeTakeFirstOrThrow();
+    const row = await target.database.db
+      .selectFrom('api_keys')
+      .select(['rate_limit_per_minute', 'key_prefix'])
+      .where('id', '=', json(run.apikey).id)
+      .executeTakeFirstOrThrow();
     expect(row.rate_limit_per_minute).toBe(50);
     expect(apiKey.startsWith(row.key_prefix)).toBe(true);
   });
@@ -168,10 +272,16 @@ describe('cli tenant create and apikey create', () => {
   it('stores the keys as SHA-256 only: no table holds a plain value', async () => {
     const plain = [json(run.tenant).apiKey, json(run.apikey).apiKey];
     const db = target.database.db;
-    const hashes = await db.selectFrom('api_keys').select('key_hash').where('tenant_id', '=', json(run.tenant).tenantId).execute();
+    const hashes = await db
+      .selectFrom('api_keys')
+      .select('key_hash')
+      .where('tenant_id', '=', json(run.tenant).tenantId)
+      .execute();
     expect(hashes.map((r) => r.key_hash).sort()).toEqual(plain.map(sha256).sort());
 
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+    const tables = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
       db,
     );
     expect(tables.rows.map((t) => t.table_name)).toContain('api_keys');
@@ -206,7 +316,12 @@ describe('cli user create', () => {
       expect(json(run[name])).toEqual({ userId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     }
     const db = target.database.db;
-    const rows = await db.selectFrom('users').select(['id', 'email', 'role', 'password_hash']).where('tenant_id', '=', json(run.tenant).tenantId).orderBy('created_at').execute();
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'email', 'role', 'password_hash'])
+      .where('tenant_id', '=', json(run.tenant).tenantId)
+      .orderBy('created_at')
+      .execute();
     expect(rows.map((r) => [r.id, r.email, r.role])).toEqual([
       [json(run.user).userId, 'Owner@CLI-Club.example', 'admin'],
       [json(run.staff).userId, 'desk@cli-club.example', 'staff'],
@@ -257,11 +372,27 @@ describe('cli import', () => {
       cancellationPolicies: {},
     });
     const { tenantId, apiKey } = json(run.tenant);
-    const hours = await call('GET', `/api/v1/tenants/${tenantId}/objects/${result.objects.court1}/opening-hours`, apiKey);
-    expect(hours.body.specialDates).toEqual([{ date: '2026-12-24', closed: true, reason: 'Christmas Eve', open: null, close: null }]);
-    const rules = await call('GET', `/api/v1/tenants/${tenantId}/objects/${result.objects.court1}/booking-rules`, apiKey);
-    expect(rules.body).toEqual(CATALOG.accommodations[0].objects[0].bookingRules);
-    const door = await call('POST', '/api/v1/graphql', apiKey, { query: `query($id: ID!) { door(id: $id) { name gpioPin objectIds } }`, variables: { id: result.doors.gate } });
+    const hours = await call(
+      'GET',
+      `/api/v1/tenants/${tenantId}/objects/${result.objects.court1}/opening-hours`,
+      apiKey,
+    );
+    expect(hours.body.specialDates).toEqual([
+      { date: '2026-12-24', closed: true, reason: 'Christmas Eve', open: null, close: null },
+    ]);
+    const rules = await call(
+      'GET',
+      `/api/v1/tenants/${tenantId}/objects/${result.objects.court1}/booking-rules`,
+      apiKey,
+    );
+    expect(rules.body).toEqual({
+      ...CATALOG.accommodations[0].objects[0].bookingRules,
+      timeZone: CATALOG.accommodations[0].timeZone,
+    });
+    const door = await call('POST', '/api/v1/graphql', apiKey, {
+      query: `query($id: ID!) { door(id: $id) { name gpioPin objectIds } }`,
+      variables: { id: result.doors.gate },
+    });
     expect(door.body.data.door.name).toBe('Main gate');
     expect([...door.body.data.door.objectIds].sort()).toEqual([result.objects.court1, result.objects.court2].sort());
   });
@@ -270,8 +401,18 @@ describe('cli import', () => {
     expect(run.bad.code).toBe(1);
     expect(run.bad.stdout).toBe('');
     expect(run.bad.stderr).toContain('accommodations[second].objects[hall1].openingHours.tuesday.close');
-    expect(await countsOf(json(run.tenant).tenantId)).toEqual({ accommodations: 1, objects: 2, doors: 1, specialDates: 1, doorObjects: 2 });
-    const names = await target.database.db.selectFrom('accommodations').select('name').where('name', 'like', 'Rollback%').execute();
+    expect(await countsOf(json(run.tenant).tenantId)).toEqual({
+      accommodations: 1,
+      objects: 2,
+      doors: 1,
+      specialDates: 1,
+      doorObjects: 2,
+    });
+    const names = await target.database.db
+      .selectFrom('accommodations')
+      .select('name')
+      .where('name', 'like', 'Rollback%')
+      .execute();
     expect(names).toEqual([]);
   });
 
@@ -279,7 +420,11 @@ describe('cli import', () => {
     expect(run.unsupported.code).toBe(1);
     expect(run.unsupported.stdout).toBe('');
     expect(run.unsupported.stderr).toMatch(/rooms: is not a catalog section/);
-    const names = await target.database.db.selectFrom('accommodations').select('name').where('name', '=', 'Unsupported Park').execute();
+    const names = await target.database.db
+      .selectFrom('accommodations')
+      .select('name')
+      .where('name', '=', 'Unsupported Park')
+      .execute();
     expect(names).toEqual([]);
   });
 });

@@ -24,16 +24,24 @@ afterAll(() => {
 
 /** `npm start`'s node command as PID 1 of a new PID namespace; output collected. */
 function startAsPid1(env: Record<string, string>) {
-  const child = spawn('unshare', ['-p', '-f', '--mount-proc', process.execPath, ...START_ARGS], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('unshare', ['-p', '-f', '--mount-proc', process.execPath, ...START_ARGS], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => (out.stdout += chunk));
-  child.stderr.on('data', (chunk) => (out.stderr += chunk));
+  child.stdout.on('data', (chunk: Buffer) => (out.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, out, exited };
 }
 
-async function poll<T>(what: string, check: () => Promise<T | undefined> | T | undefined, limitMs = 240_000): Promise<T> {
+async function poll<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  limitMs = 240_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
     const value = await check();

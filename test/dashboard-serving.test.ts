@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
-import { DASHBOARD_CSP, DASHBOARD_DIST } from '../src/http/dashboard.js';
+import { DASHBOARD_CSP, DASHBOARD_DIST } from '../src/transport/http/dashboard.js';
 import { ensureDashboardBuilt } from './e2e/dashboard-env.js';
 
 // How Portier serves the dashboard's built files (the pages themselves: test/e2e/).
@@ -15,7 +15,13 @@ beforeAll(async () => {
 describe('the dashboard is served at /dashboard', () => {
   it('answers every page address with the app, under a strict CSP', async () => {
     expect(existsSync(`${DASHBOARD_DIST}index.html`)).toBe(true);
-    for (const url of ['/dashboard', '/dashboard/', '/dashboard/login', '/dashboard/bookings/123', '/dashboard/admin/api-keys']) {
+    for (const url of [
+      '/dashboard',
+      '/dashboard/',
+      '/dashboard/login',
+      '/dashboard/bookings/123',
+      '/dashboard/admin/api-keys',
+    ]) {
       const res = await h.request({ method: 'GET', url });
       expect(res.status, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);

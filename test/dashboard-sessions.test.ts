@@ -1,8 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, requester, type Harness, type TestResponse } from './harness.js';
 import { buildBooking, buildVenue, slotInDays } from './builders.js';
-import { buildUser, OWN_ORIGIN, PASSWORD, sessionCookieOf, sessionGraphql, signIn, type SignedIn } from './dashboard.js';
-import { buildApp, type App } from '../src/http/app.js';
+import {
+  buildUser,
+  OWN_ORIGIN,
+  PASSWORD,
+  sessionCookieOf,
+  sessionGraphql,
+  signIn,
+  type SignedIn,
+} from './dashboard.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../src/modules/users/index.js';
 
 let h: Harness;
@@ -14,7 +22,8 @@ beforeAll(async () => {
 afterEach(() => h.clock.set(null));
 
 const CREATE_KEY = 'mutation { createApiKey(name: "through the cookie", scopes: ["admin"]) { apiKey } }';
-const apiKeyCount = async (id: string) => (await h.deps.database.db.selectFrom('api_keys').select('id').where('tenant_id', '=', id).execute()).length;
+const apiKeyCount = async (id: string) =>
+  (await h.deps.database.db.selectFrom('api_keys').select('id').where('tenant_id', '=', id).execute()).length;
 const whoAmI = (cookie: string) => h.request({ method: 'GET', url: '/dashboard/api/session', headers: { cookie } });
 const signOutHeaders = (s: SignedIn) => ({ cookie: s.cookie, 'x-csrf-token': s.csrfToken, origin: OWN_ORIGIN });
 
@@ -28,8 +37,18 @@ describe('sign-in', () => {
   it('answers the user, tenant, scopes and a CSRF token, and sets the session cookie', async () => {
     const user = await buildUser(h, tenantId, 'staff');
     const { res, cookie } = await signIn(h.request, user.email.toUpperCase());
-    expect(res.body).toMatchObject({ user: { id: user.userId, email: user.email, role: 'staff' }, tenant: { id: tenantId, name: 'Session tenant' } });
-    expect(res.body.scopes).toEqual(['bookings:read', 'bookings:write', 'catalog:read', 'pricing:read', 'devices:read', 'devices:write']);
+    expect(res.body).toMatchObject({
+      user: { id: user.userId, email: user.email, role: 'staff' },
+      tenant: { id: tenantId, name: 'Session tenant' },
+    });
+    expect(res.body.scopes).toEqual([
+      'bookings:read',
+      'bookings:write',
+      'catalog:read',
+      'pricing:read',
+      'devices:read',
+      'devices:write',
+    ]);
     expect(typeof res.body.csrfToken).toBe('string');
     expect(cookie).toMatch(/^portier_session=[A-Za-z0-9_-]{40,}$/);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -52,8 +71,16 @@ describe('sign-in', () => {
 
   it('gives the same answer for an unknown email and a wrong password, and sets no cookie', async () => {
     const user = await buildUser(h, tenantId);
-    const wrong = await h.request({ method: 'POST', url: '/dashboard/api/session', body: { email: user.email, password: 'not the password!' } });
-    const unknown = await h.request({ method: 'POST', url: '/dashboard/api/session', body: { email: `nobody-${user.userId}@example.test`, password: 'not the password!' } });
+    const wrong = await h.request({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      body: { email: user.email, password: 'not the password!' },
+    });
+    const unknown = await h.request({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      body: { email: `nobody-${user.userId}@example.test`, password: 'not the password!' },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -90,7 +117,12 @@ describe('sign-in', () => {
 
   it('a sign-in posted from another origin is refused (login CSRF)', async () => {
     const user = await buildUser(h, tenantId);
-    const res = await h.request({ method: 'POST', url: '/dashboard/api/session', body: { email: user.email, password: PASSWORD }, headers: { origin: 'http://evil.example' } });
+    const res = await h.request({
+      method: 'POST',
+      url: '/dashboard/api/session',
+      body: { email: user.email, password: PASSWORD },
+      headers: { origin: 'http://evil.example' },
+    });
     expectCsrfRefusal(res);
     expect(sessionCookieOf(res)).toBeUndefined();
   });
@@ -124,26 +156,54 @@ describe('GraphQL through the session', () => {
     const session = await signIn(h.request, user.email);
     const res = await sessionGraphql(h.request, session, '{ viewer { id name } viewerUser { id email role } }');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ viewer: { id: tenantId, name: 'Session tenant' }, viewerUser: { id: user.userId, email: user.email, role: 'ADMIN' } });
+    expect(res.body.data).toEqual({
+      viewer: { id: tenantId, name: 'Session tenant' },
+      viewerUser: { id: user.userId, email: user.email, role: 'ADMIN' },
+    });
     // The request's own origin (scheme, host and port it was sent to) counts as Portier's own too.
-    const own = await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, { origin: 'http://localhost:80' });
+    const own = await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, {
+      origin: 'http://localhost:80',
+    });
     expect(own.status).toBe(200);
   });
 
   it.each([
     ['without the CSRF token', (s: SignedIn) => ({ cookie: s.cookie, origin: OWN_ORIGIN })],
-    ['with a wrong CSRF token', (s: SignedIn) => ({ cookie: s.cookie, origin: OWN_ORIGIN, 'x-csrf-token': `${s.csrfToken.slice(0, -2)}xx` })],
-    ['from another origin', (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://evil.example', 'x-csrf-token': s.csrfToken })],
-    ['from another port of the same host', (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://portier.test:8080', 'x-csrf-token': s.csrfToken })],
-    ['from another port of the host it was sent to', (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://localhost:81', 'x-csrf-token': s.csrfToken })],
-    ['from https of the same host', (s: SignedIn) => ({ cookie: s.cookie, origin: 'https://portier.test', 'x-csrf-token': s.csrfToken })],
+    [
+      'with a wrong CSRF token',
+      (s: SignedIn) => ({ cookie: s.cookie, origin: OWN_ORIGIN, 'x-csrf-token': `${s.csrfToken.slice(0, -2)}xx` }),
+    ],
+    [
+      'from another origin',
+      (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://evil.example', 'x-csrf-token': s.csrfToken }),
+    ],
+    [
+      'from another port of the same host',
+      (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://portier.test:8080', 'x-csrf-token': s.csrfToken }),
+    ],
+    [
+      'from another port of the host it was sent to',
+      (s: SignedIn) => ({ cookie: s.cookie, origin: 'http://localhost:81', 'x-csrf-token': s.csrfToken }),
+    ],
+    [
+      'from https of the same host',
+      (s: SignedIn) => ({ cookie: s.cookie, origin: 'https://portier.test', 'x-csrf-token': s.csrfToken }),
+    ],
     ['from an opaque origin', (s: SignedIn) => ({ cookie: s.cookie, origin: 'null', 'x-csrf-token': s.csrfToken })],
-    ['cross-site by Sec-Fetch-Site without Origin', (s: SignedIn) => ({ cookie: s.cookie, 'sec-fetch-site': 'same-site', 'x-csrf-token': s.csrfToken })],
+    [
+      'cross-site by Sec-Fetch-Site without Origin',
+      (s: SignedIn) => ({ cookie: s.cookie, 'sec-fetch-site': 'same-site', 'x-csrf-token': s.csrfToken }),
+    ],
   ])('a mutation %s is refused with 403 csrf_failed and changes nothing', async (_, headersOf) => {
     const user = await buildUser(h, tenantId);
     const session = await signIn(h.request, user.email);
     const before = await apiKeyCount(tenantId);
-    const res = await h.request({ method: 'POST', url: '/api/v1/graphql', body: { query: CREATE_KEY }, headers: headersOf(session) });
+    const res = await h.request({
+      method: 'POST',
+      url: '/api/v1/graphql',
+      body: { query: CREATE_KEY },
+      headers: headersOf(session),
+    });
     expectCsrfRefusal(res);
     expect(res.text).not.toContain('svc_');
     expect(await apiKeyCount(tenantId)).toBe(before);
@@ -160,11 +220,24 @@ describe('GraphQL through the session', () => {
     const user = await buildUser(h, venue.tenantId);
     const session = await signIn(h.request, user.email);
     const headers = { cookie: session.cookie, 'x-csrf-token': session.csrfToken, origin: OWN_ORIGIN };
-    const get = await h.request({ method: 'GET', url: `/api/v1/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, headers });
+    const get = await h.request({
+      method: 'GET',
+      url: `/api/v1/graphql?query=${encodeURIComponent('{ viewer { id } }')}`,
+      headers,
+    });
     expect(get.status).toBe(401);
-    const rest = await h.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/objects/${venue.object.id}/opening-hours`, headers });
+    const rest = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${venue.tenantId}/objects/${venue.object.id}/opening-hours`,
+      headers,
+    });
     expect(rest.status).toBe(401);
-    const restWrite = await h.request({ method: 'POST', url: `/api/v1/tenants/${venue.tenantId}/bookings`, headers, body: { objectId: venue.object.id } });
+    const restWrite = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings`,
+      headers,
+      body: { objectId: venue.object.id },
+    });
     expect(restWrite.status).toBe(401);
   });
 
@@ -172,11 +245,15 @@ describe('GraphQL through the session', () => {
     const other = await h.tenant('Integrator tenant');
     const user = await buildUser(h, tenantId);
     const session = await signIn(h.request, user.email);
-    const res = await sessionGraphql(h.request, session, '{ viewer { id } viewerUser { id } }', undefined, { authorization: `Bearer ${other.apiKey}` });
+    const res = await sessionGraphql(h.request, session, '{ viewer { id } viewerUser { id } }', undefined, {
+      authorization: `Bearer ${other.apiKey}`,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ viewer: { id: other.tenantId }, viewerUser: null });
     // and an invalid bearer is not rescued by a valid cookie
-    const bad = await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, { authorization: 'Bearer svc_nonsense' });
+    const bad = await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, {
+      authorization: 'Bearer svc_nonsense',
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -185,18 +262,35 @@ describe('GraphQL through the session', () => {
     const session = await signIn(h.request, user.email);
     const foreign = 'http://evil.example';
     const responses = [
-      await h.request({ method: 'POST', url: '/dashboard/api/session', body: { email: user.email, password: PASSWORD }, headers: { origin: foreign } }),
-      await h.request({ method: 'GET', url: '/dashboard/api/session', headers: { cookie: session.cookie, origin: foreign } }),
+      await h.request({
+        method: 'POST',
+        url: '/dashboard/api/session',
+        body: { email: user.email, password: PASSWORD },
+        headers: { origin: foreign },
+      }),
+      await h.request({
+        method: 'GET',
+        url: '/dashboard/api/session',
+        headers: { cookie: session.cookie, origin: foreign },
+      }),
       await sessionGraphql(h.request, session, '{ viewer { id } }', undefined, { origin: foreign }),
       await h.app.fastify
         .inject({
           method: 'OPTIONS',
           url: '/api/v1/graphql',
-          headers: { origin: foreign, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-csrf-token, content-type' },
+          headers: {
+            origin: foreign,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'x-csrf-token, content-type',
+          },
         })
         .then((r) => ({ headers: r.headers }) as TestResponse),
       await h.app.fastify
-        .inject({ method: 'OPTIONS', url: '/dashboard/api/session', headers: { origin: foreign, 'access-control-request-method': 'POST' } })
+        .inject({
+          method: 'OPTIONS',
+          url: '/dashboard/api/session',
+          headers: { origin: foreign, 'access-control-request-method': 'POST' },
+        })
         .then((r) => ({ headers: r.headers }) as TestResponse),
     ];
     for (const res of responses) {
@@ -222,9 +316,27 @@ describe('sign-out', () => {
   it('from another origin or without the token it is refused and the session lives on', async () => {
     const user = await buildUser(h, tenantId);
     const session = await signIn(h.request, user.email);
-    expectCsrfRefusal(await h.request({ method: 'DELETE', url: '/dashboard/api/session', headers: { cookie: session.cookie, origin: OWN_ORIGIN } }));
-    expectCsrfRefusal(await h.request({ method: 'DELETE', url: '/dashboard/api/session', headers: { ...signOutHeaders(session), origin: 'http://portier.test:3001' } }));
-    expectCsrfRefusal(await h.request({ method: 'POST', url: '/dashboard/api/session/revoke-all', headers: { ...signOutHeaders(session), origin: 'http://evil.example' } }));
+    expectCsrfRefusal(
+      await h.request({
+        method: 'DELETE',
+        url: '/dashboard/api/session',
+        headers: { cookie: session.cookie, origin: OWN_ORIGIN },
+      }),
+    );
+    expectCsrfRefusal(
+      await h.request({
+        method: 'DELETE',
+        url: '/dashboard/api/session',
+        headers: { ...signOutHeaders(session), origin: 'http://portier.test:3001' },
+      }),
+    );
+    expectCsrfRefusal(
+      await h.request({
+        method: 'POST',
+        url: '/dashboard/api/session/revoke-all',
+        headers: { ...signOutHeaders(session), origin: 'http://evil.example' },
+      }),
+    );
     expect((await whoAmI(session.cookie)).status).toBe(200);
   });
 
@@ -234,12 +346,19 @@ describe('sign-out', () => {
     const laptop = await signIn(h.request, user.email);
     const phone = await signIn(h.request, user.email);
     const theirs = await signIn(h.request, colleague.email);
-    const res = await h.request({ method: 'POST', url: '/dashboard/api/session/revoke-all', headers: signOutHeaders(phone) });
+    const res = await h.request({
+      method: 'POST',
+      url: '/dashboard/api/session/revoke-all',
+      headers: signOutHeaders(phone),
+    });
     expect(res.status).toBe(204);
     expect((await whoAmI(laptop.cookie)).status).toBe(401);
     expect((await whoAmI(phone.cookie)).status).toBe(401);
     expect((await whoAmI(theirs.cookie)).status).toBe(200);
-    expect((await h.request({ method: 'POST', url: '/dashboard/api/session/revoke-all', headers: signOutHeaders(phone) })).status).toBe(401);
+    expect(
+      (await h.request({ method: 'POST', url: '/dashboard/api/session/revoke-all', headers: signOutHeaders(phone) }))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -275,7 +394,11 @@ describe('roles and tenants through the session', () => {
   it('staff cannot list or create API keys (403) but can read bookings', async () => {
     const venue = await buildVenue(h);
     const slot = slotInDays(3);
-    await buildBooking(h, venue.tenantId, venue.object.id, { start: slot.startTime, end: slot.endTime, guestName: 'Grace Hopper' });
+    await buildBooking(h, venue.tenantId, venue.object.id, {
+      start: slot.startTime,
+      end: slot.endTime,
+      guestName: 'Grace Hopper',
+    });
     const staff = await buildUser(h, venue.tenantId, 'staff');
     const session = await signIn(h.request, staff.email);
     const list = await sessionGraphql(h.request, session, '{ apiKeys { id } }');
@@ -297,16 +420,26 @@ describe('roles and tenants through the session', () => {
     const a = await buildVenue(h);
     const b = await buildVenue(h);
     const slot = slotInDays(4);
-    const theirs = await buildBooking(h, b.tenantId, b.object.id, { start: slot.startTime, end: slot.endTime, guestName: 'Secret Guest' });
+    const theirs = await buildBooking(h, b.tenantId, b.object.id, {
+      start: slot.startTime,
+      end: slot.endTime,
+      guestName: 'Secret Guest',
+    });
     const admin = await buildUser(h, a.tenantId, 'admin');
     const session = await signIn(h.request, admin.email);
-    const byArgument = await sessionGraphql(h.request, session, 'query($t: ID) { bookings(tenantId: $t) { id } }', { t: b.tenantId });
+    const byArgument = await sessionGraphql(h.request, session, 'query($t: ID) { bookings(tenantId: $t) { id } }', {
+      t: b.tenantId,
+    });
     expect(byArgument.status).toBe(200);
     expect(byArgument.body.errors[0].extensions.reason).toBe('tenant_mismatch');
-    const byId = await sessionGraphql(h.request, session, 'query($id: ID!) { booking(id: $id) { guestName } }', { id: theirs.id });
+    const byId = await sessionGraphql(h.request, session, 'query($id: ID!) { booking(id: $id) { guestName } }', {
+      id: theirs.id,
+    });
     expect(byId.status).toBe(200);
     expect(byId.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const users = await sessionGraphql(h.request, session, 'query($t: ID) { users(tenantId: $t) { id } }', { t: b.tenantId });
+    const users = await sessionGraphql(h.request, session, 'query($t: ID) { users(tenantId: $t) { id } }', {
+      t: b.tenantId,
+    });
     expect(users.status).toBe(200);
     expect(users.body.errors[0].extensions.code).toBe('FORBIDDEN');
     for (const res of [byArgument, byId, users]) expect(res.text).not.toContain('Secret Guest');

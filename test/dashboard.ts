@@ -29,8 +29,18 @@ export interface SignedIn {
   csrfToken: string;
 }
 
-export async function signIn(request: Request, email: string, password = PASSWORD, headers: Record<string, string> = {}): Promise<SignedIn> {
-  const res = await request({ method: 'POST', url: '/dashboard/api/session', body: { email, password }, headers: { origin: OWN_ORIGIN, ...headers } });
+export async function signIn(
+  request: Request,
+  email: string,
+  password = PASSWORD,
+  headers: Record<string, string> = {},
+): Promise<SignedIn> {
+  const res = await request({
+    method: 'POST',
+    url: '/dashboard/api/session',
+    body: { email, password },
+    headers: { origin: OWN_ORIGIN, ...headers },
+  });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   const cookie = sessionCookieOf(res);
   if (!cookie) throw new Error('sign-in set no cookie');
@@ -49,6 +59,11 @@ export function sessionGraphql(
     method: 'POST',
     url: '/api/v1/graphql',
     body: { query, variables },
-    headers: { cookie: session.cookie, origin: OWN_ORIGIN, ...(session.csrfToken ? { 'x-csrf-token': session.csrfToken } : {}), ...headers },
+    headers: {
+      cookie: session.cookie,
+      origin: OWN_ORIGIN,
+      ...(session.csrfToken ? { 'x-csrf-token': session.csrfToken } : {}),
+      ...headers,
+    },
   });
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { onPostgres, workerDatabaseUrl } from './worker-services.js';
+import { onPostgres, runDatabaseUrl } from './worker-services.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
@@ -23,9 +23,12 @@ describe.skipIf(!onPostgres)(title, () => {
 
   beforeAll(async () => {
     h = await harness();
-    const url = new URL((await workerDatabaseUrl()) ?? '');
+    const url = new URL((await runDatabaseUrl()) ?? '');
     url.searchParams.set('application_name', applicationName);
-    server = await startServerProcess({ DATABASE_URL: url.toString(), PORTIER_SECRET: 'broken-connections-secret-0123456789' });
+    server = await startServerProcess({
+      DATABASE_URL: url.toString(),
+      PORTIER_SECRET: 'broken-connections-secret-0123456789',
+    });
     admin = new pg.Client({ connectionString: inject('postgresRun')?.adminUrl });
     await admin.connect();
   });
@@ -36,9 +39,10 @@ describe.skipIf(!onPostgres)(title, () => {
   });
 
   const terminate = async () => {
-    const { rows } = await admin.query<{ terminated: boolean }>('select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = $1', [
-      applicationName,
-    ]);
+    const { rows } = await admin.query<{ terminated: boolean }>(
+      'select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = $1',
+      [applicationName],
+    );
     return rows.filter((row) => row.terminated).length;
   };
 
@@ -48,7 +52,10 @@ describe.skipIf(!onPostgres)(title, () => {
     expect(ready.map((res) => res.status)).toEqual([200, 200, 200, 200]);
 
     expect(await terminate()).toBeGreaterThan(0);
-    await server.waitForLog((line) => line.msg === 'a database connection broke; the pool opens a new one on the next query', 30_000);
+    await server.waitForLog(
+      (line) => line.msg === 'a database connection broke; the pool opens a new one on the next query',
+      30_000,
+    );
 
     for (let round = 0; round < 3; round += 1) {
       const res = await fetch(`${server.url}/readyz`);

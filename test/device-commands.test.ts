@@ -27,7 +27,12 @@ describe('creating commands (tenant side, REST)', () => {
   it('queues an unlock: 201 {command} with gpio pin and duration, pending, expiring after 60 s', async () => {
     const s = await setup();
     h.clock.set('2026-11-20T10:00:00Z');
-    const res = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id, durationSeconds: 7 } });
+    const res = await h.request({
+      method: 'POST',
+      url: s.commandsUrl,
+      apiKey: s.apiKey,
+      body: { type: 'unlock', doorId: s.door.id, durationSeconds: 7 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       command: {
@@ -43,7 +48,12 @@ describe('creating commands (tenant side, REST)', () => {
 
   it("defaults the duration to the door's unlock duration", async () => {
     const s = await setup();
-    const res = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } });
+    const res = await h.request({
+      method: 'POST',
+      url: s.commandsUrl,
+      apiKey: s.apiKey,
+      body: { type: 'unlock', doorId: s.door.id },
+    });
     expect(res.status).toBe(201);
     expect(res.body.command.payload).toEqual({ gpio_pin: 17, duration_seconds: 5 });
   });
@@ -52,7 +62,12 @@ describe('creating commands (tenant side, REST)', () => {
     const s = await setup();
     const otherDoor = await buildDoor(h, s.tenantId, [s.object.id], { gpioPin: 4 });
     for (const doorId of [otherDoor.id, crypto.randomUUID(), 'gate', undefined]) {
-      const res = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId } });
+      const res = await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId },
+      });
       expect(res.status, String(doorId)).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'doorId', message: expect.any(String) }]);
     }
@@ -64,7 +79,12 @@ describe('creating commands (tenant side, REST)', () => {
     [{ type: 'unlock', durationSeconds: 3601 }, 'durationSeconds'],
   ])('refuses %j with 400 naming %s', async (body, field) => {
     const s = await setup();
-    const res = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { doorId: s.door.id, ...body } });
+    const res = await h.request({
+      method: 'POST',
+      url: s.commandsUrl,
+      apiKey: s.apiKey,
+      body: { doorId: s.door.id, ...body },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
@@ -80,15 +100,34 @@ describe('creating commands (tenant side, REST)', () => {
     expect(unknown.status).toBe(404);
 
     const other = await buildVenue(h);
-    const foreign = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: other.apiKey, body: { type: 'unlock', doorId: s.door.id } });
+    const foreign = await h.request({
+      method: 'POST',
+      url: s.commandsUrl,
+      apiKey: other.apiKey,
+      body: { type: 'unlock', doorId: s.door.id },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('tenant_mismatch');
 
     const reader = await h.key(s.tenantId, ['devices:read']);
-    expect((await h.request({ method: 'POST', url: s.commandsUrl, apiKey: reader, body: { type: 'unlock', doorId: s.door.id } })).status).toBe(403);
+    expect(
+      (
+        await h.request({
+          method: 'POST',
+          url: s.commandsUrl,
+          apiKey: reader,
+          body: { type: 'unlock', doorId: s.door.id },
+        })
+      ).status,
+    ).toBe(403);
 
     await h.graphql(s.apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { id } }`, { id: s.deviceId });
-    const revoked = await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } });
+    const revoked = await h.request({
+      method: 'POST',
+      url: s.commandsUrl,
+      apiKey: s.apiKey,
+      body: { type: 'unlock', doorId: s.door.id },
+    });
     expect(revoked.status).toBe(409);
     expect(revoked.body.code).toBe('device_revoked');
   });
@@ -98,11 +137,22 @@ describe('command lifecycle', () => {
   it('created → delivered in a heartbeat (once) → executed via PATCH; a repeated PATCH is harmless, a different one 409', async () => {
     const s = await setup();
     h.clock.set('2026-11-20T10:00:00Z');
-    const created = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const created = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
 
     h.clock.set('2026-11-20T10:00:10Z');
     const beat = await device(s.deviceKey, 'POST', `/${s.deviceId}/heartbeat`, TELEMETRY);
-    expect(beat.body).toEqual({ status: 'ok', pending_commands: [{ ...created, status: 'delivered' }], revoked_token_ids: [] });
+    expect(beat.body).toEqual({
+      status: 'ok',
+      pending_commands: [{ ...created, status: 'delivered' }],
+      revoked_token_ids: [],
+    });
     const next = await device(s.deviceKey, 'POST', `/${s.deviceId}/heartbeat`, TELEMETRY);
     expect(next.body.pending_commands).toEqual([]);
 
@@ -111,17 +161,27 @@ describe('command lifecycle', () => {
     expect(executed.status).toBe(200);
     expect(executed.body).toEqual({ command: { ...created, status: 'executed' } });
 
-    const repeated = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, { status: 'executed', result: { at: 'gpio17', unlocked: true } });
+    const repeated = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, {
+      status: 'executed',
+      result: { at: 'gpio17', unlocked: true },
+    });
     expect(repeated.status).toBe(200);
     expect(repeated.body).toEqual(executed.body);
 
-    const different = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, { status: 'failed', error: 'relay stuck' });
+    const different = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, {
+      status: 'failed',
+      error: 'relay stuck',
+    });
     expect(different.status).toBe(409);
     expect(different.body.code).toBe('command_already_reported');
 
-    const list = await h.graphql(s.apiKey, `query($d: ID!) { deviceCommands(deviceId: $d) { command { id status } doorId deliveredAt completedAt result error } }`, {
-      d: s.deviceId,
-    });
+    const list = await h.graphql(
+      s.apiKey,
+      `query($d: ID!) { deviceCommands(deviceId: $d) { command { id status } doorId deliveredAt completedAt result error } }`,
+      {
+        d: s.deviceId,
+      },
+    );
     expect(list.body.data.deviceCommands).toEqual([
       {
         command: { id: created.id, status: 'executed' },
@@ -136,21 +196,54 @@ describe('command lifecycle', () => {
 
   it('a failed report keeps the error', async () => {
     const s = await setup();
-    const created = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const created = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
     await device(s.deviceKey, 'GET', `/${s.deviceId}/commands`);
-    const failed = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, { status: 'failed', error: 'relay stuck' });
+    const failed = await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, {
+      status: 'failed',
+      error: 'relay stuck',
+    });
     expect(failed.body.command.status).toBe('failed');
-    expect((await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, { status: 'failed', error: 'relay stuck' })).status).toBe(200);
-    const list = await h.graphql(s.apiKey, `query($d: ID!) { deviceCommands(deviceId: $d) { error } }`, { d: s.deviceId });
+    expect(
+      (
+        await device(s.deviceKey, 'PATCH', `/${s.deviceId}/commands/${created.id}`, {
+          status: 'failed',
+          error: 'relay stuck',
+        })
+      ).status,
+    ).toBe(200);
+    const list = await h.graphql(s.apiKey, `query($d: ID!) { deviceCommands(deviceId: $d) { error } }`, {
+      d: s.deviceId,
+    });
     expect(list.body.data.deviceCommands).toEqual([{ error: 'relay stuck' }]);
   });
 
   it('an expired command is never delivered, shows as expired, and cannot be reported', async () => {
     const s = await setup();
     h.clock.set('2026-11-20T10:00:00Z');
-    const stale = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const stale = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
     h.clock.set('2026-11-20T10:00:59Z');
-    const fresh = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const fresh = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
 
     h.clock.set('2026-11-20T10:01:00Z');
     const query = `query($d: ID!) { deviceCommands(deviceId: $d) { command { id status } } }`;
@@ -160,7 +253,11 @@ describe('command lifecycle', () => {
     ]);
     const beat = await device(s.deviceKey, 'POST', `/${s.deviceId}/heartbeat`, TELEMETRY);
     expect(beat.body.pending_commands.map((c: { id: string }) => c.id)).toEqual([fresh.id]);
-    const row = await h.deps.database.db.selectFrom('device_commands').select(['status', 'delivered_at']).where('id', '=', stale.id).executeTakeFirstOrThrow();
+    const row = await h.deps.database.db
+      .selectFrom('device_commands')
+      .select(['status', 'delivered_at'])
+      .where('id', '=', stale.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'expired', delivered_at: null });
     expect((await device(s.deviceKey, 'GET', `/${s.deviceId}/commands`)).body).toEqual({ commands: [] });
 
@@ -172,9 +269,23 @@ describe('command lifecycle', () => {
   it('polling GET /commands hands out pending commands once, oldest first', async () => {
     const s = await setup();
     h.clock.set('2026-11-20T10:00:00Z');
-    const first = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const first = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
     h.clock.set('2026-11-20T10:00:01Z');
-    const second = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id, durationSeconds: 2 } })).body.command;
+    const second = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id, durationSeconds: 2 },
+      })
+    ).body.command;
     const polled = await device(s.deviceKey, 'GET', `/${s.deviceId}/commands`);
     expect(polled.status).toBe(200);
     expect(polled.body).toEqual({
@@ -189,9 +300,18 @@ describe('command lifecycle', () => {
   it("does not hand out or accept reports for another device's commands", async () => {
     const s = await setup();
     const other = await buildActiveDevice(h, s.tenantId, [s.door.id]);
-    const created = (await h.request({ method: 'POST', url: s.commandsUrl, apiKey: s.apiKey, body: { type: 'unlock', doorId: s.door.id } })).body.command;
+    const created = (
+      await h.request({
+        method: 'POST',
+        url: s.commandsUrl,
+        apiKey: s.apiKey,
+        body: { type: 'unlock', doorId: s.door.id },
+      })
+    ).body.command;
     expect((await device(other.deviceKey, 'GET', `/${other.deviceId}/commands`)).body.commands).toEqual([]);
-    const report = await device(other.deviceKey, 'PATCH', `/${other.deviceId}/commands/${created.id}`, { status: 'executed' });
+    const report = await device(other.deviceKey, 'PATCH', `/${other.deviceId}/commands/${created.id}`, {
+      status: 'executed',
+    });
     expect(report.status).toBe(404);
   });
 
@@ -218,10 +338,17 @@ describe('command lifecycle', () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
     const door = await buildDoor(h, tenantId, [object.id]);
     const { device: registered } = await buildDevice(h, tenantId, [door.id]);
-    const res = await h.graphql(apiKey, `mutation($d: ID!, $door: ID!) { createDeviceCommand(deviceId: $d, type: "unlock", doorId: $door) { command { status payload } } }`, {
-      d: registered.id,
-      door: door.id,
+    const res = await h.graphql(
+      apiKey,
+      `mutation($d: ID!, $door: ID!) { createDeviceCommand(deviceId: $d, type: "unlock", doorId: $door) { command { status payload } } }`,
+      {
+        d: registered.id,
+        door: door.id,
+      },
+    );
+    expect(res.body.data.createDeviceCommand.command).toEqual({
+      status: 'pending',
+      payload: { gpio_pin: 17, duration_seconds: 5 },
     });
-    expect(res.body.data.createDeviceCommand.command).toEqual({ status: 'pending', payload: { gpio_pin: 17, duration_seconds: 5 } });
   });
 });

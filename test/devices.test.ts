@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { buildActiveDevice, buildDevice, buildDoor, buildVenue } from './builders.js';
-import { sha256 } from '../src/crypto.js';
-import { importCatalog } from '../src/import/import.js';
+import { sha256 } from '../src/kernel/crypto.js';
+import { importCatalog } from '../src/transport/import/import.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,7 +10,12 @@ beforeAll(async () => {
 });
 afterEach(() => h.clock.set(null));
 
-const TELEMETRY = { cpu_percent: 12, memory_percent: 40, wifi_signal_dbm: -61, door_states: {} as Record<string, string> };
+const TELEMETRY = {
+  cpu_percent: 12,
+  memory_percent: 40,
+  wifi_signal_dbm: -61,
+  door_states: {} as Record<string, string>,
+};
 
 /** An activation from a given client address (the failure limit is per address). */
 async function activate(body: unknown, remoteAddress = '127.0.0.1'): Promise<TestResponse> {
@@ -21,7 +26,12 @@ async function activate(body: unknown, remoteAddress = '127.0.0.1'): Promise<Tes
     headers: { 'content-type': 'application/json' },
     remoteAddress,
   });
-  return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : undefined, text: res.body };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: res.body ? JSON.parse(res.body) : undefined,
+    text: res.body,
+  };
 }
 
 function device(key: string | null, method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) {
@@ -35,9 +45,13 @@ describe('registering devices (tenant side)', () => {
   it('returns a one-time activation code, stores only its hash, and lists the device pending activation', async () => {
     const { apiKey, object, tenantId } = await buildVenue(h);
     const door = await buildDoor(h, tenantId, [object.id]);
-    const res = await h.graphql(apiKey, `mutation($d: [ID!]!) { registerDevice(name: "Gate controller", doorIds: $d) { activationCode device { ${DEVICE_FIELDS} } } }`, {
-      d: [door.id],
-    });
+    const res = await h.graphql(
+      apiKey,
+      `mutation($d: [ID!]!) { registerDevice(name: "Gate controller", doorIds: $d) { activationCode device { ${DEVICE_FIELDS} } } }`,
+      {
+        d: [door.id],
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     const { activationCode, device: registered } = res.body.data.registerDevice;
     expect(activationCode).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){6}$/);
@@ -53,7 +67,11 @@ describe('registering devices (tenant side)', () => {
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
 
-    const row = await h.deps.database.db.selectFrom('devices').selectAll().where('id', '=', registered.id).executeTakeFirstOrThrow();
+    const row = await h.deps.database.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('id', '=', registered.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(activationCode.replace(/-/g, ''));
     expect(row.activation_code_hash).toBe(sha256(activationCode.replace(/-/g, '')));
 
@@ -65,7 +83,11 @@ describe('registering devices (tenant side)', () => {
     const { apiKey } = await buildVenue(h);
     const other = await buildVenue(h);
     const foreignDoor = await buildDoor(h, other.tenantId, [other.object.id]);
-    const res = await h.graphql(apiKey, `mutation($d: [ID!]!) { registerDevice(name: "X", doorIds: $d) { activationCode } }`, { d: [foreignDoor.id] });
+    const res = await h.graphql(
+      apiKey,
+      `mutation($d: [ID!]!) { registerDevice(name: "X", doorIds: $d) { activationCode } }`,
+      { d: [foreignDoor.id] },
+    );
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'doorIds' }] });
   });
 
@@ -85,7 +107,9 @@ describe('registering devices (tenant side)', () => {
     const { device: registered } = await buildDevice(h, a.tenantId, []);
     const res = await h.graphql(b.apiKey, `query($id: ID!) { device(id: $id) { id } }`, { id: registered.id });
     expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const revoke = await h.graphql(b.apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { id } }`, { id: registered.id });
+    const revoke = await h.graphql(b.apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { id } }`, {
+      id: registered.id,
+    });
     expect(revoke.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });
@@ -94,10 +118,22 @@ describe('activation', () => {
   it('exchanges the code for a device key once; the key is stored hashed', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
     const { activationCode, device: registered } = await buildDevice(h, tenantId, []);
-    const res = await activate({ activation_code: activationCode.toLowerCase(), serial: 'SN-42', firmware_version: '2.1.0' });
+    const res = await activate({
+      activation_code: activationCode.toLowerCase(),
+      serial: 'SN-42',
+      firmware_version: '2.1.0',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ device_id: registered.id, device_key: expect.stringMatching(/^svc_dk_[A-Za-z0-9_-]{43}$/), message: expect.any(String) });
-    const row = await h.deps.database.db.selectFrom('devices').selectAll().where('id', '=', registered.id).executeTakeFirstOrThrow();
+    expect(res.body).toEqual({
+      device_id: registered.id,
+      device_key: expect.stringMatching(/^svc_dk_[A-Za-z0-9_-]{43}$/),
+      message: expect.any(String),
+    });
+    const row = await h.deps.database.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('id', '=', registered.id)
+      .executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(sha256(res.body.device_key));
     expect(JSON.stringify(row)).not.toContain(res.body.device_key);
 
@@ -106,12 +142,24 @@ describe('activation', () => {
     expect(again.headers['content-type']).toContain('application/problem+json');
     expect(again.body).toMatchObject({ status: 409, code: 'activation_code_used' });
 
-    const view = await h.graphql(apiKey, `query($id: ID!) { device(id: $id) { status serial firmwareVersion keyPrefix } }`, { id: registered.id });
-    expect(view.body.data.device).toEqual({ status: 'ACTIVE', serial: 'SN-42', firmwareVersion: '2.1.0', keyPrefix: res.body.device_key.slice(0, 12) });
+    const view = await h.graphql(
+      apiKey,
+      `query($id: ID!) { device(id: $id) { status serial firmwareVersion keyPrefix } }`,
+      { id: registered.id },
+    );
+    expect(view.body.data.device).toEqual({
+      status: 'ACTIVE',
+      serial: 'SN-42',
+      firmwareVersion: '2.1.0',
+      keyPrefix: res.body.device_key.slice(0, 12),
+    });
   });
 
   it('refuses an unknown code with 400 naming activation_code', async () => {
-    const res = await activate({ activation_code: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG', serial: 'SN', firmware_version: '1' }, '10.1.0.1');
+    const res = await activate(
+      { activation_code: 'AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG', serial: 'SN', firmware_version: '1' },
+      '10.1.0.1',
+    );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'activation_code_invalid', errors: [{ field: 'activation_code' }] });
   });
@@ -171,12 +219,20 @@ describe('activation', () => {
   it('of 20 concurrent activations with one code, exactly one gets a device key', async () => {
     const { tenantId } = await buildVenue(h);
     const { activationCode } = await buildDevice(h, tenantId, []);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate({ activation_code: activationCode, serial: `SN-${i}`, firmware_version: '1' }, '10.3.0.1')));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        activate({ activation_code: activationCode, serial: `SN-${i}`, firmware_version: '1' }, '10.3.0.1'),
+      ),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'activation_code_used')).toBe(true);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
-    const keys = await h.deps.database.db.selectFrom('devices').select('key_hash').where('id', '=', ok[0].body.device_id).execute();
+    const keys = await h.deps.database.db
+      .selectFrom('devices')
+      .select('key_hash')
+      .where('id', '=', ok[0].body.device_id)
+      .execute();
     expect(keys).toEqual([{ key_hash: sha256(ok[0].body.device_key) }]);
   });
 });
@@ -188,7 +244,11 @@ describe('device authentication', () => {
     for (const key of [null, 'svc_dk_not-a-real-key', apiKey]) {
       const res = await device(key, 'POST', `/${deviceId}/heartbeat`, TELEMETRY);
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.headers['www-authenticate']).toBe(
+        key === null
+          ? 'Bearer realm="portier"'
+          : 'Bearer realm="portier", error="invalid_token", error_description="The device key is unknown or revoked"',
+      );
       expect(res.body).toMatchObject({ status: 401, code: 'unauthenticated' });
     }
   });
@@ -197,7 +257,11 @@ describe('device authentication', () => {
     const { tenantId, apiKey } = await buildVenue(h);
     const { deviceId, deviceKey } = await buildActiveDevice(h, tenantId, []);
     expect((await device(deviceKey, 'GET', `/${deviceId}/config`)).status).toBe(200);
-    const revoked = await h.graphql(apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { status revokedAt online } }`, { id: deviceId });
+    const revoked = await h.graphql(
+      apiKey,
+      `mutation($id: ID!) { revokeDevice(id: $id) { status revokedAt online } }`,
+      { id: deviceId },
+    );
     expect(revoked.body.data.revokeDevice).toMatchObject({ status: 'REVOKED', online: false });
     for (const [method, url] of [
       ['GET', '/config'],
@@ -208,7 +272,9 @@ describe('device authentication', () => {
       const res = await device(deviceKey, method, `/${deviceId}${url}`, method === 'POST' ? {} : undefined);
       expect(res.status, url).toBe(401);
     }
-    const again = await h.graphql(apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { revokedAt } }`, { id: deviceId });
+    const again = await h.graphql(apiKey, `mutation($id: ID!) { revokeDevice(id: $id) { revokedAt } }`, {
+      id: deviceId,
+    });
     expect(again.body.data.revokeDevice.revokedAt).toBe(revoked.body.data.revokeDevice.revokedAt);
   });
 
@@ -237,7 +303,11 @@ describe('heartbeat and config', () => {
     const door = await buildDoor(h, tenantId, [object.id]);
     const { deviceId, deviceKey } = await buildActiveDevice(h, tenantId, [door.id]);
     h.clock.set('2026-11-20T10:00:00Z');
-    const res = await device(deviceKey, 'POST', `/${deviceId}/heartbeat`, { ...TELEMETRY, door_states: { [door.id]: 'locked' }, uptime_seconds: 5 });
+    const res = await device(deviceKey, 'POST', `/${deviceId}/heartbeat`, {
+      ...TELEMETRY,
+      door_states: { [door.id]: 'locked' },
+      uptime_seconds: 5,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', pending_commands: [], revoked_token_ids: [] });
 
@@ -249,7 +319,12 @@ describe('heartbeat and config', () => {
         id: deviceId,
         online: true,
         lastHeartbeatAt: '2026-11-20T10:00:00.000Z',
-        telemetry: { cpuPercent: 12, memoryPercent: 40, wifiSignalDbm: -61, doorStates: [{ doorId: door.id, state: 'locked' }] },
+        telemetry: {
+          cpuPercent: 12,
+          memoryPercent: 40,
+          wifiSignalDbm: -61,
+          doorStates: [{ doorId: door.id, state: 'locked' }],
+        },
       },
     ]);
     h.clock.set('2026-11-20T10:00:46Z');
@@ -275,7 +350,10 @@ describe('heartbeat and config', () => {
 
   it('gives the device its doors, GPIO pins, behaviours and objects', async () => {
     const { tenantId, objects } = await buildVenue(h, { objects: 2 });
-    const gate = await buildDoor(h, tenantId, [objects[0].id, objects[1].id], { gpioPin: 17, unlockDurationSeconds: 5 });
+    const gate = await buildDoor(h, tenantId, [objects[0].id, objects[1].id], {
+      gpioPin: 17,
+      unlockDurationSeconds: 5,
+    });
     const side = await buildDoor(h, tenantId, [objects[1].id], { gpioPin: 22, unlockDurationSeconds: 8 });
     await buildDoor(h, tenantId, [objects[0].id]); // not this device's
     const { deviceId, deviceKey } = await buildActiveDevice(h, tenantId, [gate.id, side.id]);
@@ -293,7 +371,14 @@ describe('heartbeat and config', () => {
       unlock_duration_seconds: 5,
       object_ids: [objects[0].id, objects[1].id].sort(),
     });
-    expect(byId[side.id]).toEqual({ id: side.id, name: 'Gate', gpio_pin: 22, behavior: 'unlock_per_scan', unlock_duration_seconds: 8, object_ids: [objects[1].id] });
+    expect(byId[side.id]).toEqual({
+      id: side.id,
+      name: 'Gate',
+      gpio_pin: 22,
+      behavior: 'unlock_per_scan',
+      unlock_duration_seconds: 8,
+      object_ids: [objects[1].id],
+    });
   });
 
   it('setDeviceDoors replaces the doors a device drives', async () => {
@@ -301,7 +386,11 @@ describe('heartbeat and config', () => {
     const a = await buildDoor(h, tenantId, [object.id]);
     const b = await buildDoor(h, tenantId, [object.id], { gpioPin: 4 });
     const { deviceId, deviceKey } = await buildActiveDevice(h, tenantId, [a.id]);
-    const res = await h.graphql(apiKey, `mutation($id: ID!, $d: [ID!]!) { setDeviceDoors(id: $id, doorIds: $d) { doors { id } } }`, { id: deviceId, d: [b.id] });
+    const res = await h.graphql(
+      apiKey,
+      `mutation($id: ID!, $d: [ID!]!) { setDeviceDoors(id: $id, doorIds: $d) { doors { id } } }`,
+      { id: deviceId, d: [b.id] },
+    );
     expect(res.body.data.setDeviceDoors.doors).toEqual([{ id: b.id }]);
     const config = await device(deviceKey, 'GET', `/${deviceId}/config`);
     expect(config.body.doors.map((d: { id: string }) => d.id)).toEqual([b.id]);
@@ -313,21 +402,46 @@ describe('catalog import of devices', () => {
     const { tenantId, apiKey } = await h.tenant();
     const result = await importCatalog(h.deps, tenantId, {
       accommodations: [
-        { key: 'park', name: 'Sportpark Nord', address: 'Hauptstrasse 1', timeZone: 'Europe/Berlin', objects: [{ key: 'court1', name: 'Court 1', pricePerHour: 2000 }] },
+        {
+          key: 'park',
+          name: 'Sportpark Nord',
+          address: 'Hauptstrasse 1',
+          timeZone: 'Europe/Berlin',
+          objects: [{ key: 'court1', name: 'Court 1', pricePerHour: 2000 }],
+        },
       ],
-      doors: [{ key: 'gate', name: 'Main gate', gpioPin: 17, unlockDurationSeconds: 5, behavior: 'unlock_per_scan', objects: ['court1'] }],
+      doors: [
+        {
+          key: 'gate',
+          name: 'Main gate',
+          gpioPin: 17,
+          unlockDurationSeconds: 5,
+          behavior: 'unlock_per_scan',
+          objects: ['court1'],
+        },
+      ],
       devices: [{ key: 'ctrl', name: 'Gate controller', doors: ['gate'] }],
     });
-    expect(result.devices).toEqual({ ctrl: { deviceId: expect.any(String), activationCode: expect.stringMatching(/^[0-9A-Z-]{34}$/) } });
+    expect(result.devices).toEqual({
+      ctrl: { deviceId: expect.any(String), activationCode: expect.stringMatching(/^[0-9A-Z-]{34}$/) },
+    });
     const listed = await h.graphql(apiKey, `{ devices { id name doors { id } } }`);
-    expect(listed.body.data.devices).toEqual([{ id: result.devices.ctrl.deviceId, name: 'Gate controller', doors: [{ id: result.doors.gate }] }]);
-    const activated = await activate({ activation_code: result.devices.ctrl.activationCode, serial: 'SN', firmware_version: '1' });
+    expect(listed.body.data.devices).toEqual([
+      { id: result.devices.ctrl.deviceId, name: 'Gate controller', doors: [{ id: result.doors.gate }] },
+    ]);
+    const activated = await activate({
+      activation_code: result.devices.ctrl.activationCode,
+      serial: 'SN',
+      firmware_version: '1',
+    });
     expect(activated.body.device_id).toBe(result.devices.ctrl.deviceId);
   });
 
   it('refuses an unknown door key, naming its place in the file', async () => {
     const { tenantId } = await h.tenant();
-    await expect(importCatalog(h.deps, tenantId, { devices: [{ key: 'ctrl', name: 'X', doors: ['nope'] }] })).rejects.toMatchObject({
+    await expect(
+      importCatalog(h.deps, tenantId, { devices: [{ key: 'ctrl', name: 'X', doors: ['nope'] }] }),
+    ).rejects.toMatchObject({
       fieldErrors: [{ field: 'devices[ctrl].doors[0]' }],
     });
   });

@@ -27,19 +27,35 @@ async function setup() {
   const otherDoor = await buildDoor(h, venue.tenantId, [venue.objects[1].id], { gpioPin: 22 });
   const dev = await buildActiveDevice(h, venue.tenantId, [door.id, otherDoor.id]);
   h.clock.set(CREATED_AT);
-  const bookingId = await bookViaRest(h, { tenantId: venue.tenantId, apiKey: venue.apiKey, objectId: venue.objects[0].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+  const bookingId = await bookViaRest(h, {
+    tenantId: venue.tenantId,
+    apiKey: venue.apiKey,
+    objectId: venue.objects[0].id,
+    startTime: START,
+    endTime: END,
+    status: 'CONFIRMED',
+  });
   const token = await credentialsToken(venue, bookingId);
   return { ...venue, door, otherDoor, ...dev, bookingId, token };
 }
 
 async function credentialsToken(s: { tenantId: string; apiKey: string }, bookingId: string): Promise<string> {
-  const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${s.tenantId}/bookings/${bookingId}/credentials`, apiKey: s.apiKey });
+  const res = await h.request({
+    method: 'GET',
+    url: `/api/v1/tenants/${s.tenantId}/bookings/${bookingId}/credentials`,
+    apiKey: s.apiKey,
+  });
   expect(res.status).toBe(200);
   return res.body.qrCode.token as string;
 }
 
 function check(s: { deviceId: string; deviceKey: string }, token: string, doorId: string) {
-  return h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-check`, apiKey: s.deviceKey, body: { token, doorId } });
+  return h.request({
+    method: 'POST',
+    url: `/api/devices/${s.deviceId}/access-check`,
+    apiKey: s.deviceKey,
+    body: { token, doorId },
+  });
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -64,8 +80,15 @@ describe('signed QR tokens', () => {
   it('open the mapped door online with the same answers and denial reasons as before', async () => {
     const s = await setup();
     h.clock.set(INSIDE);
-    expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: true, behavior: 'unlock_per_scan', unlockDurationSeconds: 5 });
-    expect((await check(s, s.token, s.otherDoor.id)).body).toEqual({ allowed: false, reason: 'door_not_mapped_to_object' });
+    expect((await check(s, s.token, s.door.id)).body).toEqual({
+      allowed: true,
+      behavior: 'unlock_per_scan',
+      unlockDurationSeconds: 5,
+    });
+    expect((await check(s, s.token, s.otherDoor.id)).body).toEqual({
+      allowed: false,
+      reason: 'door_not_mapped_to_object',
+    });
     h.clock.set(END);
     expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'outside_booking_window' });
     h.clock.set('2026-11-23T09:59:59Z');
@@ -73,7 +96,11 @@ describe('signed QR tokens', () => {
     h.clock.set(INSIDE);
     await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
     expect((await check(s, s.token, s.door.id)).body).toEqual({ allowed: false, reason: 'booking_not_confirmed' });
-    const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { allowed reason mode tokenId bookingId credentialType } }`, { d: s.deviceId });
+    const log = await h.graphql(
+      s.apiKey,
+      `query($d: ID) { accessLog(deviceId: $d) { allowed reason mode tokenId bookingId credentialType } }`,
+      { d: s.deviceId },
+    );
     expect(log.body.data.accessLog).toContainEqual({
       allowed: false,
       reason: 'booking_not_confirmed',
@@ -89,7 +116,14 @@ describe('signed QR tokens', () => {
     const other = await buildVenue(h);
     const otherDoor = await buildDoor(h, other.tenantId, [other.object.id]);
     h.clock.set(CREATED_AT);
-    const otherBooking = await bookViaRest(h, { tenantId: other.tenantId, apiKey: other.apiKey, objectId: other.object.id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const otherBooking = await bookViaRest(h, {
+      tenantId: other.tenantId,
+      apiKey: other.apiKey,
+      objectId: other.object.id,
+      startTime: START,
+      endTime: END,
+      status: 'CONFIRMED',
+    });
     const otherToken = await credentialsToken(other, otherBooking);
     const [header, payload, signature] = s.token.split('.') as [string, string, string];
     const claims = decodeJwt(s.token);
@@ -98,8 +132,12 @@ describe('signed QR tokens', () => {
     // The other tenant's key over this tenant's claims: header and signature of a token signed by it.
     const { privateKey: foreignKey } = generateKeyPairSync('ed25519');
     const otherKid = decodeProtectedHeader(otherToken).kid!;
-    const signedByOtherTenant = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: otherKid }).sign(foreignKey);
-    const unknownKid = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: 'nosuchkey123' }).sign(foreignKey);
+    const signedByOtherTenant = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: otherKid })
+      .sign(foreignKey);
+    const unknownKid = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'portier-door+jwt', kid: 'nosuchkey123' })
+      .sign(foreignKey);
     const altered = `${header}.${b64({ ...claims, exp: (claims.exp ?? 0) + 86_400 })}.${signature}`;
     const otherObject = `${header}.${b64({ ...claims, obj: [s.objects[1].id] })}.${signature}`;
     const algNone = `${b64({ alg: 'none', typ: 'portier-door+jwt', kid: decodeProtectedHeader(s.token).kid })}.${payload}.`;
@@ -109,7 +147,16 @@ describe('signed QR tokens', () => {
     const swappedSignature = `${header}.${payload}.${otherParts[2]}`;
 
     h.clock.set(INSIDE);
-    for (const token of [signedByOtherTenant, unknownKid, altered, otherObject, algNone, hs256, swappedSignature, otherToken]) {
+    for (const token of [
+      signedByOtherTenant,
+      unknownKid,
+      altered,
+      otherObject,
+      algNone,
+      hs256,
+      swappedSignature,
+      otherToken,
+    ]) {
       expect((await check(s, token, s.door.id)).body, token).toEqual({ allowed: false, reason: 'invalid_token' });
     }
     // The other tenant's own door rejects nothing of its own, but this tenant's token is unknown there.
@@ -125,7 +172,14 @@ describe('signed QR tokens', () => {
     const opaque = qrToken(h.deps.secret, s.tenantId, s.bookingId);
     await db
       .updateTable('booking_credentials')
-      .set({ qr_token_hash: qrTokenHash(opaque), token_id: null, key_id: null, valid_from: null, valid_until: null, object_id: null })
+      .set({
+        qr_token_hash: qrTokenHash(opaque),
+        token_id: null,
+        key_id: null,
+        valid_from: null,
+        valid_until: null,
+        object_id: null,
+      })
       .where('booking_id', '=', s.bookingId)
       .execute();
     h.clock.set(INSIDE);
@@ -144,18 +198,29 @@ describe('key rotation', () => {
   it('signs new tokens with the new key; old tokens verify until they expire; the JWKS keeps the old key until then', async () => {
     const s = await setup();
     const oldKid = decodeProtectedHeader(s.token).kid;
-    const config = async () => (await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey })).body;
+    const config = async () =>
+      (await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey })).body;
     expect((await config()).jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([oldKid]);
 
     const rotated = await h.graphql(s.apiKey, 'mutation { rotateDoorSigningKey { kid active publicJwk } }');
     expect(rotated.body.errors).toBeUndefined();
     const newKid = rotated.body.data.rotateDoorSigningKey.kid;
     expect(newKid).not.toBe(oldKid);
-    expect(rotated.body.data.rotateDoorSigningKey).toMatchObject({ active: true, publicJwk: { kty: 'OKP', crv: 'Ed25519', kid: newKid, alg: 'EdDSA' } });
+    expect(rotated.body.data.rotateDoorSigningKey).toMatchObject({
+      active: true,
+      publicJwk: { kty: 'OKP', crv: 'Ed25519', kid: newKid, alg: 'EdDSA' },
+    });
     expect(rotated.body.data.rotateDoorSigningKey.publicJwk.d).toBeUndefined();
 
     h.clock.set(CREATED_AT);
-    const second = await bookViaRest(h, { tenantId: s.tenantId, apiKey: s.apiKey, objectId: s.objects[1].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const second = await bookViaRest(h, {
+      tenantId: s.tenantId,
+      apiKey: s.apiKey,
+      objectId: s.objects[1].id,
+      startTime: START,
+      endTime: END,
+      status: 'CONFIRMED',
+    });
     const newToken = await credentialsToken(s, second);
     expect(decodeProtectedHeader(newToken).kid).toBe(newKid);
     expect(await credentialsToken(s, s.bookingId)).toBe(s.token); // the old token stays the same
@@ -187,13 +252,28 @@ describe('device config and heartbeats', () => {
     const s = await setup();
     const res = await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey });
     expect(res.body.offline).toEqual({ max_offline_seconds: 900, clock_skew_seconds: 30 });
-    expect(res.body.jwks.keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: decodeProtectedHeader(s.token).kid, alg: 'EdDSA', use: 'sig' }]);
-    const set = await h.graphql(s.apiKey, 'mutation { setDoorOfflinePolicy(maxOfflineSeconds: 120) { maxOfflineSeconds clockSkewSeconds } }');
+    expect(res.body.jwks.keys).toEqual([
+      {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: expect.any(String),
+        kid: decodeProtectedHeader(s.token).kid,
+        alg: 'EdDSA',
+        use: 'sig',
+      },
+    ]);
+    const set = await h.graphql(
+      s.apiKey,
+      'mutation { setDoorOfflinePolicy(maxOfflineSeconds: 120) { maxOfflineSeconds clockSkewSeconds } }',
+    );
     expect(set.body.data.setDoorOfflinePolicy).toEqual({ maxOfflineSeconds: 120, clockSkewSeconds: 30 });
     const again = await h.request({ method: 'GET', url: `/api/devices/${s.deviceId}/config`, apiKey: s.deviceKey });
     expect(again.body.offline.max_offline_seconds).toBe(120);
     for (const bad of [-1, 86_401]) {
-      const refused = await h.graphql(s.apiKey, `mutation { setDoorOfflinePolicy(maxOfflineSeconds: ${bad}) { maxOfflineSeconds } }`);
+      const refused = await h.graphql(
+        s.apiKey,
+        `mutation { setDoorOfflinePolicy(maxOfflineSeconds: ${bad}) { maxOfflineSeconds } }`,
+      );
       expect(refused.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(JSON.stringify(refused.body.errors[0])).toContain('maxOfflineSeconds');
     }
@@ -201,7 +281,15 @@ describe('device config and heartbeats', () => {
 
   it('heartbeats list token ids revoked since the previous heartbeat: cancellation and reschedule', async () => {
     const s = await setup();
-    const beat = async () => (await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/heartbeat`, apiKey: s.deviceKey, body: TELEMETRY })).body.revoked_token_ids;
+    const beat = async () =>
+      (
+        await h.request({
+          method: 'POST',
+          url: `/api/devices/${s.deviceId}/heartbeat`,
+          apiKey: s.deviceKey,
+          body: TELEMETRY,
+        })
+      ).body.revoked_token_ids;
     h.clock.set('2026-11-23T08:00:00Z');
     expect(await beat()).toEqual([]);
     const jti = decodeJwt(s.token).jti;
@@ -216,14 +304,25 @@ describe('device config and heartbeats', () => {
 
     // A reschedule: the old token id is revoked, a new token for the new window is issued.
     h.clock.set(CREATED_AT);
-    const second = await bookViaRest(h, { tenantId: s.tenantId, apiKey: s.apiKey, objectId: s.objects[1].id, startTime: START, endTime: END, status: 'CONFIRMED' });
+    const second = await bookViaRest(h, {
+      tenantId: s.tenantId,
+      apiKey: s.apiKey,
+      objectId: s.objects[1].id,
+      startTime: START,
+      endTime: END,
+      status: 'CONFIRMED',
+    });
     const before = await credentialsToken(s, second);
     h.clock.set('2026-11-23T08:03:00Z');
     const db = h.deps.database.db;
     const moved = await db.transaction().execute(async (trx) => {
       const booking = await trx
         .updateTable('bookings')
-        .set({ start_time: new Date('2026-11-23T12:00:00Z'), end_time: new Date('2026-11-23T13:00:00Z'), blocked_until: new Date('2026-11-23T13:00:00Z') })
+        .set({
+          start_time: new Date('2026-11-23T12:00:00Z'),
+          end_time: new Date('2026-11-23T13:00:00Z'),
+          blocked_until: new Date('2026-11-23T13:00:00Z'),
+        })
         .where('id', '=', second)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -231,7 +330,11 @@ describe('device config and heartbeats', () => {
     });
     expect(moved?.token_id).not.toBe(decodeJwt(before).jti);
     const after = await credentialsToken(s, second);
-    expect(decodeJwt(after)).toMatchObject({ jti: moved?.token_id, nbf: Date.parse('2026-11-23T12:00:00Z') / 1000, exp: Date.parse('2026-11-23T13:00:00Z') / 1000 });
+    expect(decodeJwt(after)).toMatchObject({
+      jti: moved?.token_id,
+      nbf: Date.parse('2026-11-23T12:00:00Z') / 1000,
+      exp: Date.parse('2026-11-23T13:00:00Z') / 1000,
+    });
     h.clock.set('2026-11-23T08:03:15Z');
     expect(await beat()).toEqual([decodeJwt(before).jti]);
     h.clock.set('2026-11-23T12:30:00Z');
@@ -244,11 +347,25 @@ describe('device config and heartbeats', () => {
     await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
     const { deviceId, deviceKey } = await buildActiveDevice(h, s.tenantId, [s.door.id]);
     h.clock.set('2026-11-23T09:00:00Z');
-    const res = await h.request({ method: 'POST', url: `/api/devices/${deviceId}/heartbeat`, apiKey: deviceKey, body: TELEMETRY });
+    const res = await h.request({
+      method: 'POST',
+      url: `/api/devices/${deviceId}/heartbeat`,
+      apiKey: deviceKey,
+      body: TELEMETRY,
+    });
     expect(res.body.revoked_token_ids).toEqual([decodeJwt(s.token).jti]);
     h.clock.set('2026-11-23T11:01:00Z'); // the token expired: no longer listed
     const fresh = await buildActiveDevice(h, s.tenantId, [s.door.id]);
-    expect((await h.request({ method: 'POST', url: `/api/devices/${fresh.deviceId}/heartbeat`, apiKey: fresh.deviceKey, body: TELEMETRY })).body.revoked_token_ids).toEqual([]);
+    expect(
+      (
+        await h.request({
+          method: 'POST',
+          url: `/api/devices/${fresh.deviceId}/heartbeat`,
+          apiKey: fresh.deviceKey,
+          body: TELEMETRY,
+        })
+      ).body.revoked_token_ids,
+    ).toEqual([]);
   });
 });
 
@@ -259,18 +376,44 @@ describe('offline decisions reported back', () => {
     h.clock.set('2026-11-23T10:40:00Z');
     const entries = [
       { token_id: jti, door_id: s.door.id, decided_at: '2026-11-23T10:31:00Z', allowed: true },
-      { token_id: jti, door_id: s.otherDoor.id, decided_at: '2026-11-23T10:32:00.000Z', allowed: false, reason: 'door_not_mapped_to_object' },
-      { token_id: null, door_id: s.door.id, decided_at: '2026-11-23T10:33:00Z', allowed: false, reason: 'invalid_token' },
+      {
+        token_id: jti,
+        door_id: s.otherDoor.id,
+        decided_at: '2026-11-23T10:32:00.000Z',
+        allowed: false,
+        reason: 'door_not_mapped_to_object',
+      },
+      {
+        token_id: null,
+        door_id: s.door.id,
+        decided_at: '2026-11-23T10:33:00Z',
+        allowed: false,
+        reason: 'invalid_token',
+      },
     ];
-    const post = (body: unknown) => h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: s.deviceKey, body });
+    const post = (body: unknown) =>
+      h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: s.deviceKey, body });
     const first = await post({ entries });
     expect(first.status).toBe(202);
-    expect(first.body).toEqual({ accepted: 3 });
-    expect((await post({ entries })).body).toEqual({ accepted: 3 }); // again: nothing doubled
-    expect((await post({ entries: [] })).body).toEqual({ accepted: 0 });
-    const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { doorId bookingId allowed reason mode tokenId checkedAt credentialType } }`, { d: s.deviceId });
+    expect(first.body).toEqual({ accepted: 3, rejected: [] });
+    expect((await post({ entries })).body).toEqual({ accepted: 3, rejected: [] }); // again: nothing doubled
+    expect((await post({ entries: [] })).body).toEqual({ accepted: 0, rejected: [] });
+    const log = await h.graphql(
+      s.apiKey,
+      `query($d: ID) { accessLog(deviceId: $d) { doorId bookingId allowed reason mode tokenId checkedAt credentialType } }`,
+      { d: s.deviceId },
+    );
     expect(log.body.data.accessLog).toEqual([
-      { doorId: s.door.id, bookingId: null, allowed: false, reason: 'invalid_token', mode: 'offline', tokenId: null, checkedAt: '2026-11-23T10:33:00.000Z', credentialType: null },
+      {
+        doorId: s.door.id,
+        bookingId: null,
+        allowed: false,
+        reason: 'invalid_token',
+        mode: 'offline',
+        tokenId: null,
+        checkedAt: '2026-11-23T10:33:00.000Z',
+        credentialType: null,
+      },
       {
         doorId: s.otherDoor.id,
         bookingId: s.bookingId,
@@ -281,30 +424,194 @@ describe('offline decisions reported back', () => {
         checkedAt: '2026-11-23T10:32:00.000Z',
         credentialType: 'qr',
       },
-      { doorId: s.door.id, bookingId: s.bookingId, allowed: true, reason: null, mode: 'offline', tokenId: jti, checkedAt: '2026-11-23T10:31:00.000Z', credentialType: 'qr' },
+      {
+        doorId: s.door.id,
+        bookingId: s.bookingId,
+        allowed: true,
+        reason: null,
+        mode: 'offline',
+        tokenId: jti,
+        checkedAt: '2026-11-23T10:31:00.000Z',
+        credentialType: 'qr',
+      },
     ]);
   });
 
   it.each([
     [{}, 'entries'],
     [{ entries: [{ door_id: 'x', decided_at: '2026-11-23T10:31:00Z', allowed: true }] }, 'entries.0.door_id'],
-    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: 'yesterday', allowed: true }] }, 'entries.0.decided_at'],
-    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-23T10:31:00Z', allowed: false }] }, 'entries.0.reason'],
-    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-23T10:31:00Z', allowed: false, reason: 'because' }] }, 'entries.0.reason'],
-    [{ entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-24T10:31:00Z', allowed: true }] }, 'entries.0.decided_at'],
+    [
+      { entries: [{ door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: 'yesterday', allowed: true }] },
+      'entries.0.decided_at',
+    ],
+    [
+      {
+        entries: [
+          { door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c', decided_at: '2026-11-23T10:31:00Z', allowed: false },
+        ],
+      },
+      'entries.0.reason',
+    ],
+    [
+      {
+        entries: [
+          {
+            door_id: '0b0e8b1c-6f57-4d8c-9d8e-1c1b1f1e1d1c',
+            decided_at: '2026-11-23T10:31:00Z',
+            allowed: false,
+            reason: 'because',
+          },
+        ],
+      },
+      'entries.0.reason',
+    ],
   ])('refuses %j with 400 naming %s, storing nothing', async (body, field) => {
     const s = await setup();
     h.clock.set('2026-11-23T10:40:00Z');
-    const res = await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: s.deviceKey, body });
+    const res = await h.request({
+      method: 'POST',
+      url: `/api/devices/${s.deviceId}/access-log`,
+      apiKey: s.deviceKey,
+      body,
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  // #23 finding 3: a stolen device key must not forge admissions for any door and any date.
+  it('#23 finding 3: refuses per entry a door the device does not drive, another tenant’s door, a random UUID, year 1, the future, an unknown token id', async () => {
+    const s = await setup();
+    const jti = decodeJwt(s.token).jti as string;
+    const unassigned = await buildDoor(h, s.tenantId, [s.objects[0].id], { gpioPin: 23 }); // same tenant and object, another device's door
+    const elsewhere = await buildVenue(h, { objects: 1 });
+    const foreignDoor = await buildDoor(h, elsewhere.tenantId, [elsewhere.objects[0].id]);
+    h.clock.set('2026-11-23T10:40:00Z');
+    const allowed = (doorId: string, decidedAt: string, tokenId: string | null = jti) => ({
+      token_id: tokenId,
+      door_id: doorId,
+      decided_at: decidedAt,
+      allowed: true,
+    });
+    const entries = [
+      allowed(s.door.id, '2026-11-23T10:31:00Z'), // 0: believed
+      allowed(unassigned.id, '2026-11-23T10:31:00Z'),
+      allowed(foreignDoor.id, '2026-11-23T10:31:00Z'),
+      allowed('5f0c3a52-8a9e-4c55-9a54-2d1a3f0e7b11', '2026-11-23T10:31:00Z'),
+      allowed(s.door.id, '0001-01-01T00:00:00Z'),
+      allowed(s.door.id, '2026-11-23T10:41:00Z'), // a minute ahead of the server: beyond the 30 s skew
+      allowed(s.door.id, '2026-11-23T10:32:00Z', 'tok_unknown'),
+      allowed(s.door.id, '2026-11-23T10:33:00Z', null),
+      allowed(s.otherDoor.id, '2026-11-23T10:34:00Z'), // a door of the device that does not serve the booking's object
+      allowed(s.door.id, '2026-11-23T09:59:31Z'), // 29 s before the window: inside the skew, believed
+      allowed(s.door.id, '2026-11-23T09:59:29Z'),
+      allowed(s.door.id, '2026-11-23T10:40:29Z'), // 29 s ahead of the server: inside the skew, believed
+      {
+        token_id: 'tok_unknown',
+        door_id: s.door.id,
+        decided_at: '2026-11-23T10:35:00Z',
+        allowed: false,
+        reason: 'invalid_token',
+      },
+      {
+        token_id: null,
+        door_id: foreignDoor.id,
+        decided_at: '2026-11-23T10:35:00Z',
+        allowed: false,
+        reason: 'invalid_token',
+      },
+      {
+        token_id: null,
+        door_id: s.door.id,
+        decided_at: '2026-11-23T10:36:00Z',
+        allowed: false,
+        reason: 'invalid_token',
+      }, // believed
+    ];
+    const res = await h.request({
+      method: 'POST',
+      url: `/api/devices/${s.deviceId}/access-log`,
+      apiKey: s.deviceKey,
+      body: { entries },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      accepted: 4,
+      rejected: [
+        { index: 1, reason: 'door_not_assigned' },
+        { index: 2, reason: 'door_not_assigned' },
+        { index: 3, reason: 'door_not_assigned' },
+        { index: 4, reason: 'outside_token_validity' },
+        { index: 5, reason: 'decided_in_future' },
+        { index: 6, reason: 'unknown_token' },
+        { index: 7, reason: 'token_required' },
+        { index: 8, reason: 'token_not_for_door' },
+        { index: 10, reason: 'outside_token_validity' },
+        { index: 12, reason: 'unknown_token' },
+        { index: 13, reason: 'door_not_assigned' },
+      ],
+    });
+    const log = await h.graphql(s.apiKey, `query($d: ID) { accessLog(deviceId: $d) { doorId allowed checkedAt } }`, {
+      d: s.deviceId,
+    });
+    expect(log.body.data.accessLog).toEqual([
+      { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T10:40:29.000Z' },
+      { doorId: s.door.id, allowed: false, checkedAt: '2026-11-23T10:36:00.000Z' },
+      { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T10:31:00.000Z' },
+      { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T09:59:31.000Z' },
+    ]);
+    // Nothing reached the other tenant's log either.
+    const foreign = await h.graphql(elsewhere.apiKey, `query { accessLog { id } }`);
+    expect(foreign.body.data.accessLog).toEqual([]);
+  });
+
+  it('#23 finding 3: an admission with a revoked token is believed only inside that token’s own window', async () => {
+    const s = await setup();
+    const oldJti = decodeJwt(s.token).jti as string;
+    h.clock.set(CREATED_AT);
+    await h.deps.database.db.transaction().execute(async (trx) => {
+      const booking = await trx
+        .updateTable('bookings')
+        .set({
+          start_time: new Date('2026-11-23T12:00:00Z'),
+          end_time: new Date('2026-11-23T13:00:00Z'),
+          blocked_until: new Date('2026-11-23T13:00:00Z'),
+        })
+        .where('id', '=', s.bookingId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return rescheduleCredentials(trx, h.deps, booking);
+    });
+    h.clock.set('2026-11-23T12:40:00Z');
+    const post = (decidedAt: string) =>
+      h.request({
+        method: 'POST',
+        url: `/api/devices/${s.deviceId}/access-log`,
+        apiKey: s.deviceKey,
+        body: { entries: [{ token_id: oldJti, door_id: s.door.id, decided_at: decidedAt, allowed: true }] },
+      });
+    expect((await post('2026-11-23T10:30:00Z')).body).toEqual({ accepted: 1, rejected: [] }); // decided offline before the door learned of the move
+    expect((await post('2026-11-23T12:30:00Z')).body).toEqual({
+      accepted: 0,
+      rejected: [{ index: 0, reason: 'outside_token_validity' }],
+    });
+    expect((await post('0001-01-01T00:00:00Z')).body).toEqual({
+      accepted: 0,
+      rejected: [{ index: 0, reason: 'outside_token_validity' }],
+    });
   });
 
   it('is only for the device itself', async () => {
     const s = await setup();
     const other = await buildActiveDevice(h, s.tenantId, [s.door.id]);
-    const res = await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, apiKey: other.deviceKey, body: { entries: [] } });
+    const res = await h.request({
+      method: 'POST',
+      url: `/api/devices/${s.deviceId}/access-log`,
+      apiKey: other.deviceKey,
+      body: { entries: [] },
+    });
     expect(res.status).toBe(403);
-    expect((await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, body: { entries: [] } })).status).toBe(401);
+    expect(
+      (await h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/access-log`, body: { entries: [] } })).status,
+    ).toBe(401);
   });
 });

@@ -5,7 +5,7 @@ import { harness, type Harness, type RequestOptions, type TestResponse } from '.
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildBooking, buildDevice, buildDoor, buildVenue, buildWebhook, slotInDays } from './builders.js';
 import { operationsOf, type DocumentedOperation } from './openapi-helpers.js';
-import type { OpenApiDocument } from '../src/rest/openapi.js';
+import type { OpenApiDocument } from '../src/transport/rest/openapi.js';
 
 // Issue 12: a property-based fuzz test. Every operation of /api/openapi.json is called with
 // generated valid and invalid inputs — hostile strings (NUL, lone surrogates, 10 kB, RTL marks),
@@ -51,10 +51,18 @@ beforeAll(async () => {
   ({ tenantId, apiKey } = venue);
   const door = await buildDoor(h, tenantId, [venue.object.id]);
   const { activationCode } = await buildDevice(h, tenantId, [door.id]);
-  const activated = await app.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN', firmware_version: '1' } });
+  const activated = await app.request({
+    method: 'POST',
+    url: '/api/devices/activate',
+    body: { activation_code: activationCode, serial: 'SN', firmware_version: '1' },
+  });
   deviceKey = activated.body.device_key as string;
   const slot = slotInDays(5);
-  const booking = await buildBooking(h, tenantId, venue.object.id, { start: slot.startTime, end: slot.endTime, status: 'CONFIRMED' });
+  const booking = await buildBooking(h, tenantId, venue.object.id, {
+    start: slot.startTime,
+    end: slot.endTime,
+    status: 'CONFIRMED',
+  });
   const webhook = await buildWebhook(h, tenantId, { url: 'http://127.0.0.1:9/hook' });
   Object.assign(ids, {
     tenantId,
@@ -107,7 +115,18 @@ const nested = (depth: number): Json => {
   return value;
 };
 
-const wrongType: fc.Arbitrary<Json> = fc.constantFrom<Json>(null, true, false, [], {}, [1, 'a'], { a: { b: 'c' } }, nested(40), nested(20), -0);
+const wrongType: fc.Arbitrary<Json> = fc.constantFrom<Json>(
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1, 'a'],
+  { a: { b: 'c' } },
+  nested(40),
+  nested(20),
+  -0,
+);
 
 const hostile: fc.Arbitrary<Json> = fc.oneof(hostileString, fc.constantFrom(...EXTREME_NUMBERS), wrongType);
 
@@ -136,14 +155,18 @@ function valid(name: string, schema: Schema | undefined, depth = 0): fc.Arbitrar
   if (name === 'date') return fc.integer({ min: 1, max: 60 }).map((d) => slotInDays(d).startTime.slice(0, 10));
   if (/email/i.test(name) || s.format === 'email') return fc.constant('guest@example.com');
   if (/url$/i.test(name)) return fc.constant('https://example.com/hook');
-  if (type === 'integer' || type === 'number') return fc.integer({ min: s.minimum ?? 0, max: Math.min(s.maximum ?? 100, 100_000) });
+  if (type === 'integer' || type === 'number')
+    return fc.integer({ min: s.minimum ?? 0, max: Math.min(s.maximum ?? 100, 100_000) });
   if (type === 'boolean') return fc.boolean();
-  if (type === 'array') return depth > 3 ? fc.constant([]) : fc.array(valid(name.replace(/s$/, ''), s.items, depth + 1), { maxLength: 2 });
+  if (type === 'array')
+    return depth > 3 ? fc.constant([]) : fc.array(valid(name.replace(/s$/, ''), s.items, depth + 1), { maxLength: 2 });
   if (type === 'object' || s.properties) {
     if (depth > 3) return fc.constant({});
     const props = Object.entries(s.properties ?? {});
     const required = new Set(s.required ?? []);
-    return fc.record(Object.fromEntries(props.map(([k, p]) => [k, valid(k, p, depth + 1)])), { requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)) });
+    return fc.record(Object.fromEntries(props.map(([k, p]) => [k, valid(k, p, depth + 1)])), {
+      requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
+    });
   }
   return fc.string({ minLength: 1, maxLength: 20 });
 }
@@ -153,10 +176,16 @@ function field(name: string, schema: Schema | undefined, depth = 0): fc.Arbitrar
   const s = resolve(schema);
   if ((typesOf(s).includes('object') || s.properties) && depth < 3) {
     const props = Object.entries(s.properties ?? {});
-    const record = fc.record(Object.fromEntries(props.map(([k, p]) => [k, field(k, p, depth + 1)])), { requiredKeys: [] });
+    const record = fc.record(Object.fromEntries(props.map(([k, p]) => [k, field(k, p, depth + 1)])), {
+      requiredKeys: [],
+    });
     // An unknown key, hostile itself, now and then.
     const extra = fc.tuple(record, hostileString, hostile).map(([r, k, v]) => ({ ...r, [k]: v }) as Json);
-    return fc.oneof({ weight: 6, arbitrary: record as fc.Arbitrary<Json> }, { weight: 1, arbitrary: extra }, { weight: 1, arbitrary: hostile });
+    return fc.oneof(
+      { weight: 6, arbitrary: record as fc.Arbitrary<Json> },
+      { weight: 1, arbitrary: extra },
+      { weight: 1, arbitrary: hostile },
+    );
   }
   return fc.oneof({ weight: 3, arbitrary: valid(name, s, depth) }, { weight: 1, arbitrary: hostile });
 }
@@ -173,13 +202,22 @@ function requestArbitrary(op: DocumentedOperation): fc.Arbitrary<Generated> {
   const queryParams = params.filter((p) => p.in === 'query');
   const pathArb = fc.record(
     Object.fromEntries(
-      pathParams.map((p) => [p.name, fc.oneof({ weight: 4, arbitrary: fc.constant(ids[p.name] ?? crypto.randomUUID()) }, { weight: 1, arbitrary: hostileString.map(String) })]),
+      pathParams.map((p) => [
+        p.name,
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constant(ids[p.name] ?? crypto.randomUUID()) },
+          { weight: 1, arbitrary: hostileString.map(String) },
+        ),
+      ]),
     ),
   );
-  const queryArb = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, field(p.name, p.schema)])), { requiredKeys: [] });
-  const bodySchema = (op.operation.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)?.content?.['application/json']?.schema;
+  const queryArb = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, field(p.name, p.schema)])), {
+    requiredKeys: [],
+  });
+  const bodySchema = (op.operation.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined)
+    ?.content?.['application/json']?.schema;
   const bodyArb = bodySchema ? field('body', bodySchema).map((b) => b as Json | undefined) : fc.constant(undefined);
-  return fc.record({ path: pathArb as fc.Arbitrary<Record<string, string>>, query: queryArb as fc.Arbitrary<Record<string, Json>>, body: bodyArb });
+  return fc.record({ path: pathArb, query: queryArb as fc.Arbitrary<Record<string, Json>>, body: bodyArb });
 }
 
 /** Percent-encoding that also sends lone surrogates, as the bytes a careless encoder produces (CESU-8). */
@@ -189,7 +227,9 @@ function encode(text: string): string {
       return encodeURIComponent(ch);
     } catch {
       const u = ch.charCodeAt(0);
-      return [0xed, 0xa0 | ((u >> 6) & 0x0f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      return [0xed, 0xa0 | ((u >> 6) & 0x0f), 0x80 | (u & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     }
   });
 }
@@ -201,7 +241,11 @@ function toRequest(op: DocumentedOperation, g: Generated): RequestOptions {
     .map(([k, v]) => `${encode(k)}=${encode(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
   const security = (op.operation.security ?? []) as Record<string, unknown>[];
-  const key = security.some((s) => 'deviceKey' in s) ? deviceKey : security.some((s) => 'apiKey' in s) ? apiKey : undefined;
+  const key = security.some((s) => 'deviceKey' in s)
+    ? deviceKey
+    : security.some((s) => 'apiKey' in s)
+      ? apiKey
+      : undefined;
   return {
     method: op.method as RequestOptions['method'],
     url: query ? `${url}?${query}` : url,
@@ -232,17 +276,27 @@ async function fingerprint(): Promise<string> {
   ];
   const drop = VOLATILE.map((c) => `- '${c}'`).join(' ');
   const row = `(to_jsonb(x) ${drop})::text`;
-  const parts = tables.map((t) => `(select coalesce(string_agg(${row}, ',' order by ${row}), '') from ${t} x where x.tenant_id = $1)`);
+  const parts = tables.map(
+    (t) => `(select coalesce(string_agg(${row}, ',' order by ${row}), '') from ${t} x where x.tenant_id = $1)`,
+  );
   const query = `select ${parts.join(" || '|' || ")} as f`;
-  const result = await sql<{ f: string }>`${sql.raw(query.replaceAll('$1', `'${tenantId}'`))}`.execute(h.deps.database.db);
+  const result = await sql<{ f: string }>`${sql.raw(query.replaceAll('$1', `'${tenantId}'`))}`.execute(
+    h.deps.database.db,
+  );
   return result.rows[0]?.f ?? '';
 }
 
 function documented(op: DocumentedOperation, status: number): { contentTypes: string[] } | undefined {
-  const responses = (op.operation.responses ?? {}) as Record<string, { $ref?: string; content?: Record<string, unknown> }>;
+  const responses = (op.operation.responses ?? {}) as Record<
+    string,
+    { $ref?: string; content?: Record<string, unknown> }
+  >;
   let response = responses[String(status)] ?? responses.default;
   if (!response) return undefined;
-  if (response.$ref) response = (document.components?.responses as Record<string, { content?: Record<string, unknown> }>)[response.$ref.split('/').pop() ?? ''];
+  if (response.$ref)
+    response = (document.components?.responses as Record<string, { content?: Record<string, unknown> }>)[
+      response.$ref.split('/').pop() ?? ''
+    ];
   return { contentTypes: Object.keys(response?.content ?? {}) };
 }
 
@@ -253,7 +307,8 @@ const isGraphQL = (op: DocumentedOperation) => op.url === '/api/v1/graphql';
  * OAuth's sign-in and consent pages) answer HTML, and OAuth's endpoints RFC 6749 error JSON: for
  * those only the documented status and content type are checked.
  */
-const speaksProblemJson = (op: DocumentedOperation) => !isGraphQL(op) && (op.url.startsWith('/api/') || op.url.startsWith('/dashboard/api/'));
+const speaksProblemJson = (op: DocumentedOperation) =>
+  !isGraphQL(op) && (op.url.startsWith('/api/') || op.url.startsWith('/dashboard/api/'));
 
 function check(op: DocumentedOperation, req: RequestOptions, res: TestResponse): void {
   const what = `${req.method} ${req.url.slice(0, 200)} body ${String(req.body).slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
@@ -263,8 +318,12 @@ function check(op: DocumentedOperation, req: RequestOptions, res: TestResponse):
   const type = String(res.headers['content-type'] ?? '').split(';')[0];
   // Input refused where it enters (the JSON body parser, the query and path guard) is problem+json
   // naming the field on every route, pages included: the route's own handler never ran.
-  const refusedAtEntry = res.status === 400 && type === 'application/problem+json' && ((res.body?.errors ?? []) as { field?: string }[]).some((e) => e.field);
-  if (doc?.contentTypes.length && !refusedAtEntry) expect(doc.contentTypes, `content type ${type}: ${what}`).toContain(type);
+  const refusedAtEntry =
+    res.status === 400 &&
+    type === 'application/problem+json' &&
+    ((res.body?.errors ?? []) as { field?: string }[]).some((e) => e.field);
+  if (doc?.contentTypes.length && !refusedAtEntry)
+    expect(doc.contentTypes, `content type ${type}: ${what}`).toContain(type);
   if (res.status >= 400 && speaksProblemJson(op)) {
     expect(type, what).toBe('application/problem+json');
     expect(res.body.status, what).toBe(res.status);
@@ -305,12 +364,17 @@ function graphqlArbitrary(op: DocumentedOperation): fc.Arbitrary<RequestOptions>
     { requiredKeys: [] },
   );
   return fc
-    .tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), variables, fc.oneof({ weight: 4, arbitrary: fc.constant<Json | undefined>(undefined) }, { weight: 1, arbitrary: hostile }))
+    .tuple(
+      fc.constantFrom(...GRAPHQL_DOCUMENTS),
+      variables,
+      fc.oneof({ weight: 4, arbitrary: fc.constant<Json | undefined>(undefined) }, { weight: 1, arbitrary: hostile }),
+    )
     .map(([query, vars, extensions]) => {
       if (op.method === 'GET') {
         const read = query.startsWith('mutation') ? '{ __typename }' : query;
         const params = [`query=${encode(read)}`, `variables=${encode(JSON.stringify(vars))}`];
-        if (extensions !== undefined) params.push(`extensions=${encode(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
+        if (extensions !== undefined)
+          params.push(`extensions=${encode(typeof extensions === 'string' ? extensions : JSON.stringify(extensions))}`);
         return { method: 'GET', url: `${op.url}?${params.join('&')}`, apiKey };
       }
       return {
@@ -339,7 +403,11 @@ describe('fuzz: every documented operation, seeded and bounded', () => {
           const res = await app.request(req);
           check(op, req, res);
           const after = await fingerprint();
-          if (res.status >= 400) expect(after, `refused, yet data changed: ${req.method} ${req.url.slice(0, 200)} ${String(req.body).slice(0, 200)} → ${res.status}`).toBe(before);
+          if (res.status >= 400)
+            expect(
+              after,
+              `refused, yet data changed: ${req.method} ${req.url.slice(0, 200)} ${String(req.body).slice(0, 200)} → ${res.status}`,
+            ).toBe(before);
           before = after;
         }),
         { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true },

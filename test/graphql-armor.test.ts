@@ -1,14 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getIntrospectionQuery } from 'graphql';
 import { harness, type Harness, type TestResponse } from './harness.js';
-import { GRAPHQL_LIMITS } from '../src/graphql/armor.js';
+import { GRAPHQL_LIMITS } from '../src/transport/graphql/armor.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
 
-const create = (name: string) => `createAccommodation(name: "${name}", address: "Teststrasse 1", timeZone: "Europe/Berlin")`;
+const create = (name: string) =>
+  `createAccommodation(name: "${name}", address: "Teststrasse 1", timeZone: "Europe/Berlin")`;
 
 /** Nested accommodation ↔ objects selections, `levels` fields deep below the root field. */
 function nested(levels: number): string {
@@ -59,7 +60,10 @@ describe('GraphQL limits refuse a document before it runs', () => {
 
   it('aliases', async () => {
     const { apiKey } = await h.tenant();
-    const fields = Array.from({ length: GRAPHQL_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: ${create(`alias ${i}`)} { id }`);
+    const fields = Array.from(
+      { length: GRAPHQL_LIMITS.maxAliases + 1 },
+      (_, i) => `a${i}: ${create(`alias ${i}`)} { id }`,
+    );
     expectRefused(await h.graphql(apiKey, `mutation { ${fields.join(' ')} }`), /aliases limit of 15 exceeded/i);
     expect(await accommodationNames(apiKey)).toEqual([]);
   });
@@ -67,14 +71,20 @@ describe('GraphQL limits refuse a document before it runs', () => {
   it('directives', async () => {
     const { apiKey } = await h.tenant();
     const fields = Array.from({ length: GRAPHQL_LIMITS.maxDirectives + 1 }, () => 'id @include(if: true)').join(' ');
-    expectRefused(await h.graphql(apiKey, `mutation { ${create('directives')} { ${fields} } }`), /directives limit of 20 exceeded/i);
+    expectRefused(
+      await h.graphql(apiKey, `mutation { ${create('directives')} { ${fields} } }`),
+      /directives limit of 20 exceeded/i,
+    );
     expect(await accommodationNames(apiKey)).toEqual([]);
   });
 
   it('tokens', async () => {
     const { apiKey } = await h.tenant();
     const fields = Array.from({ length: GRAPHQL_LIMITS.maxTokens }, () => 'id').join(' ');
-    expectRefused(await h.graphql(apiKey, `mutation { ${create('tokens')} { ${fields} } }`), /token limit of 1000 exceeded/i);
+    expectRefused(
+      await h.graphql(apiKey, `mutation { ${create('tokens')} { ${fields} } }`),
+      /token limit of 1000 exceeded/i,
+    );
     expect(await accommodationNames(apiKey)).toEqual([]);
   });
 
@@ -85,7 +95,8 @@ describe('GraphQL limits refuse a document before it runs', () => {
       openingHours { schedule { monday { open close } tuesday { open close } wednesday { open close } thursday { open close }
         friday { open close } saturday { open close } sunday { open close } } specialDates { date closed reason open close } }
       bookingRules { minDurationMinutes maxDurationMinutes slotIncrementMinutes minAdvanceMinutes maxAdvanceDays bufferMinutes } }`;
-    const tree = (name: string) => `${create(name)} { objects { ...O accommodation { objects { ...O accommodation { objects { ...O } } } } } }`;
+    const tree = (name: string) =>
+      `${create(name)} { objects { ...O accommodation { objects { ...O accommodation { objects { ...O } } } } } }`;
     const query = `mutation { a: ${tree('cost a')} b: ${tree('cost b')} } ${object}`;
     expectRefused(await h.graphql(apiKey, query), /cost limit of 5000 exceeded/i);
     expect(await accommodationNames(apiKey)).toEqual([]);
@@ -101,7 +112,12 @@ describe('GraphQL limits refuse a document before it runs', () => {
 
   it('runs no batches', async () => {
     const { apiKey } = await h.tenant();
-    const res = await h.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: [{ query: '{ viewer { id } }' }, { query: '{ viewer { name } }' }] });
+    const res = await h.request({
+      method: 'POST',
+      url: '/api/v1/graphql',
+      apiKey,
+      body: [{ query: '{ viewer { id } }' }, { query: '{ viewer { name } }' }],
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(JSON.stringify(res.body)).not.toContain('"viewer"');
   });
@@ -117,7 +133,10 @@ describe('introspection', () => {
 
   it('refuses recursive introspection', async () => {
     const { apiKey } = await h.tenant();
-    const res = await h.graphql(apiKey, '{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }');
+    const res = await h.graphql(
+      apiKey,
+      '{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }',
+    );
     expectRefused(res, /[Mm]aximum introspection depth exceeded/);
   });
 });

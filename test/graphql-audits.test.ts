@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serverAudits } from 'graphql-http';
 import { harness } from './harness.js';
-import { buildApp, type App } from '../src/http/app.js';
-import { GRAPHQL_PATH } from '../src/graphql/yoga.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
+import { GRAPHQL_PATH } from '../src/transport/graphql/yoga.js';
 
 // graphql-http's audits of the GraphQL-over-HTTP spec, run against a second app built on the
 // harness's dependencies and listening on a random port (the harness app only takes inject()).
@@ -42,7 +42,11 @@ it('passes every graphql-http server audit', async () => {
 });
 
 it('answers the audits’ requests with 401 when no key is sent', async () => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ __typename }' }),
+  });
   expect(res.status).toBe(401);
-  expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  expect(res.headers.get('www-authenticate')).toBe('Bearer realm="portier"');
 });

@@ -15,7 +15,13 @@ beforeAll(async () => {
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 async function post(query: string, accept?: string, apiKey: string | null = tenant.apiKey) {
-  return h.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query }, headers: accept ? { accept } : {} });
+  return h.request({
+    method: 'POST',
+    url: '/api/v1/graphql',
+    apiKey,
+    body: { query },
+    headers: accept ? { accept } : {},
+  });
 }
 
 describe('field errors answer 200 with partial data', () => {
@@ -28,7 +34,9 @@ describe('field errors answer 200 with partial data', () => {
       expect(res.body.errors[0].path).toEqual(['booking']);
       expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
       expect(res.body.errors[0].extensions.http).toBeUndefined();
-      expect(res.headers['content-type']).toContain(accept === GRAPHQL_RESPONSE ? GRAPHQL_RESPONSE : 'application/json');
+      expect(res.headers['content-type']).toContain(
+        accept === GRAPHQL_RESPONSE ? GRAPHQL_RESPONSE : 'application/json',
+      );
     });
   }
 
@@ -37,7 +45,10 @@ describe('field errors answer 200 with partial data', () => {
     const res = await post(`{ bookings(tenantId: "${other.tenantId}") { id } viewer { name } }`);
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
-    expect(res.body.errors[0]).toMatchObject({ path: ['bookings'], extensions: { code: 'FORBIDDEN', reason: 'tenant_mismatch' } });
+    expect(res.body.errors[0]).toMatchObject({
+      path: ['bookings'],
+      extensions: { code: 'FORBIDDEN', reason: 'tenant_mismatch' },
+    });
   });
 
   it('bad input to one mutation: 200 with BAD_USER_INPUT naming the field, data null for that field', async () => {
@@ -83,7 +94,11 @@ describe('request errors keep their 4xx', () => {
 
 describe('REST keeps its statuses', () => {
   it('an unknown booking over REST is still 404 problem+json', async () => {
-    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenant.tenantId}/bookings/${randomUUID()}`, apiKey: tenant.apiKey });
+    const res = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenant.tenantId}/bookings/${randomUUID()}`,
+      apiKey: tenant.apiKey,
+    });
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toContain('application/problem+json');
   });

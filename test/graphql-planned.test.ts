@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildBooking, buildVenue, slotInDays } from './builders.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/kernel/context.js';
 import { planBookingsField } from '../src/modules/bookings/index.js';
 
 // GraphQL `bookings` compiled to one SQL statement that writes the list's JSON
-// (src/modules/bookings/bookings.planned.ts). The answers must be the bytes ordinary execution
+// (src/modules/bookings/fast-paths/graphql-plan.ts). The answers must be the bytes ordinary execution
 // gives: this compares the shared app with an app that executes every operation, on hostile
 // strings, aliases, __typename, variables, several root fields, the refusals, and selections the
 // plan declines.
@@ -16,25 +16,49 @@ import { planBookingsField } from '../src/modules/bookings/index.js';
 let h: Harness;
 let executing: OwnApp;
 let venue: Awaited<ReturnType<typeof buildVenue>>;
-const HOSTILE = ['quote " and \\ backslash', 'tab\tnew\nline\r\u0001\u001f\u007f', 'sep\u2028\u2029 emoji 😀 ü', '</script>', "single ' quote"];
+const HOSTILE = [
+  'quote " and \\ backslash',
+  'tab\tnew\nline\r\u0001\u001f\u007f',
+  'sep\u2028\u2029 emoji 😀 ü',
+  '</script>',
+  "single ' quote",
+];
 
 beforeAll(async () => {
   h = await harness();
-  executing = await ownApp(h, { options: { directAnswers: false } });
+  executing = await ownApp(h, { env: { fastPaths: false } });
   venue = await buildVenue(h, { objects: 2 });
   const db = h.deps.database.db;
-  await db.updateTable('objects').set({ name: 'Court "A" \\ 😀\u2028' }).where('id', '=', venue.objects[0].id).execute();
-  await db.updateTable('accommodations').set({ address: 'Straße 1\n"Hof"' }).where('id', '=', venue.accommodation.id).execute();
+  await db
+    .updateTable('objects')
+    .set({ name: 'Court "A" \\ 😀\u2028' })
+    .where('id', '=', venue.objects[0].id)
+    .execute();
+  await db
+    .updateTable('accommodations')
+    .set({ address: 'Straße 1\n"Hof"' })
+    .where('id', '=', venue.accommodation.id)
+    .execute();
   const statuses = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'] as const;
   for (let i = 0; i < 7; i += 1) {
     const slot = slotInDays(3 + i, 9 + (i % 3));
-    const booking = await buildBooking(h, venue.tenantId, venue.objects[i % 2].id, { start: slot.startTime, end: slot.endTime, status: statuses[i % 4] });
+    const booking = await buildBooking(h, venue.tenantId, venue.objects[i % 2].id, {
+      start: slot.startTime,
+      end: slot.endTime,
+      status: statuses[i % 4],
+    });
     await db
       .updateTable('bookings')
-      .set({ guest_name: HOSTILE[i % HOSTILE.length], guest_phone: i % 2 ? null : `+49 "${i}"`, refund_amount: statuses[i % 4] === 'CANCELLED' ? 500 : null })
+      .set({
+        guest_name: HOSTILE[i % HOSTILE.length],
+        guest_phone: i % 2 ? null : `+49 "${i}"`,
+        refund_amount: statuses[i % 4] === 'CANCELLED' ? 500 : null,
+      })
       .where('id', '=', booking.id)
       .execute();
-    await sql`update bookings set created_at = ${`2026-02-0${1 + i} 08:00:00.${987654 - i}+00`}::timestamptz where id = ${booking.id}`.execute(db);
+    await sql`update bookings set created_at = ${`2026-02-0${1 + i} 08:00:00.${987654 - i}+00`}::timestamptz where id = ${booking.id}`.execute(
+      db,
+    );
   }
 });
 
@@ -48,12 +72,19 @@ const ALL_FIELDS =
 const cases: [string, string, Record<string, unknown>?][] = [
   ['the bench query', '{ bookings(first: 100) { id startTime status object { name accommodation { name } } } }'],
   ['every field the plan writes', `{ bookings { ${ALL_FIELDS} } }`],
-  ['aliases', '{ list: bookings(first: 3) { key: id when: startTime court: object { label: name place: accommodation { street: address } } } }'],
-  ['variables', 'query Q($s: BookingStatus, $n: Int) { bookings(status: $s, first: $n) { id guestName status } }', { s: 'CONFIRMED', n: 5 }],
+  [
+    'aliases',
+    '{ list: bookings(first: 3) { key: id when: startTime court: object { label: name place: accommodation { street: address } } } }',
+  ],
+  [
+    'variables',
+    'query Q($s: BookingStatus, $n: Int) { bookings(status: $s, first: $n) { id guestName status } }',
+    { s: 'CONFIRMED', n: 5 },
+  ],
   ['a status with no bookings', '{ bookings(status: COMPLETED, first: 1) { id } }'],
   ['two root fields', '{ a: bookings(first: 2) { id } b: bookings(status: CANCELLED) { id refundAmount } }'],
   ['only ids', '{ bookings { id } }'],
-  ['the own tenant named', `{ bookings(tenantId: "${'TENANT'}") { id } }`],
+  ['the own tenant named', '{ bookings(tenantId: "TENANT") { id } }'],
   // Declined by the plan (executed as usual): the bytes are the same by construction, the answer must still be right.
   ['a fragment', '{ bookings { ...F } } fragment F on Booking { id guestName }'],
   ['a directive', '{ bookings { id guestName @include(if: false) } }'],
@@ -77,7 +108,17 @@ describe('GraphQL bookings compiled to SQL', () => {
 
   it('covers the hostile strings and both kinds of answer (the comparison is not vacuous)', async () => {
     const ok = await h.graphql(venue.apiKey, `{ bookings { ${ALL_FIELDS} } }`);
-    const list = (ok.body as { data: { bookings: { guestName: string; createdAt: string; object: { name: string; accommodation: { address: string } } }[] } }).data.bookings;
+    const list = (
+      ok.body as {
+        data: {
+          bookings: {
+            guestName: string;
+            createdAt: string;
+            object: { name: string; accommodation: { address: string } };
+          }[];
+        };
+      }
+    ).data.bookings;
     expect(list).toHaveLength(7);
     expect(list.map((b) => b.guestName)).toEqual(expect.arrayContaining(HOSTILE));
     expect(list[0].object.accommodation.address).toBe('Straße 1\n"Hof"');
@@ -87,7 +128,13 @@ describe('GraphQL bookings compiled to SQL', () => {
   });
 
   it('writes those bytes itself (no fallback), in one SQL statement whatever the page size', async () => {
-    const principal = { kind: 'apiKey' as const, keyId: 'test', tenantId: venue.tenantId, scopes: ['bookings:read', 'catalog:read'], rateLimitPerMinute: null };
+    const principal = {
+      kind: 'apiKey' as const,
+      keyId: 'test',
+      tenantId: venue.tenantId,
+      scopes: ['bookings:read', 'catalog:read'],
+      rateLimitPerMinute: null,
+    };
     for (const [, text] of cases.slice(0, 3)) {
       const field = (parse(text).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
       const plan = planBookingsField(field);
@@ -101,7 +148,11 @@ describe('GraphQL bookings compiled to SQL', () => {
       const key = field.alias?.value ?? 'bookings';
       expect(JSON.stringify({ data: { [key]: value } })).toBe(executed.text);
     }
-    for (const declined of ['{ bookings { ...F } } fragment F on Booking { id }', '{ bookings { paymentUrl } }', '{ bookings { object { openingHours { monday { open } } } } }']) {
+    for (const declined of [
+      '{ bookings { ...F } } fragment F on Booking { id }',
+      '{ bookings { paymentUrl } }',
+      '{ bookings { object { openingHours { monday { open } } } } }',
+    ]) {
       const field = (parse(declined).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
       expect(planBookingsField(field)).toBeUndefined();
     }

@@ -1,14 +1,16 @@
 import pino from 'pino';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { readEnv } from '../src/env.js';
-import { ServerSecret, randomToken } from '../src/crypto.js';
-import { composeDeps, type AppDeps } from '../src/deps.js';
-import { buildApp, type App } from '../src/http/app.js';
+import { openDatabase } from '../src/kernel/db/database.js';
+import { migrateToLatest } from '../src/kernel/db/migrate.js';
+import { readEnv } from '../src/kernel/env.js';
+import { ServerSecret, randomToken } from '../src/kernel/crypto.js';
+import { composeDeps, type AppDeps } from '../src/app/deps.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
 import { createApiKey, createTenant } from '../src/modules/tenants/tenants.service.js';
-import { buildGuessLimits, memoryLimiterStore } from '../src/limits/index.js';
-import { workerDatabaseUrl } from './worker-services.js';
+import { parseCreateApiKey } from '../src/modules/tenants/tenants.commands.js';
+import { memoryLimiterStore } from '../src/kernel/limits/index.js';
+import { buildGuessLimits } from '../src/app/guess-limits.js';
+import { runDatabaseUrl } from './worker-services.js';
 
 /** A clock tests can move; `null` means real time. */
 export class TestClock {
@@ -27,8 +29,8 @@ export interface Harness {
   tenant(name?: string): Promise<{ tenantId: string; apiKey: string }>;
   /** A new key of the tenant with exactly these scopes. */
   key(tenantId: string, scopes: string[], rateLimitPerMinute?: number): Promise<string>;
-  request(options: RequestOptions): Promise<TestResponse>;
-  graphql(apiKey: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse>;
+  request: (options: RequestOptions) => Promise<TestResponse>;
+  graphql: (apiKey: string | null, query: string, variables?: Record<string, unknown>) => Promise<TestResponse>;
 }
 
 export interface RequestOptions {
@@ -59,8 +61,14 @@ export function requester(fastify: FastifyInstance) {
       headers['content-type'] ??= 'application/json';
       payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
-    const res = await fastify.inject({ method: options.method, url: options.url, headers, payload, remoteAddress: options.remoteAddress });
-    let body: unknown = undefined;
+    const res = await fastify.inject({
+      method: options.method,
+      url: options.url,
+      headers,
+      payload,
+      remoteAddress: options.remoteAddress,
+    });
+    let body: unknown;
     try {
       body = res.body ? JSON.parse(res.body) : undefined;
     } catch {
@@ -75,7 +83,7 @@ let instance: Promise<Harness> | undefined;
 async function create(): Promise<Harness> {
   // This worker's own database: a copy of the run's migrated template on PostgreSQL, a fresh
   // in-memory PGlite (migrated here) otherwise.
-  const databaseUrl = await workerDatabaseUrl();
+  const databaseUrl = await runDatabaseUrl();
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { pgliteDir: 'memory://' });
   if (!databaseUrl) await migrateToLatest(database.db);
   const clock = new TestClock();
@@ -83,7 +91,13 @@ async function create(): Promise<Harness> {
     // Tests make many requests with one key; rate-limit tests build their own app with a low limit.
     // Load shedding is off: the in-process PGlite blocks the event loop on a busy machine, and only
     // the load-shedding tests (test/operability.test.ts, their own apps) are about shedding.
-    ...readEnv({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://portier.test', RATE_LIMIT_PER_MINUTE: '1000000', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0' }),
+    ...readEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://portier.test',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0',
+    }),
     databaseUrl,
     pgliteDir: 'memory://',
     webhookAllowPrivateNetworks: true,
@@ -113,7 +127,12 @@ async function create(): Promise<Harness> {
       return { tenantId: tenant.id, apiKey };
     },
     async key(tenantId, scopes, rateLimitPerMinute) {
-      return (await createApiKey(database.db, { tenantId, name: `test ${scopes.join(',')}`, scopes, rateLimitPerMinute })).apiKey;
+      return (
+        await createApiKey(database.db, {
+          tenantId,
+          ...parseCreateApiKey({ name: `test ${scopes.join(',')}`, scopes, rateLimitPerMinute }),
+        })
+      ).apiKey;
     },
     request,
     graphql(apiKey, query, variables) {

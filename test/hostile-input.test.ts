@@ -24,7 +24,11 @@ beforeAll(async () => {
   venue = await buildVenue(h);
   const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
   const { activationCode } = await buildDevice(h, venue.tenantId, [door.id]);
-  const activated = await app.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+  const activated = await app.request({
+    method: 'POST',
+    url: '/api/devices/activate',
+    body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' },
+  });
   ({ device_key: deviceKey, device_id: deviceId } = activated.body as { device_key: string; device_id: string });
   base = `/api/v1/tenants/${venue.tenantId}`;
 });
@@ -55,7 +59,13 @@ function expectBadUserInput(res: TestResponse, mention: string) {
 
 let day = 2;
 /** A valid create-booking body on a day of its own (so a wrongly accepted one cannot make the next overlap). */
-const booking = (over: Record<string, unknown>) => ({ objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays((day += 1)), ...over });
+const booking = (over: Record<string, unknown>) => ({
+  objectId: venue.object.id,
+  guestName: 'Ada',
+  guestEmail: 'ada@example.com',
+  ...slotInDays((day += 1)),
+  ...over,
+});
 
 async function bookingCount(): Promise<number> {
   const rows = await h.deps.database.db
@@ -73,7 +83,12 @@ describe('REST bodies: NUL and lone surrogates in any string are refused naming 
     ['guestName', LONE],
   ])('createBooking %s', async (field, value) => {
     const before = await bookingCount();
-    const res = await app.request({ method: 'POST', url: `${base}/bookings`, apiKey: venue.apiKey, body: booking({ [field]: value }) });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/bookings`,
+      apiKey: venue.apiKey,
+      body: booking({ [field]: value }),
+    });
     expectProblemNaming(res, field);
     expect(await bookingCount()).toBe(before);
   });
@@ -99,7 +114,12 @@ describe('REST bodies: NUL and lone surrogates in any string are refused naming 
   });
 
   it('a nested key (not only values) is checked', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/bookings`, apiKey: venue.apiKey, body: booking({ extra: { [NUL]: 1 } }) });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/bookings`,
+      apiKey: venue.apiKey,
+      body: booking({ extra: { [NUL]: 1 } }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toMatch(/^extra\./);
   });
@@ -107,12 +127,20 @@ describe('REST bodies: NUL and lone surrogates in any string are refused naming 
 
 describe('REST query strings', () => {
   it('the guestEmail list filter with NUL', async () => {
-    const res = await app.request({ method: 'GET', url: `${base}/bookings?guestEmail=a%00b%40example.com`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `${base}/bookings?guestEmail=a%00b%40example.com`,
+      apiKey: venue.apiKey,
+    });
     expectProblemNaming(res, 'guestEmail');
   });
 
   it('a lone surrogate, percent-encoded as CESU-8, in a filter', async () => {
-    const res = await app.request({ method: 'GET', url: `${base}/bookings?guestEmail=%ED%A0%80`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `${base}/bookings?guestEmail=%ED%A0%80`,
+      apiKey: venue.apiKey,
+    });
     expect(res.status, res.text).toBeLessThan(500);
   });
 
@@ -122,7 +150,11 @@ describe('REST query strings', () => {
   });
 
   it('availability for a year-0000 date', async () => {
-    const res = await app.request({ method: 'GET', url: `${base}/objects/availability?date=0000-01-01&objectId=${venue.object.id}`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `${base}/objects/availability?date=0000-01-01&objectId=${venue.object.id}`,
+      apiKey: venue.apiKey,
+    });
     expectProblemNaming(res, 'date');
   });
 });
@@ -186,7 +218,13 @@ describe('device routes', () => {
       apiKey: venue.apiKey,
       body: {
         type: 'unlock',
-        doorId: (await h.deps.database.db.selectFrom('doors').select('id').where('tenant_id', '=', venue.tenantId).executeTakeFirstOrThrow()).id,
+        doorId: (
+          await h.deps.database.db
+            .selectFrom('doors')
+            .select('id')
+            .where('tenant_id', '=', venue.tenantId)
+            .executeTakeFirstOrThrow()
+        ).id,
         durationSeconds: 5,
       },
     });
@@ -201,17 +239,33 @@ describe('device routes', () => {
       expect(res.status, res.text).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    const row = await h.deps.database.db.selectFrom('device_commands').select('status').where('id', '=', created.body.command.id).executeTakeFirstOrThrow();
+    const row = await h.deps.database.db
+      .selectFrom('device_commands')
+      .select('status')
+      .where('id', '=', created.body.command.id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('pending');
   });
 });
 
 describe('GraphQL', () => {
   it.each([
-    ['createAccommodation', `mutation($t: ID) { createAccommodation(tenantId: $t, name: $v, address: "x", timeZone: "Europe/Berlin") { id } }`, 'name'],
+    [
+      'createAccommodation',
+      `mutation($t: ID) { createAccommodation(tenantId: $t, name: $v, address: "x", timeZone: "Europe/Berlin") { id } }`,
+      'name',
+    ],
     ['createDoor', `mutation($t: ID) { createDoor(tenantId: $t, name: $v, gpioPin: 3) { id } }`, 'name'],
-    ['createApiKey', `mutation($t: ID) { createApiKey(tenantId: $t, name: $v, scopes: ["bookings:read"]) { apiKey } }`, 'name'],
-    ['registerDevice', `mutation($t: ID) { registerDevice(tenantId: $t, name: $v, doorIds: []) { activationCode } }`, 'name'],
+    [
+      'createApiKey',
+      `mutation($t: ID) { createApiKey(tenantId: $t, name: $v, scopes: ["bookings:read"]) { apiKey } }`,
+      'name',
+    ],
+    [
+      'registerDevice',
+      `mutation($t: ID) { registerDevice(tenantId: $t, name: $v, doorIds: []) { activationCode } }`,
+      'name',
+    ],
   ])('%s: NUL in a variable', async (_name, template) => {
     const query = template.replace('mutation($t: ID)', 'mutation($t: ID, $v: String!)');
     const res = await app.graphql(venue.apiKey, query, { t: venue.tenantId, v: NUL });
@@ -244,7 +298,11 @@ describe('GraphQL', () => {
   });
 
   it.each(['variables', 'extensions'])('GET with %s=abc', async (name) => {
-    const res = await app.request({ method: 'GET', url: `/api/v1/graphql?query=${encodeURIComponent('{ __typename }')}&${name}=abc`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `/api/v1/graphql?query=${encodeURIComponent('{ __typename }')}&${name}=abc`,
+      apiKey: venue.apiKey,
+    });
     expectBadUserInput(res, name);
   });
 
@@ -254,10 +312,17 @@ describe('GraphQL', () => {
   });
 
   it('enum suggestions do not leak', async () => {
-    const res = await app.graphql(venue.apiKey, `query($s: BookingStatus) { bookings(tenantId: "${venue.tenantId}", status: $s) { id } }`, { s: 'CONFIRMD' });
+    const res = await app.graphql(
+      venue.apiKey,
+      `query($s: BookingStatus) { bookings(tenantId: "${venue.tenantId}", status: $s) { id } }`,
+      { s: 'CONFIRMD' },
+    );
     expect(res.body.errors.length).toBeGreaterThan(0);
     expect(res.text).not.toMatch(/did you mean/i);
-    const literal = await app.graphql(venue.apiKey, `{ bookings(tenantId: "${venue.tenantId}", status: CONFIRMD) { id } }`);
+    const literal = await app.graphql(
+      venue.apiKey,
+      `{ bookings(tenantId: "${venue.tenantId}", status: CONFIRMD) { id } }`,
+    );
     expect(literal.text).not.toMatch(/did you mean/i);
   });
 });
@@ -265,13 +330,23 @@ describe('GraphQL', () => {
 describe('found by the fuzz test', () => {
   it('a body that is JSON but not an object is a 400 naming body', async () => {
     for (const body of ['"text"', '[1]', '42', 'null']) {
-      const res = await app.request({ method: 'PATCH', url: `${base}/bookings/${crypto.randomUUID()}`, apiKey: venue.apiKey, body });
+      const res = await app.request({
+        method: 'PATCH',
+        url: `${base}/bookings/${crypto.randomUUID()}`,
+        apiKey: venue.apiKey,
+        body,
+      });
       expectProblemNaming(res, 'body');
     }
   });
 
   it('a prototype-poisoning body is a 400 naming body', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/bookings`, apiKey: venue.apiKey, body: '{"__proto__": {"x": 1}}' });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/bookings`,
+      apiKey: venue.apiKey,
+      body: '{"__proto__": {"x": 1}}',
+    });
     expectProblemNaming(res, 'body');
   });
 
@@ -288,7 +363,13 @@ describe('found by the fuzz test', () => {
 
 describe('content types on REST', () => {
   it('text/plain bodies are refused with 415', async () => {
-    const res = await app.request({ method: 'POST', url: `${base}/bookings`, apiKey: venue.apiKey, body: JSON.stringify(booking({})), headers: { 'content-type': 'text/plain' } });
+    const res = await app.request({
+      method: 'POST',
+      url: `${base}/bookings`,
+      apiKey: venue.apiKey,
+      body: JSON.stringify(booking({})),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status, res.text).toBe(415);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });

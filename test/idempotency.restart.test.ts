@@ -25,37 +25,47 @@ async function start(): Promise<ServerProcess> {
 }
 
 describe('Idempotency-Key across a process restart', () => {
-  it('a retry on the restarted process replays the first answer and books nothing new', { timeout: 600_000 }, async () => {
-    const first = await start();
-    // The banner is printed before the "listening" line, but through another pipe.
-    for (let waited = 0; waited < 30_000 && !first.stdout.join('').includes('objects:'); waited += 50) await new Promise((r) => setTimeout(r, 50));
-    const banner = first.stdout.join('');
-    const apiKey = /apiKey:\s+(svc_\S+)/.exec(banner)?.[1];
-    const tenantId = /tenantId:\s+(\S+)/.exec(banner)?.[1];
-    const objectId = /objects:\s+([0-9a-f-]{36})/.exec(banner)?.[1];
-    expect(apiKey && tenantId && objectId, `demo banner: ${banner}`).toBeTruthy();
+  it(
+    'a retry on the restarted process replays the first answer and books nothing new',
+    { timeout: 600_000 },
+    async () => {
+      const first = await start();
+      // The banner is printed before the "listening" line, but through another pipe.
+      for (let waited = 0; waited < 30_000 && !first.stdout.join('').includes('objects:'); waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      const banner = first.stdout.join('');
+      const apiKey = /apiKey:\s+(svc_\S+)/.exec(banner)?.[1];
+      const tenantId = /tenantId:\s+(\S+)/.exec(banner)?.[1];
+      const objectId = /objects:\s+([0-9a-f-]{36})/.exec(banner)?.[1];
+      expect(apiKey && tenantId && objectId, `demo banner: ${banner}`).toBeTruthy();
 
-    const body = JSON.stringify({ objectId, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays(3) });
-    const create = (server: ServerProcess, id: string) =>
-      send(`${server.url}/api/v1/tenants/${tenantId}/bookings`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': 'restart-order-1' },
-        body,
-        id,
+      const body = JSON.stringify({ objectId, guestName: 'Ada', guestEmail: 'ada@example.com', ...slotInDays(3) });
+      const create = (server: ServerProcess, id: string) =>
+        send(`${server.url}/api/v1/tenants/${tenantId}/bookings`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': 'restart-order-1' },
+          body,
+          id,
+        });
+      const original = await create(first, 'before-restart');
+      expect(original.status, original.body).toBe(201);
+      expect(original.headers?.['idempotent-replayed']).toBeUndefined();
+
+      expect(await first.stop()).toBe(0);
+      const second = await start();
+      const retry = await create(second, 'after-restart');
+      expect(retry.status).toBe(201);
+      expect(retry.headers?.['idempotent-replayed']).toBe('true');
+      expect(retry.body).toBe(original.body);
+
+      const list = await send(`${second.url}/api/v1/tenants/${tenantId}/bookings`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+        id: 'list',
       });
-    const original = await create(first, 'before-restart');
-    expect(original.status, original.body).toBe(201);
-    expect(original.headers?.['idempotent-replayed']).toBeUndefined();
-
-    expect(await first.stop()).toBe(0);
-    const second = await start();
-    const retry = await create(second, 'after-restart');
-    expect(retry.status).toBe(201);
-    expect(retry.headers?.['idempotent-replayed']).toBe('true');
-    expect(retry.body).toBe(original.body);
-
-    const list = await send(`${second.url}/api/v1/tenants/${tenantId}/bookings`, { headers: { authorization: `Bearer ${apiKey}` }, id: 'list' });
-    const bookings = (JSON.parse(list.body ?? '{}') as { bookings: { id: string }[] }).bookings;
-    expect(bookings.map((b) => b.id)).toEqual([(JSON.parse(original.body ?? '{}') as { booking: { id: string } }).booking.id]);
-  });
+      const bookings = (JSON.parse(list.body ?? '{}') as { bookings: { id: string }[] }).bookings;
+      expect(bookings.map((b) => b.id)).toEqual([
+        (JSON.parse(original.body ?? '{}') as { booking: { id: string } }).booking.id,
+      ]);
+    },
+  );
 });

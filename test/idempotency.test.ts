@@ -14,13 +14,26 @@ type Venue = Awaited<ReturnType<typeof buildVenue>>;
 
 // Local Berlin times on Saturday 2026-11-21 (UTC+1).
 const at = (hhmm: string) => `2026-11-21T${hhmm}:00+01:00`;
-const body = (v: Venue, start = '10:00', end = '11:00') => ({ objectId: v.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: at(start), endTime: at(end) });
+const body = (v: Venue, start = '10:00', end = '11:00') => ({
+  objectId: v.object.id,
+  guestName: 'Ada',
+  guestEmail: 'ada@example.com',
+  startTime: at(start),
+  endTime: at(end),
+});
 
 function create(v: Venue, key: string, payload: unknown = body(v), apiKey = v.apiKey, request = h.request) {
-  return request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/bookings`, apiKey, body: payload, headers: { 'idempotency-key': key } });
+  return request({
+    method: 'POST',
+    url: `/api/v1/tenants/${v.tenantId}/bookings`,
+    apiKey,
+    body: payload,
+    headers: { 'idempotency-key': key },
+  });
 }
 
-const bookingsOf = (tenantId: string) => h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', tenantId).execute();
+const bookingsOf = (tenantId: string) =>
+  h.deps.database.db.selectFrom('bookings').select('id').where('tenant_id', '=', tenantId).execute();
 const replayed = (r: TestResponse) => r.headers['idempotent-replayed'] === 'true';
 
 describe('Idempotency-Key on REST', () => {
@@ -35,7 +48,11 @@ describe('Idempotency-Key on REST', () => {
       else expect(r).toMatchObject({ status: 409, body: { code: 'idempotency_key_in_progress' } });
     }
     expect(await bookingsOf(v.tenantId)).toHaveLength(1);
-    const events = await h.deps.database.db.selectFrom('events').select('id').where('tenant_id', '=', v.tenantId).execute();
+    const events = await h.deps.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(events).toHaveLength(1);
 
     // After the first finished, a retry is always the replay: status, body and headers.
@@ -60,7 +77,13 @@ describe('Idempotency-Key on REST', () => {
     expect(await bookingsOf(v.tenantId)).toHaveLength(1);
     // The same fields in another order are the same request.
     const b = body(v);
-    const reordered = await create(v, 'k', { endTime: b.endTime, startTime: b.startTime, guestEmail: b.guestEmail, guestName: b.guestName, objectId: b.objectId });
+    const reordered = await create(v, 'k', {
+      endTime: b.endTime,
+      startTime: b.startTime,
+      guestEmail: b.guestEmail,
+      guestName: b.guestName,
+      objectId: b.objectId,
+    });
     expect(replayed(reordered)).toBe(true);
   });
 
@@ -105,14 +128,25 @@ describe('Idempotency-Key on REST', () => {
 
     const created = await create(v, 'c');
     const url = `/api/v1/tenants/${v.tenantId}/bookings/${created.body.booking.id}`;
-    const patch = () => h.request({ method: 'PATCH', url, apiKey: v.apiKey, body: { status: 'CONFIRMED' }, headers: { 'idempotency-key': 'confirm' } });
+    const patch = () =>
+      h.request({
+        method: 'PATCH',
+        url,
+        apiKey: v.apiKey,
+        body: { status: 'CONFIRMED' },
+        headers: { 'idempotency-key': 'confirm' },
+      });
     const confirmed = await patch();
     expect(confirmed.status).toBe(200);
     const retry = await patch();
     // Without the key this would be 409 invalid_transition (CONFIRMED → CONFIRMED).
     expect(retry.status).toBe(200);
     expect(replayed(retry)).toBe(true);
-    const events = await h.deps.database.db.selectFrom('events').select('type').where('tenant_id', '=', v.tenantId).execute();
+    const events = await h.deps.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(events.map((e) => e.type).sort()).toEqual(['booking.confirmed', 'booking.created']);
   });
 
@@ -130,7 +164,14 @@ describe('Idempotency-Key on REST', () => {
       },
     });
     try {
-      const send = () => app.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/flaky`, apiKey: v.apiKey, body: {}, headers: { 'idempotency-key': 'f' } });
+      const send = () =>
+        app.request({
+          method: 'POST',
+          url: `/api/v1/tenants/${v.tenantId}/flaky`,
+          apiKey: v.apiKey,
+          body: {},
+          headers: { 'idempotency-key': 'f' },
+        });
       expect((await send()).status).toBe(500);
       const second = await send();
       expect(second).toMatchObject({ status: 200, body: { calls: 2 } });
@@ -156,9 +197,18 @@ describe('Idempotency-Key on REST', () => {
 
   it('ignores the header on reads', async () => {
     const v = await buildVenue(h);
-    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/bookings`, apiKey: v.apiKey, headers: { 'idempotency-key': 'read' } });
+    const res = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${v.tenantId}/bookings`,
+      apiKey: v.apiKey,
+      headers: { 'idempotency-key': 'read' },
+    });
     expect(res.status).toBe(200);
-    const rows = await h.deps.database.db.selectFrom('idempotency_keys').select('key').where('tenant_id', '=', v.tenantId).execute();
+    const rows = await h.deps.database.db
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -191,7 +241,11 @@ describe('Idempotency-Key on REST', () => {
     h.clock.set('2026-11-22T09:00:02Z');
     await create(v, 'trigger-prune');
     for (;;) {
-      const rows = await h.deps.database.db.selectFrom('idempotency_keys').select('key').where('tenant_id', '=', v.tenantId).execute();
+      const rows = await h.deps.database.db
+        .selectFrom('idempotency_keys')
+        .select('key')
+        .where('tenant_id', '=', v.tenantId)
+        .execute();
       if (rows.every((r) => r.key === 'trigger-prune')) break;
       if (Date.now() > deadline) throw new Error(`not pruned: ${JSON.stringify(rows)}`);
       await new Promise((r) => setTimeout(r, 50));
@@ -205,7 +259,13 @@ describe('Idempotency-Key on GraphQL', () => {
   }`;
 
   const gql = (v: Venue, key: string, query: string, variables: Record<string, unknown>) =>
-    h.request({ method: 'POST', url: '/api/v1/graphql', apiKey: v.apiKey, body: { query, variables }, headers: { 'idempotency-key': key } });
+    h.request({
+      method: 'POST',
+      url: '/api/v1/graphql',
+      apiKey: v.apiKey,
+      body: { query, variables },
+      headers: { 'idempotency-key': key },
+    });
 
   it('replays a mutation and refuses other variables under the key', async () => {
     const v = await buildVenue(h);
@@ -217,7 +277,10 @@ describe('Idempotency-Key on GraphQL', () => {
     expect(second.text).toBe(first.text);
     const changed = await gql(v, 'g', MUTATION, { ...vars, startTime: at('12:00'), endTime: at('13:00') });
     expect(changed.status).toBe(422);
-    expect(changed.body.errors[0].extensions).toMatchObject({ code: 'UNPROCESSABLE', reason: 'idempotency_key_reused' });
+    expect(changed.body.errors[0].extensions).toMatchObject({
+      code: 'UNPROCESSABLE',
+      reason: 'idempotency_key_reused',
+    });
     expect(await bookingsOf(v.tenantId)).toHaveLength(1);
   });
 

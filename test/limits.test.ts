@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
-import { createFailureLimiter, memoryLimiterStore, openLimiterStore, type LimiterStore } from '../src/limits/index.js';
+import {
+  createFailureLimiter,
+  memoryLimiterStore,
+  openLimiterStore,
+  type LimiterStore,
+} from '../src/kernel/limits/index.js';
 import { workerRedisUrl } from './worker-services.js';
 
 // The guessing limiters (src/limits): tiers, windows that run out, and — with REDIS_URL — counters

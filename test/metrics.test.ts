@@ -1,9 +1,10 @@
+import { ONLINE_WINDOW_SECONDS } from '../src/modules/devices/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, requester, type Harness } from './harness.js';
 import { buildDevice, buildDoor, buildVenue } from './builders.js';
-import { buildApp, type App } from '../src/http/app.js';
-import { createMetrics } from '../src/metrics/metrics.js';
-import type { AppDeps } from '../src/deps.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
+import { createMetrics } from '../src/kernel/metrics.js';
+import type { AppDeps } from '../src/kernel/deps.js';
 
 // GET /metrics (issue 12, "Also"): Prometheus text, off unless METRICS_TOKEN is set, then only
 // with that bearer token.
@@ -18,7 +19,12 @@ async function appWith(env: Partial<AppDeps['env']>): Promise<App> {
   const deps: AppDeps = {
     ...h.deps,
     env: { ...h.deps.env, ...env },
-    metrics: createMetrics({ database: h.deps.database, pool: h.deps.database.pool, now: h.deps.now }),
+    metrics: createMetrics({
+      database: h.deps.database,
+      pool: h.deps.database.pool,
+      now: h.deps.now,
+      onlineWindowSeconds: ONLINE_WINDOW_SECONDS,
+    }),
   };
   // Load shedding is not under test here (0 turns its event-loop check off): on a busy machine
   // @fastify/under-pressure reads an interval without samples as an infinite delay and sheds.
@@ -40,7 +46,8 @@ afterAll(async () => {
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -70,7 +77,11 @@ describe('GET /metrics', () => {
     const venue = await buildVenue(h);
     const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
     const { activationCode } = await buildDevice(h, venue.tenantId, [door.id]);
-    const activated = await request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+    const activated = await request({
+      method: 'POST',
+      url: '/api/devices/activate',
+      body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' },
+    });
     expect(activated.status, activated.text).toBe(200);
     const device = { deviceId: activated.body.device_id as string, deviceKey: activated.body.device_key as string };
     const url = `/api/v1/tenants/${venue.tenantId}/objects/${venue.object.id}/booking-rules`;
@@ -83,7 +94,12 @@ describe('GET /metrics', () => {
       body: { cpu_percent: 1, memory_percent: 1, wifi_signal_dbm: -40, door_states: {} },
     });
     expect(heartbeat.status).toBe(200);
-    const check = await request({ method: 'POST', url: `/api/devices/${device.deviceId}/access-check`, apiKey: device.deviceKey, body: { token: 'xx', doorId: door.id } });
+    const check = await request({
+      method: 'POST',
+      url: `/api/devices/${device.deviceId}/access-check`,
+      apiKey: device.deviceKey,
+      body: { token: 'xx', doorId: door.id },
+    });
     expect(check.status).toBe(200);
     expect(check.body.allowed).toBe(false);
 
@@ -92,10 +108,18 @@ describe('GET /metrics', () => {
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.text;
     const route = '/api/v1/tenants/:tenantId/objects/:objectId/booking-rules';
-    expect(sample(text, 'portier_http_requests_total', { route, method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'portier_http_requests_total', { route, method: 'GET', status: '401' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'portier_http_request_duration_seconds_count', { route, status: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'portier_http_request_duration_seconds_bucket', { route, status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'portier_http_requests_total', { route, method: 'GET', status: '200' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(sample(text, 'portier_http_requests_total', { route, method: 'GET', status: '401' })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(
+      sample(text, 'portier_http_request_duration_seconds_count', { route, status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'portier_http_request_duration_seconds_bucket', { route, status: '200', le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(venue.tenantId); // route patterns, never raw URLs
     expect(sample(text, 'portier_db_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'portier_db_pool_max_connections')).toBeGreaterThanOrEqual(1);

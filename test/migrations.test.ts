@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/database.js';
-import { migrateToEmpty, migrateToLatest, pendingMigrations } from '../src/db/migrate.js';
+import { openDatabase, type Database } from '../src/kernel/db/database.js';
+import { migrateToEmpty, migrateToLatest, pendingMigrations } from '../src/kernel/db/migrate.js';
 
 // Every migration applies to an empty database, reverts, and applies again: down() undoes all
 // that up() did. On the suite's database kind: a fresh in-memory PGlite, or a scratch PostgreSQL
@@ -38,7 +38,9 @@ afterAll(async () => {
 async function tables(): Promise<string[]> {
   const { rows } = await sql<{
     name: string;
-  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by 1`.execute(database.db);
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_name not like 'kysely_%' order by 1`.execute(
+    database.db,
+  );
   return rows.map((r) => r.name);
 }
 

@@ -9,7 +9,12 @@ export interface HttpResponse {
   headers: Record<string, string | string[] | number | undefined>;
   text: string;
 }
-export type Http = (req: { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; body?: string }) => Promise<HttpResponse>;
+export type Http = (req: {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}) => Promise<HttpResponse>;
 
 export function injectHttp(fastify: FastifyInstance): Http {
   return async ({ method, url, headers, body }) => {
@@ -42,7 +47,8 @@ export class CookieJar {
   }
   take(res: HttpResponse): void {
     const header = res.headers['set-cookie'];
-    for (const cookie of Array.isArray(header) ? header : header !== undefined ? [String(header)] : []) this.add(cookie);
+    for (const cookie of Array.isArray(header) ? header : header !== undefined ? [String(header)] : [])
+      this.add(cookie);
   }
   header(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -54,8 +60,19 @@ export function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export function authorizeUrl(params: { clientId: string; redirectUri: string; scope?: string; state?: string; challenge?: string; method?: string }): string {
-  const q = new URLSearchParams({ response_type: 'code', client_id: params.clientId, redirect_uri: params.redirectUri });
+export function authorizeUrl(params: {
+  clientId: string;
+  redirectUri: string;
+  scope?: string;
+  state?: string;
+  challenge?: string;
+  method?: string;
+}): string {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: params.clientId,
+    redirect_uri: params.redirectUri,
+  });
   if (params.scope !== undefined) q.set('scope', params.scope);
   if (params.state !== undefined) q.set('state', params.state);
   if (params.challenge !== undefined) {
@@ -88,7 +105,14 @@ export interface FlowResult {
  */
 export async function runAuthorization(
   http: Http,
-  options: { url: string; origin: string; email?: string; password?: string; decision?: 'allow' | 'deny'; jar?: CookieJar },
+  options: {
+    url: string;
+    origin: string;
+    email?: string;
+    password?: string;
+    decision?: 'allow' | 'deny';
+    jar?: CookieJar;
+  },
 ): Promise<FlowResult> {
   const jar = options.jar ?? new CookieJar();
   const pages: FlowResult['pages'] = [];
@@ -96,7 +120,8 @@ export async function runAuthorization(
   let last: HttpResponse | undefined;
   for (let hop = 0; hop < 12 && next; hop += 1) {
     const headers: Record<string, string> = { cookie: jar.header() };
-    if (next.method === 'POST') Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin });
+    if (next.method === 'POST')
+      Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', origin: options.origin });
     last = await http({ ...next, headers });
     // A busy test machine may shed load (503 with Retry-After); a browser user would retry too.
     for (let retry = 0; last.status === 503 && retry < 5; retry += 1) {
@@ -104,7 +129,6 @@ export async function runAuthorization(
       last = await http({ ...next, headers });
     }
     jar.take(last);
-    next = undefined;
     const to = location(last);
     if (last.status >= 300 && last.status < 400 && to) {
       const target = new URL(to, options.origin);
@@ -125,10 +149,18 @@ export async function runAuthorization(
         break;
       }
       pages.push('sign-in');
-      next = { method: 'POST', url: action, body: new URLSearchParams({ csrf, email: options.email, password: options.password ?? '' }).toString() };
+      next = {
+        method: 'POST',
+        url: action,
+        body: new URLSearchParams({ csrf, email: options.email, password: options.password ?? '' }).toString(),
+      };
     } else {
       pages.push('consent');
-      next = { method: 'POST', url: action, body: new URLSearchParams({ csrf, decision: options.decision ?? 'allow' }).toString() };
+      next = {
+        method: 'POST',
+        url: action,
+        body: new URLSearchParams({ csrf, decision: options.decision ?? 'allow' }).toString(),
+      };
     }
   }
   if (!last) throw new Error('no response');
@@ -152,7 +184,7 @@ export async function formPost(
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
     body: new URLSearchParams(params).toString(),
   });
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = res.text ? (JSON.parse(res.text) as Record<string, unknown>) : {};
   } catch {

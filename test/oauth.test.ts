@@ -4,7 +4,17 @@ import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildUser, OWN_ORIGIN, signIn } from './dashboard.js';
 import { createApp } from '../src/modules/oauth/apps.service.js';
-import { CookieJar, authorizeUrl, basic, formPost, injectHttp, pkce, runAuthorization, type Http } from './oauth-flow.js';
+import { parseCreateApp } from '../src/modules/oauth/apps.commands.js';
+import {
+  CookieJar,
+  authorizeUrl,
+  basic,
+  formPost,
+  injectHttp,
+  pkce,
+  runAuthorization,
+  type Http,
+} from './oauth-flow.js';
 
 // The authorization server through Portier's own HTTP stack (fastify inject, no browser): every
 // refusal is a standard OAuth error (RFC 6749), tokens act exactly like API keys.
@@ -31,19 +41,32 @@ async function setup(options: { scopes?: string[]; public?: boolean; role?: 'adm
   const owner = await h.tenant('App maker');
   const { app, clientSecret } = await createApp(h.deps.database.db, {
     tenantId: owner.tenantId,
-    name: 'Calendar Sync',
-    redirectUris: [REDIRECT],
-    scopes: options.scopes ?? ['bookings:read', 'catalog:read'],
-    public: options.public,
+    ...parseCreateApp({
+      name: 'Calendar Sync',
+      redirectUris: [REDIRECT],
+      scopes: options.scopes ?? ['bookings:read', 'catalog:read'],
+      public: options.public,
+    }),
   });
   const customer = await h.tenant('Harbour Hotel');
   const user = await buildUser(h, customer.tenantId, options.role ?? 'admin');
-  return { owner, customer, user, clientId: app.client_id, clientSecret: clientSecret ?? '', auth: clientSecret ? basic(app.client_id, clientSecret) : undefined };
+  return {
+    owner,
+    customer,
+    user,
+    clientId: app.client_id,
+    clientSecret: clientSecret ?? '',
+    auth: clientSecret ? basic(app.client_id, clientSecret) : undefined,
+  };
 }
 
 type Setup = Awaited<ReturnType<typeof setup>>;
 
-async function authorize(s: Setup, scope = 'bookings:read', extra: { state?: string; decision?: 'allow' | 'deny'; jar?: CookieJar; email?: string } = {}) {
+async function authorize(
+  s: Setup,
+  scope = 'bookings:read',
+  extra: { state?: string; decision?: 'allow' | 'deny'; jar?: CookieJar; email?: string } = {},
+) {
   const { verifier, challenge } = pkce();
   const state = extra.state ?? 'st-' + Math.random().toString(36).slice(2);
   const flow = await runAuthorization(http, {
@@ -69,7 +92,13 @@ async function tokens(s: Setup, scope = 'bookings:read') {
   if (!code) throw new Error('no code');
   const res = await exchange(s, code, verifier);
   expect(res.status).toBe(200);
-  return res.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string };
+  return res.body as {
+    access_token: string;
+    refresh_token: string;
+    scope: string;
+    expires_in: number;
+    token_type: string;
+  };
 }
 
 describe('OAuth: the code flow', () => {
@@ -97,8 +126,16 @@ describe('OAuth: the code flow', () => {
       expect(res.body).not.toHaveProperty(absent);
     }
     // No OpenID Connect discovery, no dynamic registration, no device flow routes.
-    for (const url of ['/.well-known/openid-configuration', '/oauth/register', '/oauth/device/auth', '/oauth/userinfo', '/oauth/par']) {
-      expect((await o.request({ method: url === '/.well-known/openid-configuration' ? 'GET' : 'POST', url })).status).toBe(404);
+    for (const url of [
+      '/.well-known/openid-configuration',
+      '/oauth/register',
+      '/oauth/device/auth',
+      '/oauth/userinfo',
+      '/oauth/par',
+    ]) {
+      expect(
+        (await o.request({ method: url === '/.well-known/openid-configuration' ? 'GET' : 'POST', url })).status,
+      ).toBe(404);
     }
   });
 
@@ -107,7 +144,7 @@ describe('OAuth: the code flow', () => {
     const state = 'opaque/state with spaces & symbols?=';
     const { flow, code } = await authorize(s, 'bookings:read catalog:read', { state });
     expect(flow.pages).toEqual(['sign-in', 'consent']);
-    expect(flow.redirect?.origin + (flow.redirect?.pathname ?? '')).toBe(REDIRECT);
+    expect(`${flow.redirect?.origin}${flow.redirect?.pathname ?? ''}`).toBe(REDIRECT);
     expect(flow.redirect?.searchParams.get('state')).toBe(state);
     expect(flow.redirect?.searchParams.get('iss')).toBe('http://portier.test');
     expect(code).toBeTruthy();
@@ -118,7 +155,13 @@ describe('OAuth: the code flow', () => {
     const jar = new CookieJar();
     const start = await http({
       method: 'GET',
-      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read catalog:read', state: 'x', challenge: pkce().challenge }),
+      url: authorizeUrl({
+        clientId: s.clientId,
+        redirectUri: REDIRECT,
+        scope: 'bookings:read catalog:read',
+        state: 'x',
+        challenge: pkce().challenge,
+      }),
     });
     jar.take(start);
     const interaction = String(start.headers.location);
@@ -136,7 +179,15 @@ describe('OAuth: the code flow', () => {
     expect(signedIn.status).toBe(303);
     const consent = await http({ method: 'GET', url: interaction, headers: { cookie: jar.header() } });
     expect(consent.status).toBe(200);
-    for (const text of ['Calendar Sync', 'App maker', 'Harbour Hotel', 'See your bookings', 'See your accommodations, bookable objects and doors', '>Allow<', '>Deny<']) {
+    for (const text of [
+      'Calendar Sync',
+      'App maker',
+      'Harbour Hotel',
+      'See your bookings',
+      'See your accommodations, bookable objects and doors',
+      '>Allow<',
+      '>Deny<',
+    ]) {
       expect(consent.text).toContain(text);
     }
     expect(consent.text).not.toMatch(/<(script|link|img)\b/);
@@ -148,7 +199,13 @@ describe('OAuth: the code flow', () => {
     const jar = new CookieJar();
     const start = await http({
       method: 'GET',
-      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'x', challenge: pkce().challenge }),
+      url: authorizeUrl({
+        clientId: s.clientId,
+        redirectUri: REDIRECT,
+        scope: 'bookings:read',
+        state: 'x',
+        challenge: pkce().challenge,
+      }),
     });
     jar.take(start);
     const interaction = String(start.headers.location);
@@ -164,7 +221,9 @@ describe('OAuth: the code flow', () => {
       });
     expect((await post({ email: s.user.email, password: s.user.password })).status).toBe(403);
     expect((await post({ csrf: 'forged', email: s.user.email, password: s.user.password })).status).toBe(403);
-    expect((await post({ csrf, email: s.user.email, password: s.user.password }, 'https://evil.example')).status).toBe(403);
+    expect((await post({ csrf, email: s.user.email, password: s.user.password }, 'https://evil.example')).status).toBe(
+      403,
+    );
     const wrong = await post({ csrf, email: s.user.email, password: 'not the password' });
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('The email or password is wrong.');
@@ -189,7 +248,12 @@ describe('OAuth: the code flow', () => {
     const viewer = await o.graphql(t.access_token, '{ viewer { id name } }');
     expect(viewer.body.data.viewer).toEqual({ id: s.customer.tenantId, name: 'Harbour Hotel' });
     // A scope it was not granted: 403 like an API key without it.
-    const write = await o.request({ method: 'POST', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token, body: {} });
+    const write = await o.request({
+      method: 'POST',
+      url: BOOKINGS(s.customer.tenantId),
+      apiKey: t.access_token,
+      body: {},
+    });
     expect(write.status).toBe(403);
     const catalog = await o.graphql(t.access_token, '{ accommodations { id } }');
     expect(catalog.body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -198,7 +262,11 @@ describe('OAuth: the code flow', () => {
       method: 'POST',
       url: '/api/pricing/preview',
       apiKey: t.access_token,
-      body: { objectId: '00000000-0000-4000-8000-000000000000', startTime: '2030-01-01T10:00:00Z', endTime: '2030-01-01T11:00:00Z' },
+      body: {
+        objectId: '00000000-0000-4000-8000-000000000000',
+        startTime: '2030-01-01T10:00:00Z',
+        endTime: '2030-01-01T11:00:00Z',
+      },
     });
     expect(preview.status).not.toBe(401);
   });
@@ -214,25 +282,46 @@ describe('OAuth: the code flow', () => {
     const s = await setup();
     const first = await tokens(s);
     const second = await tokens(s, 'bookings:read catalog:read');
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: first.access_token })).status).toBe(200);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: first.access_token })).status,
+    ).toBe(200);
     const admin = await h.key(s.customer.tenantId, ['admin']);
-    const listed = await o.graphql(admin, '{ connectedApps { clientId name ownerTenantName scopes authorizedAt lastUsedAt } }');
+    const listed = await o.graphql(
+      admin,
+      '{ connectedApps { clientId name ownerTenantName scopes authorizedAt lastUsedAt } }',
+    );
     expect(listed.body.data.connectedApps).toHaveLength(1);
-    expect(listed.body.data.connectedApps[0]).toMatchObject({ clientId: s.clientId, name: 'Calendar Sync', ownerTenantName: 'App maker' });
+    expect(listed.body.data.connectedApps[0]).toMatchObject({
+      clientId: s.clientId,
+      name: 'Calendar Sync',
+      ownerTenantName: 'App maker',
+    });
     expect(listed.body.data.connectedApps[0].scopes.sort()).toEqual(['bookings:read', 'catalog:read']);
     expect(listed.body.data.connectedApps[0].lastUsedAt).not.toBeNull();
     const ownerApps = await o.graphql(s.owner.apiKey, '{ oauthApps { clientId authorizedTenantCount } }');
     expect(ownerApps.body.data.oauthApps).toEqual([{ clientId: s.clientId, authorizedTenantCount: 1 }]);
 
-    const revoked = await o.graphql(admin, 'mutation($id: ID!) { revokeConnectedApp(clientId: $id) }', { id: s.clientId });
+    const revoked = await o.graphql(admin, 'mutation($id: ID!) { revokeConnectedApp(clientId: $id) }', {
+      id: s.clientId,
+    });
     expect(revoked.body.data.revokeConnectedApp).toBe(true);
     for (const t of [first, second]) {
-      expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status).toBe(401);
-      const refreshed = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token }, s.auth);
+      expect(
+        (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status,
+      ).toBe(401);
+      const refreshed = await formPost(
+        http,
+        '/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+        s.auth,
+      );
       expect(refreshed.body.error).toBe('invalid_grant');
     }
     expect((await o.graphql(admin, '{ connectedApps { clientId } }')).body.data.connectedApps).toEqual([]);
-    expect((await o.graphql(s.owner.apiKey, '{ oauthApps { authorizedTenantCount } }')).body.data.oauthApps[0].authorizedTenantCount).toBe(0);
+    expect(
+      (await o.graphql(s.owner.apiKey, '{ oauthApps { authorizedTenantCount } }')).body.data.oauthApps[0]
+        .authorizedTenantCount,
+    ).toBe(0);
   });
 
   it('applies the rate limit per app and tenant with the same headers', async () => {
@@ -250,16 +339,35 @@ describe('OAuth: the code flow', () => {
   it('refresh tokens rotate; a rotated one used again is refused and ends the whole grant', async () => {
     const s = await setup();
     const t = await tokens(s);
-    const refreshed = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token }, s.auth);
+    const refreshed = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      s.auth,
+    );
     expect(refreshed.status).toBe(200);
     const next = refreshed.body as { access_token: string; refresh_token: string };
     expect(next.refresh_token).not.toBe(t.refresh_token);
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: next.access_token })).status).toBe(200);
-    const reused = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token }, s.auth);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: next.access_token })).status,
+    ).toBe(200);
+    const reused = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+      s.auth,
+    );
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe('invalid_grant');
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: next.access_token })).status).toBe(401);
-    const nextRefresh = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: next.refresh_token }, s.auth);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: next.access_token })).status,
+    ).toBe(401);
+    const nextRefresh = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: next.refresh_token },
+      s.auth,
+    );
     expect(nextRefresh.body.error).toBe('invalid_grant');
   });
 
@@ -270,24 +378,39 @@ describe('OAuth: the code flow', () => {
       const t = await tokens(s);
       const revoked = await formPost(http, '/oauth/revoke', { token: t[kind], token_type_hint: kind }, s.auth);
       expect(revoked.status).toBe(200);
-      expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status).toBe(401);
-      const refreshed = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token }, s.auth);
+      expect(
+        (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status,
+      ).toBe(401);
+      const refreshed = await formPost(
+        http,
+        '/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: t.refresh_token },
+        s.auth,
+      );
       expect(refreshed.body.error).toBe('invalid_grant');
       expect((await o.graphql(admin, '{ connectedApps { clientId } }')).body.data.connectedApps).toEqual([]);
     }
-    expect((await formPost(http, '/oauth/revoke', { token: 'never-issued-token-value-000000000' }, s.auth)).status).toBe(200);
+    expect(
+      (await formPost(http, '/oauth/revoke', { token: 'never-issued-token-value-000000000' }, s.auth)).status,
+    ).toBe(200);
     // Another app may not revoke this app's tokens.
     const t = await tokens(s);
     const other = await setup();
-    expect((await formPost(http, '/oauth/revoke', { token: t.access_token }, other.auth)).body.error).toBe('invalid_request');
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status).toBe(200);
+    expect((await formPost(http, '/oauth/revoke', { token: t.access_token }, other.auth)).body.error).toBe(
+      'invalid_request',
+    );
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status,
+    ).toBe(200);
   });
 
   it('a public app uses PKCE without a secret', async () => {
     const s = await setup({ public: true });
     expect(s.auth).toBeUndefined();
     const t = await tokens(s);
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status).toBe(200);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status,
+    ).toBe(200);
   });
 
   it('stores no token, code or secret in plain text', async () => {
@@ -300,18 +423,28 @@ describe('OAuth: the code flow', () => {
     expect(before).not.toContain(code);
     const t = (await exchange(s, code ?? '', verifier)).body as { access_token: string; refresh_token: string };
     const after = await rows();
-    for (const secret of [t.access_token, t.refresh_token, code ?? 'x', s.clientSecret, verifier]) expect(after).not.toContain(secret);
+    for (const secret of [t.access_token, t.refresh_token, code ?? 'x', s.clientSecret, verifier])
+      expect(after).not.toContain(secret);
   });
 
   it('a rotated client secret replaces the old one at once; a wrong secret is invalid_client', async () => {
     const s = await setup();
-    const rotated = await o.graphql(s.owner.apiKey, 'mutation($id: ID!) { rotateOAuthAppSecret(clientId: $id) { clientSecret app { clientId secretRotatedAt } } }', {
-      id: s.clientId,
-    });
+    const rotated = await o.graphql(
+      s.owner.apiKey,
+      'mutation($id: ID!) { rotateOAuthAppSecret(clientId: $id) { clientSecret app { clientId secretRotatedAt } } }',
+      {
+        id: s.clientId,
+      },
+    );
     const newSecret = rotated.body.data.rotateOAuthAppSecret.clientSecret as string;
     expect(newSecret).toMatch(/^pcs_/);
     const { code, verifier } = await authorize(s);
-    const old = await formPost(http, '/oauth/token', { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier }, s.auth);
+    const old = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT, code_verifier: verifier },
+      s.auth,
+    );
     expect(old.status).toBe(401);
     expect(old.body.error).toBe('invalid_client');
     const ok = await formPost(
@@ -327,8 +460,22 @@ describe('OAuth: the code flow', () => {
 describe('OAuth: refusals are standard errors', () => {
   it('an unregistered redirect URI: an error page, no redirect', async () => {
     const s = await setup();
-    for (const redirectUri of ['https://evil.example/callback', REDIRECT + '/', REDIRECT + '?x=1', 'https://APP.example.test/callback']) {
-      const res = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri, scope: 'bookings:read', state: 's', challenge: pkce().challenge }) });
+    for (const redirectUri of [
+      'https://evil.example/callback',
+      REDIRECT + '/',
+      REDIRECT + '?x=1',
+      'https://APP.example.test/callback',
+    ]) {
+      const res = await http({
+        method: 'GET',
+        url: authorizeUrl({
+          clientId: s.clientId,
+          redirectUri,
+          scope: 'bookings:read',
+          state: 's',
+          challenge: pkce().challenge,
+        }),
+      });
       expect(res.status).toBe(400);
       expect(res.headers.location).toBeUndefined();
       expect(res.text).toContain('invalid_redirect_uri');
@@ -338,7 +485,13 @@ describe('OAuth: refusals are standard errors', () => {
   it('an unknown client: an error page, no redirect', async () => {
     const res = await http({
       method: 'GET',
-      url: authorizeUrl({ clientId: 'app_unknown', redirectUri: REDIRECT, scope: 'bookings:read', state: 's', challenge: pkce().challenge }),
+      url: authorizeUrl({
+        clientId: 'app_unknown',
+        redirectUri: REDIRECT,
+        scope: 'bookings:read',
+        state: 's',
+        challenge: pkce().challenge,
+      }),
     });
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
@@ -347,13 +500,23 @@ describe('OAuth: refusals are standard errors', () => {
 
   it('PKCE is required (S256 only); a missing or wrong verifier is invalid_grant', async () => {
     const s = await setup();
-    const none = await http({ method: 'GET', url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'keep-me' }) });
+    const none = await http({
+      method: 'GET',
+      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'keep-me' }),
+    });
     const noneTo = new URL(String(none.headers.location));
     expect(noneTo.searchParams.get('error')).toBe('invalid_request');
     expect(noneTo.searchParams.get('state')).toBe('keep-me');
     const plain = await http({
       method: 'GET',
-      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'p', challenge: 'a'.repeat(43), method: 'plain' }),
+      url: authorizeUrl({
+        clientId: s.clientId,
+        redirectUri: REDIRECT,
+        scope: 'bookings:read',
+        state: 'p',
+        challenge: 'a'.repeat(43),
+        method: 'plain',
+      }),
     });
     expect(new URL(String(plain.headers.location)).searchParams.get('error')).toBe('invalid_request');
 
@@ -378,7 +541,12 @@ describe('OAuth: refusals are standard errors', () => {
     expect(second.status).toBe(400);
     expect(second.body.error).toBe('invalid_grant');
     expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: access })).status).toBe(401);
-    const refreshed = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string }, s.auth);
+    const refreshed = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string },
+      s.auth,
+    );
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
@@ -447,13 +615,19 @@ describe('OAuth: refusals are standard errors', () => {
     const s = await setup();
     const t = await tokens(s);
     await h.deps.database.db.deleteFrom('users').where('id', '=', s.user.userId).execute();
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status).toBe(401);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s.customer.tenantId), apiKey: t.access_token })).status,
+    ).toBe(401);
 
     const s2 = await setup();
     const t2 = await tokens(s2);
-    const deleted = await o.graphql(s2.owner.apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', { id: s2.clientId });
+    const deleted = await o.graphql(s2.owner.apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', {
+      id: s2.clientId,
+    });
     expect(deleted.body.data.deleteOAuthApp).toBe(true);
-    expect((await o.request({ method: 'GET', url: BOOKINGS(s2.customer.tenantId), apiKey: t2.access_token })).status).toBe(401);
+    expect(
+      (await o.request({ method: 'GET', url: BOOKINGS(s2.customer.tenantId), apiKey: t2.access_token })).status,
+    ).toBe(401);
   });
 });
 
@@ -473,17 +647,34 @@ describe('OAuth: what the walkthrough promises', () => {
     expect(post.body.error).toBe('invalid_client');
     const token = await http({
       method: 'GET',
-      url: authorizeUrl({ clientId: s.clientId, redirectUri: REDIRECT, scope: 'bookings:read', state: 'rt', challenge: pkce().challenge }).replace(
-        'response_type=code',
-        'response_type=token',
-      ),
+      url: authorizeUrl({
+        clientId: s.clientId,
+        redirectUri: REDIRECT,
+        scope: 'bookings:read',
+        state: 'rt',
+        challenge: pkce().challenge,
+      }).replace('response_type=code', 'response_type=token'),
     });
-    // response_type=token answers in the fragment, as that response type would.
-    expect(new URLSearchParams(new URL(String(token.headers.location)).hash.slice(1)).get('error')).toBe('unsupported_response_type');
+    // response_type=token is refused in the fragment, as that response type would answer: the
+    // fragment response mode it implies is not offered (response_modes_supported: query), so the
+    // refusal is invalid_request (issue #27).
+    const refusal = new URLSearchParams(new URL(String(token.headers.location)).hash.slice(1));
+    expect(refusal.get('error')).toBe('invalid_request');
+    expect(refusal.get('error_description')).toContain('response_mode');
     const t = await tokens(s, 'bookings:read');
-    const wider = await formPost(http, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, scope: 'bookings:read catalog:read' }, s.auth);
+    const wider = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: t.refresh_token, scope: 'bookings:read catalog:read' },
+      s.auth,
+    );
     expect(wider.body.error).toBe('invalid_scope');
-    const password = await formPost(http, '/oauth/token', { grant_type: 'password', username: s.user.email, password: s.user.password }, s.auth);
+    const password = await formPost(
+      http,
+      '/oauth/token',
+      { grant_type: 'password', username: s.user.email, password: s.user.password },
+      s.auth,
+    );
     expect(password.body.error).toBe('unsupported_grant_type');
   });
 });
@@ -522,7 +713,13 @@ describe('OAuth apps over GraphQL', () => {
     expect(listed.body.data.oauthApps.map((a: { name: string }) => a.name)).toEqual(['Sync', 'Mobile']);
     const other = await h.tenant('Other');
     const clientId = created.body.data.createOAuthApp.app.clientId as string;
-    expect((await o.graphql(other.apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', { id: clientId })).body.errors[0].extensions.code).toBe('NOT_FOUND');
-    expect((await o.graphql(apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', { id: clientId })).body.data.deleteOAuthApp).toBe(true);
+    expect(
+      (await o.graphql(other.apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', { id: clientId })).body
+        .errors[0].extensions.code,
+    ).toBe('NOT_FOUND');
+    expect(
+      (await o.graphql(apiKey, 'mutation($id: ID!) { deleteOAuthApp(clientId: $id) }', { id: clientId })).body.data
+        .deleteOAuthApp,
+    ).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { OpenApiDocument, Operation } from '../src/rest/openapi.js';
+import type { OpenApiDocument, Operation } from '../src/transport/rest/openapi.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -12,7 +12,11 @@ export interface DocumentedOperation {
 
 export function operationsOf(document: OpenApiDocument): DocumentedOperation[] {
   return Object.entries(document.paths).flatMap(([path, operations]) =>
-    Object.entries(operations).map(([method, operation]) => ({ method: method.toUpperCase(), url: path.replace(/\{([^}]+)\}/g, ':$1'), operation })),
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      url: path.replace(/\{([^}]+)\}/g, ':$1'),
+      operation,
+    })),
   );
 }
 
@@ -61,7 +65,12 @@ export function dereference(schema: unknown, document: OpenApiDocument, depth = 
 }
 
 /** Every schema node below `schema` (following $refs once), with its JSON path. */
-export function* schemaNodes(schema: unknown, document: OpenApiDocument, path: string, seen = new Set<string>()): Generator<[string, JsonSchema]> {
+export function* schemaNodes(
+  schema: unknown,
+  document: OpenApiDocument,
+  path: string,
+  seen = new Set<string>(),
+): Generator<[string, JsonSchema]> {
   if (!schema || typeof schema !== 'object') return;
   const node = schema as JsonSchema;
   if (typeof node.$ref === 'string') {
@@ -71,10 +80,12 @@ export function* schemaNodes(schema: unknown, document: OpenApiDocument, path: s
     return;
   }
   yield [path, node];
-  for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, unknown>)) yield* schemaNodes(child, document, `${path}.${name}`, seen);
+  for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, unknown>))
+    yield* schemaNodes(child, document, `${path}.${name}`, seen);
   if (node.items) yield* schemaNodes(node.items, document, `${path}[]`, seen);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    for (const [i, child] of ((node[key] ?? []) as unknown[]).entries()) yield* schemaNodes(child, document, `${path}.${key}[${i}]`, seen);
+    for (const [i, child] of ((node[key] ?? []) as unknown[]).entries())
+      yield* schemaNodes(child, document, `${path}.${key}[${i}]`, seen);
   }
 }
 
@@ -83,7 +94,12 @@ export function* schemaNodes(schema: unknown, document: OpenApiDocument, path: s
  * own `examples`/`default` win (routes with patterns should give one); properties named in `ids`
  * (objectId, doorId, …) get those resources' ids.
  */
-export function exampleOf(schema: unknown, document: OpenApiDocument, ids: Record<string, string> = {}, depth = 0): unknown {
+export function exampleOf(
+  schema: unknown,
+  document: OpenApiDocument,
+  ids: Record<string, string> = {},
+  depth = 0,
+): unknown {
   const s = dereference(schema, document) as JsonSchema | undefined;
   if (!s || depth > 6) return undefined;
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
@@ -91,18 +107,22 @@ export function exampleOf(schema: unknown, document: OpenApiDocument, ids: Recor
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum.find((v) => v !== null);
   const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (variants) return exampleOf(variants.find((v) => (v as JsonSchema).type !== 'null') ?? variants[0], document, ids, depth + 1);
+  if (variants)
+    return exampleOf(variants.find((v) => (v as JsonSchema).type !== 'null') ?? variants[0], document, ids, depth + 1);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
     case 'string':
       if (s.format === 'date-time') return '2030-01-07T10:00:00.000Z';
-      if (s.format === 'date' || String(s.pattern ?? '').includes('\\d{4}-')) return '2030-01-07';
+      if (s.format === 'date' || (typeof s.pattern === 'string' && s.pattern.includes('\\d{4}-'))) return '2030-01-07';
       if (s.format === 'email') return 'guest@example.com';
       if (s.format === 'uri' || s.format === 'url') return 'https://example.com/hook';
       return crypto.randomUUID();
     case 'integer':
     case 'number':
-      return Math.min(typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1, typeof s.maximum === 'number' ? s.maximum : Infinity);
+      return Math.min(
+        typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1,
+        typeof s.maximum === 'number' ? s.maximum : Infinity,
+      );
     case 'boolean':
       return true;
     case 'array':
@@ -110,7 +130,9 @@ export function exampleOf(schema: unknown, document: OpenApiDocument, ids: Recor
     case 'object': {
       const required = (s.required ?? []) as string[];
       const properties = (s.properties ?? {}) as Record<string, unknown>;
-      return Object.fromEntries(required.map((name) => [name, ids[name] ?? exampleOf(properties[name], document, ids, depth + 1)]));
+      return Object.fromEntries(
+        required.map((name) => [name, ids[name] ?? exampleOf(properties[name], document, ids, depth + 1)]),
+      );
     }
     default:
       return 'x';

@@ -1,12 +1,13 @@
+import { MODULES } from '../src/app/modules.js';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { Type as T } from '@sinclair/typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { RouteRegistry } from '../src/rest/openapi-registry.js';
-import { buildOpenApiDocument } from '../src/rest/openapi.js';
-import { buildSchema } from '../src/graphql/schema.js';
+import { RouteRegistry } from '../src/transport/rest/openapi-registry.js';
+import { buildOpenApiDocument } from '../src/transport/rest/openapi.js';
+import { buildSchema } from '../src/transport/graphql/schema.js';
 import { dereference } from './openapi-helpers.js';
-import { Components } from '../src/rest/openapi-components.js';
+import { Components } from '../src/transport/rest/openapi-components.js';
 
 // How a hand-written route (devices, price preview) shows up in the document: from its fastify
 // schema and config, with nothing to register by hand.
@@ -17,14 +18,23 @@ async function documentOf(register: (app: ReturnType<typeof Fastify>) => void) {
   registry.attach(app);
   register(app);
   await app.ready();
-  const built = buildOpenApiDocument({ schema: buildSchema(), routes: registry.routes, publicUrl: 'http://portier.test', version: 'test' });
+  const built = buildOpenApiDocument({
+    schema: buildSchema(MODULES),
+    routes: registry.routes,
+    publicUrl: 'http://portier.test',
+    version: 'test',
+  });
   await app.close();
   return built;
 }
 
 describe('hand-written routes in the OpenAPI document', () => {
   it('are described from their TypeBox schemas, auth and scope', async () => {
-    const Preview = T.Object({ objectId: T.String({ format: 'uuid' }), startTime: T.String({ format: 'date-time' }), endTime: T.String({ format: 'date-time' }) });
+    const Preview = T.Object({
+      objectId: T.String({ format: 'uuid' }),
+      startTime: T.String({ format: 'date-time' }),
+      endTime: T.String({ format: 'date-time' }),
+    });
     const Result = T.Object({
       basePrice: T.Integer(),
       adjustments: T.Array(T.Object({ rule: T.String(), amount: T.Integer() })),
@@ -37,7 +47,13 @@ describe('hand-written routes in the OpenAPI document', () => {
         '/api/pricing/preview',
         {
           config: { auth: 'apiKey', scope: 'pricing:read' },
-          schema: { operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], body: Preview, response: { 200: Result } },
+          schema: {
+            operationId: 'previewPrice',
+            summary: 'Preview a price',
+            tags: ['pricing'],
+            body: Preview,
+            response: { 200: Result },
+          },
         },
         async () => ({}),
       );
@@ -55,7 +71,15 @@ describe('hand-written routes in the OpenAPI document', () => {
       );
       app.get(
         '/pay/:token',
-        { config: { auth: 'none', openapi: { operationId: 'paymentPage', responses: { 200: { contentType: 'text/html', schema: { type: 'string' } } } } } },
+        {
+          config: {
+            auth: 'none',
+            openapi: {
+              operationId: 'paymentPage',
+              responses: { 200: { contentType: 'text/html', schema: { type: 'string' } } },
+            },
+          },
+        },
         async () => '',
       );
       app.get('/internal', { config: { openapi: false } }, async () => '');
@@ -64,23 +88,51 @@ describe('hand-written routes in the OpenAPI document', () => {
     const { paths } = built.document;
 
     const preview = paths['/api/pricing/preview'].post;
-    expect(preview).toMatchObject({ operationId: 'previewPrice', summary: 'Preview a price', tags: ['pricing'], security: [{ apiKey: ['pricing:read'] }] });
+    expect(preview).toMatchObject({
+      operationId: 'previewPrice',
+      summary: 'Preview a price',
+      tags: ['pricing'],
+      security: [{ apiKey: ['pricing:read'] }, { oauth2: ['pricing:read'] }],
+    });
     // Named components ($ref), each with the route's schema: <OperationId>Request and <OperationId>Response.
-    expect(preview.requestBody!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PreviewPriceRequest' });
-    expect(dereference(preview.requestBody!.content['application/json'].schema, built.document)).toEqual(JSON.parse(JSON.stringify(Preview)));
-    const previewResult = (preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema;
+    expect(preview.requestBody!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PreviewPriceRequest',
+    });
+    expect(dereference(preview.requestBody!.content['application/json'].schema, built.document)).toEqual(
+      JSON.parse(JSON.stringify(Preview)),
+    );
+    const previewResult = (preview.responses['200'] as { content: Record<string, { schema: unknown }> }).content[
+      'application/json'
+    ].schema;
     expect(previewResult).toEqual({ $ref: '#/components/schemas/PreviewPriceResponse' });
     expect(dereference(previewResult, built.document)).toEqual(JSON.parse(JSON.stringify(Result)));
     // 409 and 422 come with the Idempotency-Key header (docs/idempotency.md).
-    expect(Object.keys(preview.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
+    expect(Object.keys(preview.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '408',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '431',
+      '503',
+    ]);
 
     const heartbeat = paths['/api/devices/{deviceId}/heartbeat'].post;
     expect(heartbeat.security).toEqual([{ deviceKey: [] }]);
     expect(heartbeat.operationId).toBe('postApiDevicesByDeviceIdHeartbeat');
-    expect(heartbeat.parameters).toEqual([{ name: 'deviceId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }]);
+    expect(heartbeat.parameters).toEqual([
+      { name: 'deviceId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+    ]);
 
     expect(paths['/pay/{token}'].get).toMatchObject({ operationId: 'paymentPage', security: [] });
-    expect(paths['/pay/{token}'].get.parameters).toEqual([{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(paths['/pay/{token}'].get.parameters).toEqual([
+      { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
     expect(paths['/internal']).toBeUndefined();
     // A route with no description at all is reported (and the route-equality test fails on it).
     expect(built.undocumented).toEqual(['GET /forgotten']);
@@ -98,7 +150,12 @@ describe('bridged mutations in the OpenAPI document', () => {
         {
           config: {
             auth: 'apiKey',
-            restRoute: { field: 'Mutation.setBookingRules', method: 'PATCH', path: '/tenants/:tenantId/objects/:objectId/booking-rules', summary: 'Set booking rules' },
+            restRoute: {
+              field: 'Mutation.setBookingRules',
+              method: 'PATCH',
+              path: '/tenants/:tenantId/objects/:objectId/booking-rules',
+              summary: 'Set booking rules',
+            },
           },
         },
         async () => ({}),
@@ -108,7 +165,13 @@ describe('bridged mutations in the OpenAPI document', () => {
         {
           config: {
             auth: 'apiKey',
-            restRoute: { field: 'Mutation.createAccommodation', method: 'POST', path: '/tenants/:tenantId/accommodations', status: 201, summary: 'Create an accommodation' },
+            restRoute: {
+              field: 'Mutation.createAccommodation',
+              method: 'POST',
+              path: '/tenants/:tenantId/accommodations',
+              status: 201,
+              summary: 'Create an accommodation',
+            },
           },
         },
         async () => ({}),
@@ -116,9 +179,21 @@ describe('bridged mutations in the OpenAPI document', () => {
     });
     const rules = built.document.paths['/api/v1/tenants/{tenantId}/objects/{objectId}/booking-rules'].patch;
     expect(rules.operationId).toBe('setBookingRules');
-    expect(rules.security).toEqual([{ apiKey: ['catalog:write'] }]);
-    expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual(['path:tenantId', 'path:objectId', 'header:Idempotency-Key']);
-    expect(rules.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SetBookingRulesRequest' } } } });
+    expect(rules.security).toEqual([{ apiKey: ['catalog:write'] }, { oauth2: ['catalog:write'] }]);
+    expect(rules.parameters!.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'path:tenantId',
+      'path:objectId',
+      'header:Idempotency-Key',
+    ]);
+    expect(rules.requestBody).toEqual({
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/SetBookingRulesRequest' },
+          example: expect.any(Object),
+        },
+      },
+    });
     expect(built.document.components.schemas).toHaveProperty('SetBookingRulesRequest', {
       type: 'object',
       properties: { rules: { $ref: '#/components/schemas/BookingRulesInput', description: 'The rules to change.' } },
@@ -132,16 +207,24 @@ describe('bridged mutations in the OpenAPI document', () => {
     });
 
     const create = built.document.paths['/api/v1/tenants/{tenantId}/accommodations'].post;
-    const body = dereference(create.requestBody!.content['application/json'].schema, built.document) as { properties: Record<string, unknown>; required: string[] };
+    const body = dereference(create.requestBody!.content['application/json'].schema, built.document) as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
     expect(Object.keys(body.properties).sort()).toEqual(['address', 'name', 'timeZone']);
     expect(body.required.sort()).toEqual(['address', 'name', 'timeZone']);
-    const created = dereference((create.responses['201'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema, built.document) as {
+    const created = dereference(
+      (create.responses['201'] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema,
+      built.document,
+    ) as {
       properties: Record<string, unknown>;
       required: string[];
     };
     expect(created.properties.createdAt).toMatchObject({ type: 'string', format: 'date-time' });
     expect(created.required).toEqual(expect.arrayContaining(['id', 'name', 'address', 'timeZone', 'createdAt']));
-    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '429']));
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '429']),
+    );
     // Only the tenant is in the path, and a wrong one is 403: nothing here can be 404.
     expect(Object.keys(create.responses)).not.toContain('404');
 
@@ -153,10 +236,16 @@ describe('bridged mutations in the OpenAPI document', () => {
 describe('component names', () => {
   it('stores one shape once per name and reports a second shape claiming a taken name', () => {
     const components = new Components();
-    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
-    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing' });
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({
+      $ref: '#/components/schemas/Thing',
+    });
+    expect(components.add('Thing', { type: 'object', properties: { id: { type: 'string' } } })).toEqual({
+      $ref: '#/components/schemas/Thing',
+    });
     expect(components.conflicts).toEqual([]);
-    expect(components.add('Thing', { type: 'object', properties: { name: { type: 'string' } } })).toEqual({ $ref: '#/components/schemas/Thing2' });
+    expect(components.add('Thing', { type: 'object', properties: { name: { type: 'string' } } })).toEqual({
+      $ref: '#/components/schemas/Thing2',
+    });
     expect(components.conflicts).toEqual(['Thing']);
   });
 });

@@ -8,7 +8,7 @@ import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
-import { buildApp, type App } from '../src/http/app.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
 
 // "OpenAPI for SDKs" (docs/openapi.md): a TypeScript client generated with openapi-typescript from
 // the live server's /api/openapi.json, a small program written against its named types
@@ -142,7 +142,16 @@ it('generates a TypeScript client from /api/openapi.json whose named types type-
   expect(res.status).toBe(200);
   const document = (await res.json()) as Record<string, unknown>;
   const generated = astToString(await openapiTS(document as never));
-  for (const name of ['Booking', 'BookingListItem', 'Pagination', 'BookingCredentials', 'PricePreview', 'Webhook', 'Problem', 'CreateBookingRequest']) {
+  for (const name of [
+    'Booking',
+    'BookingListItem',
+    'Pagination',
+    'BookingCredentials',
+    'PricePreview',
+    'Webhook',
+    'Problem',
+    'CreateBookingRequest',
+  ]) {
     expect(generated, `components.schemas.${name}`).toMatch(new RegExp(`\\n\\s+${name}: `));
   }
   await writeFile(join(dir, 'schema.ts'), generated);
@@ -160,7 +169,10 @@ it('generates a TypeScript client from /api/openapi.json whose named types type-
   };
   const program = ts.createProgram([join(dir, 'client.ts')], options);
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} `
+        : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
   });
   expect(diagnostics).toEqual([]);
@@ -170,9 +182,15 @@ it('generates a TypeScript client from /api/openapi.json whose named types type-
   const day = new Date(Date.now() + 14 * 86_400_000);
   const startTime = `${day.toISOString().slice(0, 10)}T10:00:00Z`;
   const endTime = `${day.toISOString().slice(0, 10)}T11:00:00Z`;
-  const js = ts.transpileModule(PROGRAM, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  const js = ts.transpileModule(PROGRAM, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText;
   await writeFile(join(dir, 'client.mjs'), js);
-  const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'client.mjs'), baseUrl, apiKey, tenantId, object.id, startTime, endTime], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(dir, 'client.mjs'), baseUrl, apiKey, tenantId, object.id, startTime, endTime],
+    { timeout: 60_000 },
+  );
   const result = JSON.parse(stdout.trim()) as Record<string, unknown>;
   expect(result).toMatchObject({
     listed: 0,
@@ -182,7 +200,11 @@ it('generates a TypeScript client from /api/openapi.json whose named types type-
     wrong: 'BOGUS',
     qr: 'string',
     currency: 'EUR',
-    webhook: { active: true, events: ['booking.created', 'booking.rescheduled'], url: 'https://hooks.example.com/portier' },
+    webhook: {
+      active: true,
+      events: ['booking.created', 'booking.rescheduled'],
+      url: 'https://hooks.example.com/portier',
+    },
   });
   expect(typeof result.fetchedId).toBe('string');
   expect(result.totalPrice).toBe(2000);

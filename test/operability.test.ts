@@ -1,14 +1,14 @@
-import { composeDeps } from '../src/deps.js';
+import { composeDeps } from '../src/app/deps.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
-import { BODY_LIMIT_BYTES } from '../src/http/app.js';
-import { startServer } from '../src/server.js';
-import type { DB } from '../src/db/types.js';
-import { redactUrl } from '../src/logger.js';
+import { BODY_LIMIT_BYTES } from '../src/transport/http/app.js';
+import { startServer } from '../src/app/server.js';
+import type { DB } from '../src/kernel/db/types.js';
+import { redactUrl } from '../src/kernel/logger.js';
 
 let h: Harness;
 const opened: OwnApp[] = [];
@@ -54,11 +54,23 @@ describe('request ids', () => {
       },
     });
     app.deps.log.info('outside any request');
-    const res = await app.request({ method: 'POST', url: '/test/logging', body: { any: 'body' }, headers: { 'x-request-id': 'req-abc' } });
+    const res = await app.request({
+      method: 'POST',
+      url: '/test/logging',
+      body: { any: 'body' },
+      headers: { 'x-request-id': 'req-abc' },
+    });
     expect(res.status).toBe(200);
     const lines = logLines(app);
     const ofRequest = lines.filter((l) => l.msg !== 'outside any request');
-    expect(ofRequest.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'service line before waiting', 'service line after waiting', 'request completed']));
+    expect(ofRequest.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        'incoming request',
+        'service line before waiting',
+        'service line after waiting',
+        'request completed',
+      ]),
+    );
     for (const line of ofRequest) expect(line.reqId, JSON.stringify(line)).toBe('req-abc');
     // One reqId key per line, not two (fastify binds it, the async context adds it only where missing).
     for (const raw of app.logs.filter((l) => l.includes('req-abc'))) expect(raw.match(/"reqId"/g)).toHaveLength(1);
@@ -66,7 +78,9 @@ describe('request ids', () => {
   });
 
   it('keeps credentials and one-time tokens out of logged URLs', () => {
-    expect(redactUrl('/api/v1/x?guestEmail=a%40b.c&page=2&token=abc')).toBe('/api/v1/x?guestEmail=[redacted]&page=2&token=[redacted]');
+    expect(redactUrl('/api/v1/x?guestEmail=a%40b.c&page=2&token=abc')).toBe(
+      '/api/v1/x?guestEmail=[redacted]&page=2&token=[redacted]',
+    );
     expect(redactUrl('/pay/opaqueToken123')).toBe('/pay/[redacted]');
     expect(redactUrl('/api/v1/tenants/t/bookings')).toBe('/api/v1/tenants/t/bookings');
   });
@@ -87,7 +101,9 @@ describe('health', () => {
 
   it('GET /readyz is 503 problem+json when the database does not answer', async () => {
     const unreachable = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', connectionTimeoutMillis: 2_000 }) }),
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', connectionTimeoutMillis: 2_000 }),
+      }),
     });
     try {
       const app = await ownApp(h, {});
@@ -206,8 +222,15 @@ describe('server shutdown', () => {
     {
       // The shared database stays open: the server gets a handle whose close is only recorded.
       let listening: () => boolean = () => true;
-      const database = { ...h.deps.database, close: async () => void events.push(listening() ? 'database closed while listening' : 'database closed') };
-      const server = await startServer(composeDeps({ ...h.deps, database }), { port: 0, host: '127.0.0.1' }, { workers: [starter] });
+      const database = {
+        ...h.deps.database,
+        close: async () => void events.push(listening() ? 'database closed while listening' : 'database closed'),
+      };
+      const server = await startServer(
+        composeDeps({ ...h.deps, database }),
+        { port: 0, host: '127.0.0.1' },
+        { workers: [starter] },
+      );
       listening = () => server.app.fastify.server.listening;
       server.onStop('extra', () => void events.push('extra stopped'));
       const res = await fetch(`${server.url}/healthz`);

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Env } from '../src/env.js';
-import { composeDeps, type AppDeps } from '../src/deps.js';
-import { buildApp, type App, type AppOptions } from '../src/http/app.js';
-import { createLogger } from '../src/logger.js';
-import { buildGuessLimits, memoryLimiterStore } from '../src/limits/index.js';
+import type { Env } from '../src/kernel/env.js';
+import { composeDeps, type AppDeps } from '../src/app/deps.js';
+import { buildApp, type App, type AppOptions } from '../src/transport/http/app.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { memoryLimiterStore } from '../src/kernel/limits/index.js';
+import { buildGuessLimits } from '../src/app/guess-limits.js';
 import { requester, type Harness, type RequestOptions, type TestResponse } from './harness.js';
 
 export interface OwnApp {
@@ -11,7 +12,7 @@ export interface OwnApp {
   deps: AppDeps;
   /** Every log line the app wrote (JSON strings), through the production logger and its redaction. */
   logs: string[];
-  request(options: RequestOptions): Promise<TestResponse>;
+  request: (options: RequestOptions) => Promise<TestResponse>;
   graphql(apiKey: string | null, query: string, variables?: Record<string, unknown>): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -22,13 +23,23 @@ export interface OwnApp {
  */
 export async function ownApp(
   h: Harness,
-  settings: { env?: Partial<Env>; logLevel?: string; options?: AppOptions; setup?: (fastify: FastifyInstance, deps: AppDeps) => void } = {},
+  settings: {
+    env?: Partial<Env>;
+    logLevel?: string;
+    options?: AppOptions;
+    setup?: (fastify: FastifyInstance, deps: AppDeps) => void;
+  } = {},
 ): Promise<OwnApp> {
   const logs: string[] = [];
   const log = createLogger(settings.logLevel ?? 'info', { write: (line: string) => void logs.push(line) });
   // Guessing limits of its own, in memory: a test that makes many wrong guesses (the fuzz test) must
   // not lock the shared app's clients out.
-  const deps: AppDeps = composeDeps({ ...h.deps, env: { ...h.deps.env, ...settings.env }, log, limits: buildGuessLimits(memoryLimiterStore()) });
+  const deps: AppDeps = composeDeps({
+    ...h.deps,
+    env: { ...h.deps.env, ...settings.env },
+    log,
+    limits: buildGuessLimits(memoryLimiterStore()),
+  });
   const app = await buildApp(deps, settings.options);
   settings.setup?.(app.fastify, deps);
   await app.fastify.ready();
@@ -38,7 +49,8 @@ export async function ownApp(
     deps,
     logs,
     request,
-    graphql: (apiKey, query, variables) => request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query, variables } }),
+    graphql: (apiKey, query, variables) =>
+      request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query, variables } }),
     close: () => app.fastify.close(),
   };
 }

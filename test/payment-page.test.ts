@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
 import { paymentToken } from '../src/modules/bookings/payment.js';
-import { ServerSecret } from '../src/crypto.js';
+import { ServerSecret } from '../src/kernel/crypto.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -53,7 +53,12 @@ describe('GET /pay/:token', () => {
 
   it('shows nothing due once the booking is cancelled, and the new status', async () => {
     const { v, booking, path } = await bookedVenue();
-    await h.request({ method: 'PATCH', url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`, apiKey: v.apiKey, body: { status: 'CANCELLED' } });
+    await h.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
+      apiKey: v.apiKey,
+      body: { status: 'CANCELLED' },
+    });
     const res = await h.request({ method: 'GET', url: path });
     expect(res.text).toContain('data-status="CANCELLED"');
     expect(res.text).toContain('data-amount-cents="0"');
@@ -64,7 +69,14 @@ describe('GET /pay/:token', () => {
     const token = path.split('/').pop()!;
     const flipped = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
     const otherSecret = paymentToken(new ServerSecret('another-secret-of-32-characters!'), booking.id);
-    for (const wrong of [flipped, token.slice(0, 22), 'x', otherSecret, `${token}A`, paymentToken(h.deps.secret, '00000000-0000-4000-8000-000000000000')]) {
+    for (const wrong of [
+      flipped,
+      token.slice(0, 22),
+      'x',
+      otherSecret,
+      `${token}A`,
+      paymentToken(h.deps.secret, '00000000-0000-4000-8000-000000000000'),
+    ]) {
       const res = await h.request({ method: 'GET', url: `/pay/${wrong}` });
       expect(res.status, wrong).toBe(404);
       expect(res.text).not.toContain('Court 1');
@@ -74,12 +86,22 @@ describe('GET /pay/:token', () => {
 
   it('escapes names it shows', async () => {
     const v = await buildVenue(h);
-    await h.deps.database.db.updateTable('objects').set({ name: '<script>alert(1)</script>' }).where('id', '=', v.object.id).execute();
+    await h.deps.database.db
+      .updateTable('objects')
+      .set({ name: '<script>alert(1)</script>' })
+      .where('id', '=', v.object.id)
+      .execute();
     const res = await h.request({
       method: 'POST',
       url: `/api/v1/tenants/${v.tenantId}/bookings`,
       apiKey: v.apiKey,
-      body: { objectId: v.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: '2026-11-21T09:00:00Z', endTime: '2026-11-21T10:00:00Z' },
+      body: {
+        objectId: v.object.id,
+        guestName: 'Ada',
+        guestEmail: 'ada@example.com',
+        startTime: '2026-11-21T09:00:00Z',
+        endTime: '2026-11-21T10:00:00Z',
+      },
     });
     const page = await h.request({ method: 'GET', url: new URL(res.body.booking.paymentUrl).pathname });
     expect(page.text).not.toContain('<script>');

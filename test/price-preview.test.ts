@@ -46,7 +46,8 @@ describe('POST /api/pricing/preview', () => {
       ],
       totalPrice: 3900,
       currency: 'EUR',
-      breakdown: '2 h × €20.00 = €40.00; Evening peak +€5.00; Weekend +€4.00; Long booking -€4.00; Early bird -€6.00; Total €39.00',
+      breakdown:
+        '2 h × €20.00 = €40.00; Evening peak +€5.00; Weekend +€4.00; Long booking -€4.00; Early bird -€6.00; Total €39.00',
     });
   });
 
@@ -61,9 +62,21 @@ describe('POST /api/pricing/preview', () => {
   it.each([
     ['a missing objectId', { startTime: SATURDAY.startTime, endTime: SATURDAY.endTime }, 'objectId'],
     ['an objectId that is not a uuid', { objectId: 'court-1', ...SATURDAY }, 'objectId'],
-    ['a missing endTime', { objectId: '00000000-0000-4000-8000-000000000001', startTime: SATURDAY.startTime }, 'endTime'],
-    ['a startTime that is not ISO 8601', { objectId: '00000000-0000-4000-8000-000000000001', startTime: 'tomorrow', endTime: SATURDAY.endTime }, 'startTime'],
-    ['a startTime without an offset', { objectId: '00000000-0000-4000-8000-000000000001', startTime: '2026-11-21T16:00:00', endTime: SATURDAY.endTime }, 'startTime'],
+    [
+      'a missing endTime',
+      { objectId: '00000000-0000-4000-8000-000000000001', startTime: SATURDAY.startTime },
+      'endTime',
+    ],
+    [
+      'a startTime that is not ISO 8601',
+      { objectId: '00000000-0000-4000-8000-000000000001', startTime: 'tomorrow', endTime: SATURDAY.endTime },
+      'startTime',
+    ],
+    [
+      'a startTime without an offset',
+      { objectId: '00000000-0000-4000-8000-000000000001', startTime: '2026-11-21T16:00:00', endTime: SATURDAY.endTime },
+      'startTime',
+    ],
   ])('refuses %s with 400 problem+json naming the field', async (_, body, field) => {
     const { apiKey } = await buildVenue(h);
     const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body });
@@ -74,14 +87,24 @@ describe('POST /api/pricing/preview', () => {
 
   it('ignores unknown body fields', async () => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: { objectId: object.id, ...SATURDAY, guestName: 'Ada' } });
+    const res = await h.request({
+      method: 'POST',
+      url: PREVIEW,
+      apiKey,
+      body: { objectId: object.id, ...SATURDAY, guestName: 'Ada' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.totalPrice).toBe(4000);
   });
 
   it('refuses an end before the start, naming endTime', async () => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: { objectId: object.id, startTime: SATURDAY.endTime, endTime: SATURDAY.startTime } });
+    const res = await h.request({
+      method: 'POST',
+      url: PREVIEW,
+      apiKey,
+      body: { objectId: object.id, startTime: SATURDAY.endTime, endTime: SATURDAY.startTime },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([{ field: 'endTime', message: 'must be later than startTime' }]);
   });
@@ -90,7 +113,12 @@ describe('POST /api/pricing/preview', () => {
     const mine = await buildVenue(h);
     const theirs = await buildVenue(h);
     for (const objectId of [theirs.object.id, '00000000-0000-4000-8000-00000000abcd']) {
-      const res = await h.request({ method: 'POST', url: PREVIEW, apiKey: mine.apiKey, body: { objectId, ...SATURDAY } });
+      const res = await h.request({
+        method: 'POST',
+        url: PREVIEW,
+        apiKey: mine.apiKey,
+        body: { objectId, ...SATURDAY },
+      });
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toContain('application/problem+json');
     }
@@ -110,7 +138,7 @@ describe('POST /api/pricing/preview', () => {
     expect((await h.request({ method: 'POST', url: PREVIEW, apiKey: bookingsOnly, body: {} })).status).toBe(403);
     const anonymous = await h.request({ method: 'POST', url: PREVIEW, body });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="portier"');
   });
 });
 
@@ -128,7 +156,11 @@ describe('priceQuote over GraphQL', () => {
 
   it('answers NOT_FOUND for an unknown object and FORBIDDEN without pricing:read', async () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
-    const missing = await h.graphql(apiKey, QUERY, { o: '00000000-0000-4000-8000-00000000abcd', s: SATURDAY.startTime, e: SATURDAY.endTime });
+    const missing = await h.graphql(apiKey, QUERY, {
+      o: '00000000-0000-4000-8000-00000000abcd',
+      s: SATURDAY.startTime,
+      e: SATURDAY.endTime,
+    });
     expect(missing.body.errors[0].extensions.code).toBe('NOT_FOUND');
     const bookingsOnly = await h.key(tenantId, ['bookings:read']);
     const denied = await h.graphql(bookingsOnly, QUERY, { o: object.id, s: SATURDAY.startTime, e: SATURDAY.endTime });
@@ -140,7 +172,12 @@ describe('the preview and the booking agree', () => {
   it('over REST: the booking stores the previewed total', async () => {
     h.clock.set('2026-11-01T09:00:00Z');
     const { tenantId, apiKey, object } = await pricedVenue();
-    const preview = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: { objectId: object.id, ...SATURDAY } });
+    const preview = await h.request({
+      method: 'POST',
+      url: PREVIEW,
+      apiKey,
+      body: { objectId: object.id, ...SATURDAY },
+    });
     const created = await h.request({
       method: 'POST',
       url: `/api/v1/tenants/${tenantId}/bookings`,
@@ -155,11 +192,15 @@ describe('the preview and the booking agree', () => {
   it('over GraphQL: priceQuote then createBooking', async () => {
     h.clock.set('2026-11-18T09:00:00Z');
     const { apiKey, object } = await pricedVenue();
-    const quote = await h.graphql(apiKey, `query($o: ID!, $s: DateTime!, $e: DateTime!) { priceQuote(objectId: $o, startTime: $s, endTime: $e) { totalPrice } }`, {
-      o: object.id,
-      s: SUNDAY.startTime,
-      e: SUNDAY.endTime,
-    });
+    const quote = await h.graphql(
+      apiKey,
+      `query($o: ID!, $s: DateTime!, $e: DateTime!) { priceQuote(objectId: $o, startTime: $s, endTime: $e) { totalPrice } }`,
+      {
+        o: object.id,
+        s: SUNDAY.startTime,
+        e: SUNDAY.endTime,
+      },
+    );
     const booking = await h.graphql(
       apiKey,
       `mutation($o: ID!, $s: DateTime!, $e: DateTime!) { createBooking(objectId: $o, guestName: "Ada", guestEmail: "ada@example.com", startTime: $s, endTime: $e) { booking { totalPrice } } }`,
@@ -175,11 +216,29 @@ describe('the preview and the booking agree', () => {
     h.clock.set('2026-11-18T09:00:00Z');
     const { tenantId, apiKey, objects } = await buildVenue(h, { objects: 2 });
     const [court1, court2] = objects;
-    await buildPricingRule(h, tenantId, { name: 'Court 2 peak', type: 'time_based', startTime: '18:00', endTime: '22:00', percent: 50, objectIds: [court2.id] });
-    await buildPricingRule(h, tenantId, { name: 'Off', type: 'day_based', weekdays: ['saturday'], percent: 100, active: false });
+    await buildPricingRule(h, tenantId, {
+      name: 'Court 2 peak',
+      type: 'time_based',
+      startTime: '18:00',
+      endTime: '22:00',
+      percent: 50,
+      objectIds: [court2.id],
+    });
+    await buildPricingRule(h, tenantId, {
+      name: 'Off',
+      type: 'day_based',
+      weekdays: ['saturday'],
+      percent: 100,
+      active: false,
+    });
     const body = { objectId: court1.id, ...SATURDAY };
     const preview = await h.request({ method: 'POST', url: PREVIEW, apiKey, body });
-    const created = await h.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey, body: { ...body, guestName: 'Ada', guestEmail: 'ada@example.com' } });
+    const created = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${tenantId}/bookings`,
+      apiKey,
+      body: { ...body, guestName: 'Ada', guestEmail: 'ada@example.com' },
+    });
     expect(preview.body).toMatchObject({ basePrice: 4000, adjustments: [], totalPrice: 4000 });
     expect(created.body.booking.totalPrice).toBe(4000);
   });
@@ -201,7 +260,13 @@ describe('statements per preview', () => {
       return fewest;
     };
     const withoutRules = await statementsOfPreview();
-    for (let i = 0; i < 5; i += 1) await buildPricingRule(h, tenantId, { name: `Weekend ${i}`, type: 'day_based', weekdays: ['saturday'], percent: 10 });
+    for (let i = 0; i < 5; i += 1)
+      await buildPricingRule(h, tenantId, {
+        name: `Weekend ${i}`,
+        type: 'day_based',
+        weekdays: ['saturday'],
+        percent: 10,
+      });
     const withRules = await statementsOfPreview();
     // One to authenticate the key, one for everything the price depends on.
     expect(withoutRules).toBe(2);
@@ -217,7 +282,12 @@ describe('the preview applies the booking rules of creation', () => {
     // 05:00–06:00 in Berlin: before the 08:00 opening.
     const range = { objectId: object.id, startTime: '2026-11-21T04:00:00Z', endTime: '2026-11-21T05:00:00Z' };
     const preview = await h.request({ method: 'POST', url: PREVIEW, apiKey, body: range });
-    const booking = await h.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey, body: { ...range, guestName: 'Ada', guestEmail: 'ada@example.com' } });
+    const booking = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${tenantId}/bookings`,
+      apiKey,
+      body: { ...range, guestName: 'Ada', guestEmail: 'ada@example.com' },
+    });
     expect(preview.status).toBe(400);
     expect(booking.status).toBe(400);
     expect(preview.body.code).toBe(booking.body.code);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
-import { importCatalog } from '../src/import/import.js';
-import { DomainError } from '../src/errors.js';
+import { importCatalog } from '../src/transport/import/import.js';
+import { DomainError } from '../src/kernel/errors.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,7 +34,14 @@ describe('catalog import: pricingRules and cancellationPolicies', () => {
       accommodations,
       pricingRules: [
         { key: 'peak', name: 'Evening peak', type: 'time_based', startTime: '18:00', endTime: '22:00', percent: 25 },
-        { key: 'court2-weekend', name: 'Court 2 weekend', type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10, objects: ['court2'] },
+        {
+          key: 'court2-weekend',
+          name: 'Court 2 weekend',
+          type: 'day_based',
+          weekdays: ['saturday', 'sunday'],
+          percent: 10,
+          objects: ['court2'],
+        },
       ],
       cancellationPolicies: [
         {
@@ -55,11 +62,20 @@ describe('catalog import: pricingRules and cancellationPolicies', () => {
     const rules = await h.graphql(apiKey, `{ pricingRules { id name objectIds startTime } }`);
     expect(rules.body.data.pricingRules).toEqual([
       { id: result.pricingRules.peak, name: 'Evening peak', objectIds: [], startTime: '18:00' },
-      { id: result.pricingRules['court2-weekend'], name: 'Court 2 weekend', objectIds: [result.objects.court2], startTime: null },
+      {
+        id: result.pricingRules['court2-weekend'],
+        name: 'Court 2 weekend',
+        objectIds: [result.objects.court2],
+        startTime: null,
+      },
     ]);
     const policies = await h.graphql(apiKey, `{ cancellationPolicies { id isDefault tiers { hoursBeforeStart } } }`);
     expect(policies.body.data.cancellationPolicies).toEqual([
-      { id: result.cancellationPolicies.std, isDefault: true, tiers: [{ hoursBeforeStart: 24 }, { hoursBeforeStart: 0 }] },
+      {
+        id: result.cancellationPolicies.std,
+        isDefault: true,
+        tiers: [{ hoursBeforeStart: 24 }, { hoursBeforeStart: 0 }],
+      },
       { id: result.cancellationPolicies.strict, isDefault: false, tiers: [{ hoursBeforeStart: 72 }] },
     ]);
   });
@@ -70,8 +86,20 @@ describe('catalog import: pricingRules and cancellationPolicies', () => {
       { pricingRules: [{ key: 'peak', name: 'Peak', type: 'time_based', startTime: '18:00', percent: 25 }] },
       'pricingRules[peak].endTime',
     ],
-    ['an unknown object key', { pricingRules: [{ key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, objects: ['court9'] }] }, 'pricingRules[p].objects[0]'],
-    ['an unknown rule field', { pricingRules: [{ key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, discount: 5 }] }, 'pricingRules[p].discount'],
+    [
+      'an unknown object key',
+      {
+        pricingRules: [
+          { key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, objects: ['court9'] },
+        ],
+      },
+      'pricingRules[p].objects[0]',
+    ],
+    [
+      'an unknown rule field',
+      { pricingRules: [{ key: 'p', name: 'P', type: 'early_bird', minDaysInAdvance: 3, percent: -5, discount: 5 }] },
+      'pricingRules[p].discount',
+    ],
     [
       'invalid tiers',
       { cancellationPolicies: [{ key: 's', name: 'S', tiers: [{ hoursBeforeStart: -1, refundPercent: 100 }] }] },

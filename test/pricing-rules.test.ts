@@ -42,7 +42,14 @@ describe('pricing rules over REST', () => {
       body: { name: 'Early bird', type: 'early_bird', minDaysInAdvance: 14, percent: -10, active: false },
     });
     expect(early.status).toBe(201);
-    expect(early.body.pricingRule).toMatchObject({ type: 'early_bird', active: false, objectIds: [], startTime: null, weekdays: null, minDaysInAdvance: 14 });
+    expect(early.body.pricingRule).toMatchObject({
+      type: 'early_bird',
+      active: false,
+      objectIds: [],
+      startTime: null,
+      weekdays: null,
+      minDaysInAdvance: 14,
+    });
 
     const list = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/pricing-rules`, apiKey });
     expect(list.status).toBe(200);
@@ -108,13 +115,25 @@ describe('pricing rules over GraphQL', () => {
     const rule = created.body.data.createPricingRule.pricingRule;
     expect(rule).toMatchObject({ type: 'day_based', weekdays: ['saturday', 'sunday'], percent: 10, active: true });
 
-    const updated = await h.graphql(apiKey, `mutation($id: ID!) { updatePricingRule(id: $id, type: "duration_based", minDurationMinutes: 120, percent: -10) { ${FIELDS} } }`, {
+    const updated = await h.graphql(
+      apiKey,
+      `mutation($id: ID!) { updatePricingRule(id: $id, type: "duration_based", minDurationMinutes: 120, percent: -10) { ${FIELDS} } }`,
+      {
+        id: rule.id,
+      },
+    );
+    expect(updated.body.errors).toBeUndefined();
+    expect(updated.body.data.updatePricingRule).toMatchObject({
+      name: 'Weekend',
+      type: 'duration_based',
+      weekdays: null,
+      minDurationMinutes: 120,
+      percent: -10,
+    });
+
+    const deactivated = await h.graphql(apiKey, `mutation($id: ID!) { deactivatePricingRule(id: $id) { active } }`, {
       id: rule.id,
     });
-    expect(updated.body.errors).toBeUndefined();
-    expect(updated.body.data.updatePricingRule).toMatchObject({ name: 'Weekend', type: 'duration_based', weekdays: null, minDurationMinutes: 120, percent: -10 });
-
-    const deactivated = await h.graphql(apiKey, `mutation($id: ID!) { deactivatePricingRule(id: $id) { active } }`, { id: rule.id });
     expect(deactivated.body.data.deactivatePricingRule.active).toBe(false);
 
     const list = await h.graphql(apiKey, `{ pricingRules { id active } }`);
@@ -129,7 +148,9 @@ describe('pricing rules over GraphQL', () => {
   it('reports invalid updates as BAD_USER_INPUT with the field', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
     const rule = await buildPricingRule(h, tenantId, PEAK);
-    const res = await h.graphql(apiKey, `mutation($id: ID!) { updatePricingRule(id: $id, endTime: "25:00") { id } }`, { id: rule.id });
+    const res = await h.graphql(apiKey, `mutation($id: ID!) { updatePricingRule(id: $id, endTime: "25:00") { id } }`, {
+      id: rule.id,
+    });
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'endTime' }] });
   });
 
@@ -137,7 +158,9 @@ describe('pricing rules over GraphQL', () => {
     const mine = await buildVenue(h);
     const theirs = await buildVenue(h);
     const rule = await buildPricingRule(h, theirs.tenantId, PEAK);
-    const res = await h.graphql(mine.apiKey, `mutation($id: ID!) { deactivatePricingRule(id: $id) { id } }`, { id: rule.id });
+    const res = await h.graphql(mine.apiKey, `mutation($id: ID!) { deactivatePricingRule(id: $id) { id } }`, {
+      id: rule.id,
+    });
     expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

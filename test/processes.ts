@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { workerDatabaseUrl } from './worker-services.js';
+import { runDatabaseUrl } from './worker-services.js';
 
 // Real processes started the way the README starts them: `npm start`'s node command, and
 // `npm run cli`'s node command (both run the compiled JavaScript in dist/).
@@ -18,8 +18,17 @@ export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `portier-$
 
 /** The environment of a child: this one without any Portier setting, plus `env`. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'PORTIER_SECRET', 'PORT', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'LOG_LEVEL']) delete base[name];
+  const dropped = [
+    'DATABASE_URL',
+    'PGLITE_DIR',
+    'PORTIER_SECRET',
+    'PORT',
+    'HOST',
+    'PUBLIC_URL',
+    'REDIS_URL',
+    'LOG_LEVEL',
+  ];
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !dropped.includes(name)));
   // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
   return { ...base, LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env };
 }
@@ -29,7 +38,7 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * server secret); on PGlite a fresh directory (a child cannot share the worker's in-memory db).
  */
 export async function databaseSettings(): Promise<{ env: Record<string, string>; pgliteDir?: string }> {
-  const databaseUrl = await workerDatabaseUrl();
+  const databaseUrl = await runDatabaseUrl();
   if (databaseUrl) return { env: { DATABASE_URL: databaseUrl, PORTIER_SECRET: 'test-secret-0123456789abcdef' } };
   const pgliteDir = tempDir('cli');
   return { env: { PGLITE_DIR: pgliteDir }, pgliteDir };
@@ -42,14 +51,20 @@ export interface Finished {
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
-  return finished(spawn(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return finished(
+    spawn(process.execPath, [...CLI_ARGS, ...args], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 export function finished(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -73,9 +88,13 @@ export class ServerProcess {
   readonly exited: Promise<number | null>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (chunk) => (this.stdout += chunk));
-    this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.child = spawn(process.execPath, START_ARGS, {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
   }
 

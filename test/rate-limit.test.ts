@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { buildVenue } from './builders.js';
 import { ownApp, type OwnApp } from './own-app.js';
-import { rateLimitKey, rateLimitOf } from '../src/http/rate-limit.js';
-import { openLimiterStore } from '../src/limits/index.js';
+import { rateLimitKey, rateLimitOf } from '../src/transport/http/rate-limit.js';
+import { openLimiterStore } from '../src/kernel/limits/index.js';
 
 let h: Harness;
 let limited: OwnApp;
@@ -33,11 +33,30 @@ describe('rate-limit headers on every response', () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
     const other = await h.tenant();
     const responses = {
-      success: await limited.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`, apiKey }),
-      missingKey: await limited.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules` }),
-      unknownKey: await limited.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`, apiKey: 'svc_unknown0000000000000000' }),
-      otherTenant: await limited.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`, apiKey: other.apiKey }),
-      missingResource: await limited.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${crypto.randomUUID()}/booking-rules`, apiKey }),
+      success: await limited.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`,
+        apiKey,
+      }),
+      missingKey: await limited.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`,
+      }),
+      unknownKey: await limited.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`,
+        apiKey: 'svc_unknown0000000000000000',
+      }),
+      otherTenant: await limited.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/objects/${object.id}/booking-rules`,
+        apiKey: other.apiKey,
+      }),
+      missingResource: await limited.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/objects/${crypto.randomUUID()}/booking-rules`,
+        apiKey,
+      }),
       unknownRoute: await limited.request({ method: 'GET', url: '/api/v1/nowhere', apiKey }),
       graphql: await limited.graphql(apiKey, '{ viewer { id } }'),
       graphqlError: await limited.graphql(apiKey, '{ nope }'),
@@ -70,7 +89,12 @@ describe('rate-limit headers on every response', () => {
       if (HEALTH_CHECKS.includes(path)) continue;
       for (const method of Object.keys(operations)) {
         const url = path.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
-        const res = await limited.request({ method: method.toUpperCase() as 'GET', url, body: method === 'get' ? undefined : {}, remoteAddress: '10.9.9.9' });
+        const res = await limited.request({
+          method: method.toUpperCase() as 'GET',
+          url,
+          body: method === 'get' ? undefined : {},
+          remoteAddress: '10.9.9.9',
+        });
         expectRateLimitHeaders(res, 100);
         expect(res.headers['x-request-id']).toBeTruthy();
         checked += 1;
@@ -147,13 +171,20 @@ describe('the limit', () => {
       const fromA = [
         await few.request({ method: 'GET', url, remoteAddress: '203.0.113.7' }),
         await few.request({ method: 'GET', url: '/nowhere', remoteAddress: '203.0.113.7' }),
-        await few.request({ method: 'GET', url, apiKey: 'svc_wrong00000000000000000000', remoteAddress: '203.0.113.7' }),
+        await few.request({
+          method: 'GET',
+          url,
+          apiKey: 'svc_wrong00000000000000000000',
+          remoteAddress: '203.0.113.7',
+        }),
         await few.request({ method: 'GET', url: '/api/openapi.json', remoteAddress: '203.0.113.7' }),
       ];
       expect(fromA.map((r) => r.status)).toEqual([401, 404, 401, 429]);
       expect(fromA.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0']);
       // Another address has its own budget; a valid key from the exhausted address spends the key's.
-      expect((await few.request({ method: 'GET', url: '/api/openapi.json', remoteAddress: '198.51.100.1' })).status).toBe(200);
+      expect(
+        (await few.request({ method: 'GET', url: '/api/openapi.json', remoteAddress: '198.51.100.1' })).status,
+      ).toBe(200);
       const withKey = await few.request({ method: 'GET', url, apiKey, remoteAddress: '203.0.113.7' });
       expect(withKey.status).toBe(200);
       expect(withKey.headers['x-ratelimit-remaining']).toBe('2');
@@ -185,7 +216,9 @@ describe('health checks (issue 12, finding 4)', () => {
 
 describe('the Redis store', () => {
   it('must be reachable at start-up when REDIS_URL is set', async () => {
-    await expect(openLimiterStore('redis://127.0.0.1:1', h.deps.log)).rejects.toThrow(/REDIS_URL is set but Redis cannot be reached/);
+    await expect(openLimiterStore('redis://127.0.0.1:1', h.deps.log)).rejects.toThrow(
+      /REDIS_URL is set but Redis cannot be reached/,
+    );
   });
 });
 
@@ -193,16 +226,24 @@ describe('whose budget a request spends', () => {
   const request = (principal: FastifyRequest['principal'], ip = '192.0.2.1') => ({ principal, ip }) as FastifyRequest;
 
   it('is the API key, the device, or the client address', () => {
-    expect(rateLimitKey(request({ kind: 'apiKey', keyId: 'k1', tenantId: 't', scopes: [], rateLimitPerMinute: null }))).toBe('key:k1');
+    expect(
+      rateLimitKey(request({ kind: 'apiKey', keyId: 'k1', tenantId: 't', scopes: [], rateLimitPerMinute: null })),
+    ).toBe('key:k1');
     expect(rateLimitKey(request({ kind: 'device', deviceId: 'd1', tenantId: 't' }))).toBe('device:d1');
     expect(rateLimitKey(request(null))).toBe('ip:192.0.2.1');
     // IPv6 clients are grouped by their /64, as one host usually owns it.
-    expect(rateLimitKey(request(null, '2001:db8:1:2:aaaa::1'))).toBe(rateLimitKey(request(null, '2001:db8:1:2:bbbb::2')));
+    expect(rateLimitKey(request(null, '2001:db8:1:2:aaaa::1'))).toBe(
+      rateLimitKey(request(null, '2001:db8:1:2:bbbb::2')),
+    );
   });
 
   it('uses the key’s own limit, else the server default', () => {
-    expect(rateLimitOf(request({ kind: 'apiKey', keyId: 'k', tenantId: 't', scopes: [], rateLimitPerMinute: 7 }), 100)).toBe(7);
-    expect(rateLimitOf(request({ kind: 'apiKey', keyId: 'k', tenantId: 't', scopes: [], rateLimitPerMinute: null }), 100)).toBe(100);
+    expect(
+      rateLimitOf(request({ kind: 'apiKey', keyId: 'k', tenantId: 't', scopes: [], rateLimitPerMinute: 7 }), 100),
+    ).toBe(7);
+    expect(
+      rateLimitOf(request({ kind: 'apiKey', keyId: 'k', tenantId: 't', scopes: [], rateLimitPerMinute: null }), 100),
+    ).toBe(100);
     expect(rateLimitOf(request({ kind: 'device', deviceId: 'd', tenantId: 't' }), 100)).toBe(100);
     expect(rateLimitOf(request(null), 100)).toBe(100);
   });

@@ -3,9 +3,9 @@ import { buildSchema as buildSdl } from 'graphql';
 import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildVenue, buildWebhook, slotInDays } from './builders.js';
-import { compileRestOperation } from '../src/rest/bridge.js';
+import { compileRestOperation } from '../src/transport/rest/bridge.js';
 
-// The REST bridge (src/rest/bridge.ts) handles a call in one pass: fastify's route match, one
+// The REST bridge (src/transport/rest/bridge.ts) handles a call in one pass: fastify's route match, one
 // body parse, one scope check and one tenant check, then the compiled operation; its errors are
 // classified by type, not by message text.
 
@@ -64,9 +64,19 @@ describe('one pass per REST request', () => {
   it('parses the body once, checks the scope once and the tenant once (POST)', async () => {
     const venue = await buildVenue(h);
     const slot = slotInDays(20);
-    const bodyText = JSON.stringify({ objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', ...slot });
+    const bodyText = JSON.stringify({
+      objectId: venue.object.id,
+      guestName: 'Ada',
+      guestEmail: 'ada@example.com',
+      ...slot,
+    });
     const parse = vi.spyOn(JSON, 'parse');
-    const res = await app.request({ method: 'POST', url: `/api/v1/tenants/${venue.tenantId}/bookings`, apiKey: venue.apiKey, body: bodyText });
+    const res = await app.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings`,
+      apiKey: venue.apiKey,
+      body: bodyText,
+    });
     expect(res.status).toBe(201);
     // The body's text went through JSON.parse once: fastify's parser (the SOFA bridge parsed it again).
     expect(parse.mock.calls.filter(([text]) => text === bodyText)).toHaveLength(1);
@@ -75,12 +85,24 @@ describe('one pass per REST request', () => {
     // The tenant was checked at the edge; the operation runs without tenantId, so the resolver takes
     // the key's own tenant and has nothing to compare.
     // (DateTime parameters are read with the scalar's serialize(), as SOFA read them.)
-    expect(ran).toEqual([{ objectId: venue.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', startTime: new Date(slot.startTime), endTime: new Date(slot.endTime) }]);
+    expect(ran).toEqual([
+      {
+        objectId: venue.object.id,
+        guestName: 'Ada',
+        guestEmail: 'ada@example.com',
+        startTime: new Date(slot.startTime),
+        endTime: new Date(slot.endTime),
+      },
+    ]);
   });
 
   it('the same on a read (GET)', async () => {
     const venue = await buildVenue(h);
-    const res = await app.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/bookings?pageSize=5&status=PENDING`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings?pageSize=5&status=PENDING`,
+      apiKey: venue.apiKey,
+    });
     expect(res.status).toBe(200);
     expect(scopeReads).toBe(1);
     expect(ran).toEqual([{ pageSize: 5, status: 'PENDING' }]);
@@ -90,10 +112,18 @@ describe('one pass per REST request', () => {
     const venue = await buildVenue(h);
     const other = await h.tenant();
     const catalogOnly = await h.key(venue.tenantId, ['catalog:read']);
-    const scope = await app.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/bookings?page=abc`, apiKey: catalogOnly });
+    const scope = await app.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings?page=abc`,
+      apiKey: catalogOnly,
+    });
     expect(scope.status).toBe(403);
     expect(scope.body).toMatchObject({ code: 'missing_scope' });
-    const tenant = await app.request({ method: 'GET', url: `/api/v1/tenants/${other.tenantId}/bookings?page=abc`, apiKey: venue.apiKey });
+    const tenant = await app.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${other.tenantId}/bookings?page=abc`,
+      apiKey: venue.apiKey,
+    });
     expect(tenant.status).toBe(403);
     expect(tenant.body).toMatchObject({ code: 'tenant_mismatch' });
     expect(scopeReads).toBe(2);
@@ -105,7 +135,11 @@ describe('REST errors are classified by type, not by message text', () => {
   it("a parameter value that reads like a graphql-js variable error names no field (it used to name 'guestEmail')", async () => {
     const venue = await buildVenue(h);
     // qs reads `page[…]=1` as an object, which Int cannot represent; the message quotes the key.
-    const res = await app.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/bookings?page[Variable%20%22%24guestEmail%22]=1`, apiKey: venue.apiKey });
+    const res = await app.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings?page[Variable%20%22%24guestEmail%22]=1`,
+      apiKey: venue.apiKey,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       type: 'https://portier.dev/problems/validation-failed',
@@ -126,13 +160,21 @@ describe('REST errors are classified by type, not by message text', () => {
       apiKey: venue.apiKey,
     });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 'not_found', detail: `Delivery of event ${phrase} to webhook ${hook.id} was not found` });
+    expect(res.body).toMatchObject({
+      code: 'not_found',
+      detail: `Delivery of event ${phrase} to webhook ${hook.id} was not found`,
+    });
     expect(res.body).not.toHaveProperty('errors');
   });
 
   it('missing and malformed parameters are attributed to their variables by location', async () => {
     const venue = await buildVenue(h);
-    const missing = await app.request({ method: 'POST', url: `/api/v1/tenants/${venue.tenantId}/webhooks`, apiKey: venue.apiKey, body: { url: 'https://hooks.example.com/x' } });
+    const missing = await app.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${venue.tenantId}/webhooks`,
+      apiKey: venue.apiKey,
+      body: { url: 'https://hooks.example.com/x' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
       detail: 'events: is required; secret: is required',
@@ -142,9 +184,20 @@ describe('REST errors are classified by type, not by message text', () => {
       ],
     });
     // `status[]=…` is a list (qs), which the enum variable refuses: graphql-jit's message, under the variable's name.
-    const list = await app.request({ method: 'GET', url: `/api/v1/tenants/${venue.tenantId}/bookings?status[]=CONFIRMED`, apiKey: venue.apiKey });
+    const list = await app.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${venue.tenantId}/bookings?status[]=CONFIRMED`,
+      apiKey: venue.apiKey,
+    });
     expect(list.status).toBe(400);
-    expect(list.body).toMatchObject({ errors: [{ field: 'status', message: 'Variable "$status" got invalid value ["CONFIRMED"]; Expected type BookingStatus.' }] });
+    expect(list.body).toMatchObject({
+      errors: [
+        {
+          field: 'status',
+          message: 'Variable "$status" got invalid value ["CONFIRMED"]; Expected type BookingStatus.',
+        },
+      ],
+    });
   });
 });
 
@@ -164,6 +217,8 @@ describe('compileRestOperation', () => {
   });
 
   it('refuses, at start-up, a selection with an auth directive below the root field (the bridge would not check it)', () => {
-    expect(() => compileRestOperation(buildSdl(sdl('@requiresScopes(scopes: [["admin"]])')), { ...route }, [])).toThrow(/auth directive/);
+    expect(() => compileRestOperation(buildSdl(sdl('@requiresScopes(scopes: [["admin"]])')), { ...route }, [])).toThrow(
+      /auth directive/,
+    );
   });
 });

@@ -1,10 +1,11 @@
+import { MODULES } from '../src/app/modules.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
-import { REST_ROUTES } from '../src/rest/routes.js';
-import { REST_BASE } from '../src/graphql/yoga.js';
-import { buildSchema } from '../src/graphql/schema.js';
-import { DASHBOARD_PAGES } from '../src/http/dashboard.js';
+import { REST_ROUTES } from '../src/transport/rest/routes.js';
+import { REST_BASE } from '../src/transport/graphql/yoga.js';
+import { buildSchema } from '../src/transport/graphql/schema.js';
+import { DASHBOARD_PAGES } from '../src/transport/http/dashboard.js';
 
 // The interface contract's endpoints (spec/service-interface.md), as method + path. A route in
 // REST_ROUTES must be one of these; the server exposes REST_ROUTES plus DELIBERATE_ADDITIONS and
@@ -57,10 +58,16 @@ const DESIGN_ROUTES = [
   'PATCH /api/v1/tenants/:tenantId/webhooks/:webhookId',
   'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/rotate-secret',
   'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/replay',
+  // DESIGN section 10 (issue 27): the events feed (docs/events.md).
+  'GET /api/v1/tenants/:tenantId/events',
 ];
 
 /** Routes Portier adds on purpose (documented in the README). */
-const DASHBOARD_ROUTES = [...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`), 'GET /dashboard/assets/:file', 'GET /dashboard/favicon.svg'];
+const DASHBOARD_ROUTES = [
+  ...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`),
+  'GET /dashboard/assets/:file',
+  'GET /dashboard/favicon.svg',
+];
 
 const DELIBERATE_ADDITIONS = [
   'POST /api/v1/graphql',
@@ -68,9 +75,16 @@ const DELIBERATE_ADDITIONS = [
   'GET /healthz',
   'GET /readyz',
   'GET /pay/:token', // the payment page behind paymentUrl
+  'GET /pay/:token/done', // where Stripe Checkout sends the guest after paying (docs/payments.md)
+  'GET /pay/:token/cancelled', // where Stripe Checkout sends a guest who went back
+  'POST /api/payments/stripe/webhook', // Stripe's events (DESIGN section 10)
   'GET /api/openapi.json',
   'GET /api/explorer/:file', // the GraphQL explorer's files (GraphiQL, served by Portier)
   'GET /api/docs',
+  'GET /api/docs/scalar.js', // the API reference's renderer (Scalar's standalone bundle)
+  'GET /', // a browser at the root is sent to the dashboard (issue #24)
+  // issue 27 (time zones in REST): the tenant's bookable objects, each with its accommodation's time zone.
+  'GET /api/v1/tenants/:tenantId/objects',
   'GET /api/v1/tenants/:tenantId/webhooks/:webhookId/deliveries', // the delivery log
   'POST /api/v1/tenants/:tenantId/webhooks/:webhookId/events/:eventId/redeliver',
   // the dashboard's sessions (DESIGN section 9, docs/dashboard.md)
@@ -78,6 +92,8 @@ const DELIBERATE_ADDITIONS = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  'GET /dashboard/api/session/sessions',
+  'DELETE /dashboard/api/session/sessions/:sessionId',
   // the dashboard's pages and built files (DESIGN section 9, docs/dashboard-ui.md)
   ...DASHBOARD_ROUTES,
   // OAuth 2.0 for third-party apps (DESIGN section 9, docs/oauth.md)
@@ -90,6 +106,9 @@ const DELIBERATE_ADDITIONS = [
   'GET /oauth/interaction/:uid',
   'POST /oauth/interaction/:uid/sign-in',
   'POST /oauth/interaction/:uid/decision',
+  // streamed CSV exports (docs/dashboard-ui.md#find-and-export)
+  'GET /api/v1/tenants/:tenantId/bookings/export.csv',
+  'GET /api/v1/tenants/:tenantId/audit-log/export.csv',
 ];
 
 const restRoutes = () => REST_ROUTES.map((r) => `${r.method} ${REST_BASE}${r.path}`);
@@ -102,7 +121,8 @@ beforeAll(async () => {
 describe('the route table', () => {
   it('REST_ROUTES lists only paths of the contract, of DESIGN, or deliberate additions', () => {
     for (const route of HAND_WRITTEN_ROUTES) expect(CONTRACT_ROUTES).toContain(route);
-    for (const route of restRoutes()) expect([...CONTRACT_ROUTES, ...DESIGN_ROUTES, ...DELIBERATE_ADDITIONS]).toContain(route);
+    for (const route of restRoutes())
+      expect([...CONTRACT_ROUTES, ...DESIGN_ROUTES, ...DELIBERATE_ADDITIONS]).toContain(route);
   });
 
   it('has exactly the documented routes and the deliberate additions', () => {
@@ -113,7 +133,9 @@ describe('the route table', () => {
   });
 
   it('has a HEAD route only as the implicit twin of a hand-written GET (never one forwarded to yoga)', () => {
-    const forwarded = new Set([...restRoutes(), ...DELIBERATE_ADDITIONS.filter((r) => r.includes('/graphql'))].map((r) => r.split(' ')[1]));
+    const forwarded = new Set(
+      [...restRoutes(), ...DELIBERATE_ADDITIONS.filter((r) => r.includes('/graphql'))].map((r) => r.split(' ')[1]),
+    );
     const gets = new Set(h.app.routes.routes.filter((r) => r.method === 'GET').map((r) => r.url));
     for (const head of h.app.routes.routes.filter((r) => r.method === 'HEAD')) {
       expect(gets.has(head.url), head.url).toBe(true);
@@ -125,7 +147,7 @@ describe('the route table', () => {
 describe('nothing else is reachable', () => {
   it("404 for SOFA's own route of every root field not in REST_ROUTES, even with an admin key", async () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
-    const schema = buildSchema();
+    const schema = buildSchema(MODULES);
     const bridged = new Set(REST_ROUTES.map((r) => r.field));
     const probes: { method: 'GET' | 'POST'; url: string }[] = [];
     for (const [kind, type, method] of [
@@ -135,7 +157,10 @@ describe('nothing else is reachable', () => {
       for (const field of Object.keys(type?.getFields() ?? {})) {
         if (bridged.has(`${kind}.${field}`)) continue;
         probes.push({ method, url: `${REST_BASE}/${field}` });
-        probes.push({ method, url: `${REST_BASE}/${field}?tenantId=${tenantId}&id=${object.id}&objectId=${object.id}` });
+        probes.push({
+          method,
+          url: `${REST_BASE}/${field}?tenantId=${tenantId}&id=${object.id}&objectId=${object.id}`,
+        });
       }
     }
     expect(probes.map((p) => p.url)).toContain(`${REST_BASE}/accommodations`);
@@ -146,7 +171,6 @@ describe('nothing else is reachable', () => {
       { method: 'GET', url: `${REST_BASE}/openapi.json` },
       { method: 'GET', url: `${REST_BASE}/docs` },
       { method: 'GET', url: `${REST_BASE}/` },
-      { method: 'GET', url: `${REST_BASE}/tenants/${tenantId}/objects` },
       { method: 'GET', url: `${REST_BASE}/tenants/${tenantId}/accommodations` },
     );
     for (const probe of probes) {

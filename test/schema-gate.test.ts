@@ -24,7 +24,10 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
   });
 
   it('fails on a removed field and on a new required argument', async () => {
-    const removed = edited('  """The tenant the calling API key belongs to."""\n  viewer: Tenant! @authenticated\n', '');
+    const removed = edited(
+      '  """The tenant the calling API key belongs to."""\n  viewer: Tenant! @authenticated\n',
+      '',
+    );
     const required = edited('  bookings(\n    """How many', '  bookings(\n    venue: ID!\n    """How many');
     for (const changed of [removed, required]) {
       const result = await checkSchemaChange(buildSchema(printed), buildSchema(changed), changelog);
@@ -34,7 +37,10 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
 
   it('passes the same breaking change once the [Unreleased] section records its coordinate', async () => {
     const changed = edited('  totalPrice: Int!\n', '  totalPrice: Int\n');
-    const recorded = changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Changed\n- **Breaking:** `Booking.totalPrice` may be null for a booking not yet priced.\n');
+    const recorded = changelog.replace(
+      '## [Unreleased]\n',
+      '## [Unreleased]\n\n### Changed\n- **Breaking:** `Booking.totalPrice` may be null for a booking not yet priced.\n',
+    );
     const result = await checkSchemaChange(buildSchema(printed), buildSchema(changed), recorded);
     expect(result.ok).toBe(true);
     expect(result.recorded.map((c) => c.path)).toEqual(['Booking.totalPrice']);
@@ -42,14 +48,18 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
 
   it('a record under an older release does not count', async () => {
     const changed = edited('  totalPrice: Int!\n', '  totalPrice: Int\n');
-    const old = changelog.replace('## [0.1.0] - 2026-11-24\n', '## [0.1.0] - 2026-11-24\n- `Booking.totalPrice` nullable\n');
+    const old = changelog.replace(
+      '## [0.1.0] - 2026-11-24\n',
+      '## [0.1.0] - 2026-11-24\n- `Booking.totalPrice` nullable\n',
+    );
     expect(unreleasedSection(old)).not.toContain('Booking.totalPrice');
     expect((await checkSchemaChange(buildSchema(printed), buildSchema(changed), old)).ok).toBe(false);
   });
 
   it('passes a safe addition (a new nullable field and a new type) with nothing to record', async () => {
     const changed =
-      edited('type Booking {\n', 'type Booking {\n  """A note for staff."""\n  staffNote: String\n') + '\n"""A new thing."""\ntype Gadget {\n  """Its id."""\n  id: ID!\n}\n';
+      edited('type Booking {\n', 'type Booking {\n  """A note for staff."""\n  staffNote: String\n') +
+      '\n"""A new thing."""\ntype Gadget {\n  """Its id."""\n  id: ID!\n}\n';
     const result = await checkSchemaChange(buildSchema(printed), buildSchema(changed), changelog);
     expect(result.ok).toBe(true);
     expect(result.unrecorded).toEqual([]);
@@ -57,7 +67,11 @@ describe('the breaking-change gate (scripts/schema-gate.ts)', () => {
   });
 
   it('the committed schema passes against schema/released.graphql (the CI step)', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/schema-gate.ts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/schema-gate.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     expect(out).toMatch(/schema changes since the last release: \d+ breaking/);
   });
 });

@@ -33,7 +33,9 @@ async function dumpDatabase(): Promise<string[]> {
     where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db);
   const rows: string[] = [];
   for (const { table_name } of tables.rows) {
-    const result = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(table_name)} t`.execute(db);
+    const result = await sql<{
+      row: string;
+    }>`select row_to_json(t)::text as row from ${sql.table(table_name)} t`.execute(db);
     rows.push(...result.rows.map((r) => `${table_name}: ${r.row}`));
   }
   return rows;
@@ -59,13 +61,25 @@ function found(text: string, value: string): boolean {
  */
 async function useDoorAndWebhookSecrets(tenantId: string, apiKey: string, objectId: string): Promise<Secret[]> {
   const door = await buildDoor(h, tenantId, [objectId]);
-  const registered = await app.graphql(apiKey, 'mutation($d: [ID!]!) { registerDevice(name: "Gate", doorIds: $d) { activationCode device { id } } }', { d: [door.id] });
+  const registered = await app.graphql(
+    apiKey,
+    'mutation($d: [ID!]!) { registerDevice(name: "Gate", doorIds: $d) { activationCode device { id } } }',
+    { d: [door.id] },
+  );
   expect(registered.body.errors).toBeUndefined();
   const activationCode: string = registered.body.data.registerDevice.activationCode;
-  const activated = await app.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+  const activated = await app.request({
+    method: 'POST',
+    url: '/api/devices/activate',
+    body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' },
+  });
   expect(activated.status).toBe(200);
   const { device_id: deviceId, device_key: deviceKey } = activated.body as { device_id: string; device_key: string };
-  await app.request({ method: 'POST', url: '/api/devices/activate', body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' } });
+  await app.request({
+    method: 'POST',
+    url: '/api/devices/activate',
+    body: { activation_code: activationCode, serial: 'SN-1', firmware_version: '1.0.0' },
+  });
   const telemetry = { cpu_percent: 1, memory_percent: 2, wifi_signal_dbm: -50, door_states: { [door.id]: 'locked' } };
   await app.request({ method: 'POST', url: `/api/devices/${deviceId}/heartbeat`, apiKey: deviceKey, body: telemetry });
   await app.request({ method: 'GET', url: `/api/devices/${deviceId}/config?key=${deviceKey}`, apiKey: deviceKey });
@@ -92,13 +106,27 @@ async function useDoorAndWebhookSecrets(tenantId: string, apiKey: string, object
   const bookingId: string = created.body.booking.id;
   const paymentToken = String(created.body.booking.paymentUrl).split('/pay/')[1];
   await app.request({ method: 'GET', url: `/pay/${paymentToken}` });
-  await app.request({ method: 'PATCH', url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}`, apiKey, body: { status: 'CONFIRMED' } });
-  const credentials = await app.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}/credentials`, apiKey });
+  await app.request({
+    method: 'PATCH',
+    url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}`,
+    apiKey,
+    body: { status: 'CONFIRMED' },
+  });
+  const credentials = await app.request({
+    method: 'GET',
+    url: `/api/v1/tenants/${tenantId}/bookings/${bookingId}/credentials`,
+    apiKey,
+  });
   expect(credentials.status).toBe(200);
   const qrToken: string = credentials.body.qrCode.token;
   const smsCode: string = credentials.body.sms.code;
   for (const token of [qrToken, smsCode]) {
-    const res = await app.request({ method: 'POST', url: `/api/devices/${deviceId}/access-check?token=${token}`, apiKey: deviceKey, body: { token, doorId: door.id } });
+    const res = await app.request({
+      method: 'POST',
+      url: `/api/devices/${deviceId}/access-check?token=${token}`,
+      apiKey: deviceKey,
+      body: { token, doorId: door.id },
+    });
     expect(res.status).toBe(200);
   }
 
@@ -117,7 +145,10 @@ async function useDoorAndWebhookSecrets(tenantId: string, apiKey: string, object
 describe('credentials', () => {
   it('appear neither in the logs nor in a dump of the database', async () => {
     const { tenantId, apiKey, object } = await buildVenue(h);
-    const created = await app.graphql(apiKey, 'mutation { createApiKey(name: "integration", scopes: ["catalog:read"]) { apiKey } }');
+    const created = await app.graphql(
+      apiKey,
+      'mutation { createApiKey(name: "integration", scopes: ["catalog:read"]) { apiKey } }',
+    );
     expect(created.body.errors).toBeUndefined();
     const secondKey: string = created.body.data.createApiKey.apiKey;
     const secrets: Secret[] = [
@@ -131,9 +162,18 @@ describe('credentials', () => {
     await app.request({ method: 'GET', url, apiKey: `${secondKey}x` });
     await app.request({ method: 'GET', url: `${url}?apiKey=${secondKey}&token=${apiKey}` });
     await app.request({ method: 'GET', url: `/api/v1/${secondKey}` });
-    await app.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: { query: 'query($n: Int) { viewer { id } }', variables: { n: secondKey } } });
+    await app.request({
+      method: 'POST',
+      url: '/api/v1/graphql',
+      apiKey,
+      body: { query: 'query($n: Int) { viewer { id } }', variables: { n: secondKey } },
+    });
     await app.request({ method: 'POST', url: '/api/v1/graphql', apiKey, body: `{"query": "${secondKey}` });
-    await app.request({ method: 'GET', url: '/healthz', headers: { authorization: `Bearer ${secondKey}`, cookie: `session=${secondKey}` } });
+    await app.request({
+      method: 'GET',
+      url: '/healthz',
+      headers: { authorization: `Bearer ${secondKey}`, cookie: `session=${secondKey}` },
+    });
     secrets.push(...(await useDoorAndWebhookSecrets(tenantId, apiKey, object.id)));
 
     expect(app.logs.length).toBeGreaterThan(10);
@@ -153,7 +193,10 @@ describe('credentials', () => {
       for (const secret of secrets) {
         expect(found(text, secret.value), `${where} contain ${secret.what}`).toBe(false);
         // Not even the part a displayed prefix hides.
-        if (secret.key) expect(text.includes(secret.value.slice(12)), `${where} contain the hidden part of ${secret.what}`).toBe(false);
+        if (secret.key)
+          expect(text.includes(secret.value.slice(12)), `${where} contain the hidden part of ${secret.what}`).toBe(
+            false,
+          );
       }
       // Any key, also one made by another test: stored prefixes are 12 characters (svc_ + 8, svc_dk_ + 5).
       expect(text.match(FULL_KEY) ?? [], `${where} contain something shaped like a full key`).toEqual([]);

@@ -1,14 +1,25 @@
+import { MODULES } from '../src/app/modules.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType, type GraphQLField, type GraphQLInputType } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+} from 'graphql';
 import { getDirectiveExtensions } from '@graphql-tools/utils';
 import { harness, type Harness, type TestResponse } from './harness.js';
 import { buildActiveDevice, buildDoor, buildVenue } from './builders.js';
 import { exampleOf, operationsOf, type DocumentedOperation } from './openapi-helpers.js';
-import type { OpenApiDocument } from '../src/rest/openapi.js';
-import { buildSchema, publicSchemaOf } from '../src/graphql/schema.js';
-import { SCOPES } from '../src/auth/scopes.js';
-import { GRAPHQL_PATH } from '../src/graphql/yoga.js';
-import { DASHBOARD_PAGES } from '../src/http/dashboard.js';
+import type { OpenApiDocument } from '../src/transport/rest/openapi.js';
+import { buildSchema, publicSchemaOf } from '../src/transport/graphql/schema.js';
+import { SCOPES } from '../src/kernel/auth/scopes.js';
+import { GRAPHQL_PATH } from '../src/transport/graphql/yoga.js';
+import { DASHBOARD_PAGES } from '../src/transport/http/dashboard.js';
 
 // Every route in the OpenAPI document (so every route the server serves) is called with another
 // tenant's key, with a key lacking the route's scope and without a credential; each must refuse.
@@ -16,10 +27,14 @@ import { DASHBOARD_PAGES } from '../src/http/dashboard.js';
 
 /** Routes anyone may call. A new public route must be added here on purpose. */
 const PUBLIC_ROUTES = [
+  'GET /pay/:token/done', // the guest's return from Stripe Checkout (the token is the credential)
+  'GET /pay/:token/cancelled',
+  'POST /api/payments/stripe/webhook', // Stripe's events: the Stripe-Signature header is the credential
   'GET /healthz',
   'GET /readyz',
   'GET /api/openapi.json',
   'GET /api/docs',
+  'GET /api/docs/scalar.js', // the API reference's renderer (Scalar's standalone bundle)
   'POST /api/devices/activate',
   'GET /pay/:token',
   // The dashboard's sessions: sign-in takes an email and password; the others act on the session
@@ -28,6 +43,10 @@ const PUBLIC_ROUTES = [
   'GET /dashboard/api/session',
   'DELETE /dashboard/api/session',
   'POST /dashboard/api/session/revoke-all',
+  'GET /dashboard/api/session/sessions',
+  'DELETE /dashboard/api/session/sessions/:sessionId',
+  // The server root: a browser is redirected to the dashboard, anything else gets the JSON 404.
+  'GET /',
   // The dashboard's pages and built files: public; the data they show comes through GraphQL.
   ...DASHBOARD_PAGES.map((p) => `GET /dashboard${p.path}`),
   'GET /dashboard/assets/:file',
@@ -66,13 +85,24 @@ beforeAll(async () => {
     apiKey: venue.apiKey,
     deviceKey: device.deviceKey,
     // The victim's real resources, by the parameter names that point at them.
-    ids: { objectId: venue.object.id, accommodationId: venue.accommodation.id, doorId: door.id, deviceId: device.deviceId },
+    ids: {
+      objectId: venue.object.id,
+      accommodationId: venue.accommodation.id,
+      doorId: door.id,
+      deviceId: device.deviceId,
+    },
   };
   const attackerVenue = await buildVenue(h);
   const attackerDoor = await buildDoor(h, attackerVenue.tenantId, [attackerVenue.object.id]);
   otherDeviceKeys = [
-    { what: 'another device of the same tenant', key: (await buildActiveDevice(h, venue.tenantId, [door.id])).deviceKey },
-    { what: 'a device of another tenant', key: (await buildActiveDevice(h, attackerVenue.tenantId, [attackerDoor.id])).deviceKey },
+    {
+      what: 'another device of the same tenant',
+      key: (await buildActiveDevice(h, venue.tenantId, [door.id])).deviceKey,
+    },
+    {
+      what: 'a device of another tenant',
+      key: (await buildActiveDevice(h, attackerVenue.tenantId, [attackerDoor.id])).deviceKey,
+    },
   ];
 });
 
@@ -88,10 +118,15 @@ function scopeOutside(sets: string[][]): string {
 }
 
 function requestFor(op: DocumentedOperation, tenantId: string, apiKey: string | null) {
-  const url = op.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => (name === 'tenantId' ? tenantId : (victim.ids[name] ?? crypto.randomUUID())));
+  const url = op.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    name === 'tenantId' ? tenantId : (victim.ids[name] ?? crypto.randomUUID()),
+  );
   const query = (op.operation.parameters ?? [])
     .filter((p) => p.in === 'query' && p.required)
-    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(victim.ids[p.name] ?? exampleOf(p.schema, document, victim.ids)))}`)
+    .map(
+      (p) =>
+        `${encodeURIComponent(p.name)}=${encodeURIComponent(victim.ids[p.name] ?? exampleOf(p.schema, document, victim.ids))}`,
+    )
     .join('&');
   const bodySchema = op.operation.requestBody?.content['application/json']?.schema;
   // Ids in the body point at the victim's resources too (e.g. a booking for the victim's object).
@@ -116,11 +151,18 @@ describe('every REST route refuses', () => {
       .filter(isPublic)
       .map((op) => `${op.method} ${op.url}`);
     expect(publicRoutes.filter((r) => !PUBLIC_ROUTES.includes(r))).toEqual([]);
-    expect(restOperations().filter((op) => !isPublic(op) && !usesScheme(op, 'apiKey') && !usesScheme(op, 'deviceKey'))).toEqual([]);
+    expect(
+      restOperations().filter((op) => !isPublic(op) && !usesScheme(op, 'apiKey') && !usesScheme(op, 'deviceKey')),
+    ).toEqual([]);
   });
 
   it('API-key routes: declare a scope', () => {
-    const unscoped = restOperations().filter((op) => usesScheme(op, 'apiKey') && op.operation.security.some((s) => !s.apiKey?.length));
+    const unscoped = restOperations().filter(
+      // Each alternative (an API key, or an OAuth token with the same scopes) names its scopes.
+      (op) =>
+        usesScheme(op, 'apiKey') &&
+        op.operation.security.some((s) => Object.values(s).some((scopes) => !scopes.length)),
+    );
     expect(unscoped.map((op) => `${op.method} ${op.url}`)).toEqual([]);
   });
 
@@ -164,10 +206,14 @@ describe('every REST route refuses', () => {
       const body = requestFor(o, attacker.tenantId, attacker.apiKey).body;
       return body !== undefined && Object.values(victim.ids).some((id) => JSON.stringify(body).includes(id));
     };
-    const naming = restOperations().filter((o) => usesScheme(o, 'apiKey') && (/:(?!tenantId\b)\w+/.test(o.url) || namesVictim(o)));
+    const naming = restOperations().filter(
+      (o) => usesScheme(o, 'apiKey') && (/:(?!tenantId\b)\w+/.test(o.url) || namesVictim(o)),
+    );
     for (const op of naming) {
       const res = await h.request(requestFor(op, attacker.tenantId, attacker.apiKey));
-      expect(tenantFromKeyOnly(op) ? [403, 404] : [400, 403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(res.status);
+      expect(tenantFromKeyOnly(op) ? [403, 404] : [400, 403, 404], `${op.method} ${op.url}: ${refused(res)}`).toContain(
+        res.status,
+      );
     }
   });
 
@@ -217,7 +263,7 @@ function exampleValue(type: GraphQLInputType, name: string, tenantId: string, de
     if (named.name === 'Int' || named.name === 'Float') return 1;
     if (named.name === 'Boolean') return true;
     if (named.name === 'DateTime') return '2030-01-07T10:00:00.000Z';
-    if (named.name === 'JSON') return {};
+    if (named.name === 'JSON' || named.name === 'JSONObject') return {};
     const json = named.extensions?.jsonSchema as { format?: string } | undefined;
     if (json?.format === 'email') return 'guest@example.com';
     if (json?.format === 'uuid') return crypto.randomUUID();
@@ -245,14 +291,16 @@ function graphqlCall(kind: 'query' | 'mutation', field: GraphQLField<unknown, un
 
 /** The root fields the GraphQL endpoint serves (@restOnly ones are swept through their REST routes). */
 function rootFields() {
-  const schema = publicSchemaOf(buildSchema());
+  const schema = publicSchemaOf(buildSchema(MODULES));
   const fields: { kind: 'query' | 'mutation'; field: GraphQLField<unknown, unknown>; sets: string[][] }[] = [];
   for (const [kind, root] of [
     ['query', schema.getQueryType()],
     ['mutation', schema.getMutationType()],
   ] as const) {
     for (const field of Object.values(root?.getFields() ?? {})) {
-      const sets = getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ?? [];
+      const sets =
+        getDirectiveExtensions<{ requiresScopes: { scopes: string[][] } }>(field, schema).requiresScopes?.[0]?.scopes ??
+        [];
       fields.push({ kind, field, sets });
     }
   }

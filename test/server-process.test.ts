@@ -33,7 +33,9 @@ describe('the server process on a fresh embedded database', () => {
     // (its key would never be shown).
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
-    const blocked = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(port) }) }));
+    const blocked = await finished(
+      spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(port) }) }),
+    );
     await new Promise((resolve) => blocker.close(resolve));
     expect(blocked.code).not.toBe(0);
     expect(blocked.stderr).toContain('EADDRINUSE');
@@ -53,7 +55,9 @@ describe('the server process on a fresh embedded database', () => {
     expect(server.stderr).not.toContain(apiKey);
 
     const auth = { authorization: `Bearer ${apiKey}` };
-    const hours = await fetch(`${base}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, { headers: auth });
+    const hours = await fetch(`${base}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, {
+      headers: auth,
+    });
     expect(hours.status).toBe(200);
     const body = await hours.json();
     expect(body.schedule.monday).toEqual({ open: '08:00', close: '22:00' });
@@ -62,7 +66,9 @@ describe('the server process on a fresh embedded database', () => {
     const graphql = await fetch(`${base}/api/v1/graphql`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ viewer { id } accommodations { name timeZone objects { id name pricePerHour } } }' }),
+      body: JSON.stringify({
+        query: '{ viewer { id } accommodations { name timeZone objects { id name pricePerHour } } }',
+      }),
     });
     expect(graphql.status).toBe(200);
     const { data } = await graphql.json();
@@ -98,7 +104,12 @@ describe('the server process on a fresh embedded database', () => {
     expect((await signIn.json()).user).toMatchObject({ email, role: 'admin' });
 
     // A second process on the same directory is refused, naming it.
-    const second = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ PGLITE_DIR: dir, PORT: String(await freePort()) }) }));
+    const second = await finished(
+      spawn(process.execPath, START_ARGS, {
+        cwd: ROOT,
+        env: childEnv({ PGLITE_DIR: dir, PORT: String(await freePort()) }),
+      }),
+    );
     expect(second.code).not.toBe(0);
     expect(second.stderr).toContain(dir);
     expect(second.stderr).toMatch(/in use by another Portier process/);
@@ -112,7 +123,9 @@ describe('the server process on a fresh embedded database', () => {
     // A restart keeps the data and creates no second demo tenant.
     const restarted = start({ PGLITE_DIR: dir, PORT: String(port) });
     await restarted.waitFor('stderr', /Portier is listening/);
-    const again = await fetch(`${base}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, { headers: auth });
+    const again = await fetch(`${base}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, {
+      headers: auth,
+    });
     expect(again.status).toBe(200);
     expect(await restarted.stop()).toBe(0);
     expect(restarted.stdout).not.toContain('apiKey');
@@ -121,7 +134,12 @@ describe('the server process on a fresh embedded database', () => {
 
 describe('start-up refusals', () => {
   it('with DATABASE_URL and no PORTIER_SECRET the start stops with a clear message', { timeout: 180_000 }, async () => {
-    const result = await finished(spawn(process.execPath, START_ARGS, { cwd: ROOT, env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }) }));
+    const result = await finished(
+      spawn(process.execPath, START_ARGS, {
+        cwd: ROOT,
+        env: childEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: '0' }),
+      }),
+    );
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('PORTIER_SECRET is required when DATABASE_URL is set');
   });

@@ -15,7 +15,10 @@ export interface ServerProcess {
   /** Parsed JSON log lines (stderr). */
   logs: Record<string, unknown>[];
   exited: Promise<number | null>;
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** SIGTERM (if still running) and wait for the exit. */
   stop(): Promise<number | null>;
 }
@@ -28,25 +31,41 @@ export interface ServerProcess {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number } = {},
+  options: {
+    /** How long to wait for "listening" (default 60 s). */ startTimeoutMs?: number;
+    /** Runs the server under `ulimit -n` this low (through bash). */ openFilesLimit?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const base: Record<string, string | undefined> = { ...process.env };
   delete base.DATABASE_URL;
   delete base.REDIS_URL;
   delete base.NODE_OPTIONS;
-  const child = spawn(process.execPath, START_ARGS, {
+  const [command, args] = options.openFilesLimit
+    ? ['bash', ['-c', `ulimit -n ${options.openFilesLimit} && exec "$0" "$@"`, process.execPath, ...START_ARGS]]
+    : [process.execPath, START_ARGS];
+  const child = spawn(command, args, {
     cwd: ROOT,
     // Load shedding off unless a test sets it: a busy machine must not turn test requests into 503s.
-    env: { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    env: {
+      ...base,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
   const logs: Record<string, unknown>[] = [];
-  const waiters: { predicate: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  const waiters: {
+    predicate: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }[] = [];
   let stderrTail = '';
   let pending = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     pending += chunk;
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
@@ -73,9 +92,14 @@ export async function startServerProcess(
     const seen = logs.find(predicate);
     if (seen) return Promise.resolve(seen);
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not log the expected line; stderr:\n${stderrTail}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`server did not log the expected line; stderr:\n${stderrTail}`)),
+        timeoutMs,
+      );
       waiters.push({ predicate, resolve: (line) => (clearTimeout(timer), resolve(line)) });
-      void exited.then((code) => reject(new Error(`server exited (${code}) before logging the expected line; stderr:\n${stderrTail}`)));
+      void exited.then((code) =>
+        reject(new Error(`server exited (${code}) before logging the expected line; stderr:\n${stderrTail}`)),
+      );
     });
   };
 
@@ -127,7 +151,11 @@ export function send(
       {
         method: options.method ?? 'GET',
         agent: false,
-        headers: { 'x-request-id': options.id, ...(options.body ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        headers: {
+          'x-request-id': options.id,
+          ...(options.body ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+        },
       },
       (res) => {
         let body = '';
@@ -138,11 +166,23 @@ export function send(
           const complete = res.complete && (announced === undefined || Buffer.byteLength(body) === Number(announced));
           resolve({ id: options.id, status: res.statusCode, headers: res.headers, body, complete });
         });
-        res.on('error', (error: NodeJS.ErrnoException) => resolve({ id: options.id, status: res.statusCode, body, complete: false, error: error.code ?? error.message }));
-        res.on('close', () => resolve({ id: options.id, status: res.statusCode, body, complete: false, error: 'closed before the end' }));
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({
+            id: options.id,
+            status: res.statusCode,
+            body,
+            complete: false,
+            error: error.code ?? error.message,
+          }),
+        );
+        res.on('close', () =>
+          resolve({ id: options.id, status: res.statusCode, body, complete: false, error: 'closed before the end' }),
+        );
       },
     );
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ id: options.id, complete: false, error: error.code ?? error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ id: options.id, complete: false, error: error.code ?? error.message }),
+    );
     if (options.body && options.pauseBody) {
       const half = Math.floor(options.body.length / 2);
       req.setHeader('content-length', Buffer.byteLength(options.body));

@@ -21,7 +21,8 @@ describe('SIGTERM', () => {
   it('finishes every accepted request, stops, and exits 0', { timeout: 420_000 }, async () => {
     server = await startServerProcess({ PGLITE_DIR: dir, RATE_LIMIT_PER_MINUTE: '1000000' });
     // The banner is printed before the "listening" line, but through another pipe.
-    for (let waited = 0; waited < 30_000 && !server.stdout.join('').includes('objects:'); waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; waited < 30_000 && !server.stdout.join('').includes('objects:'); waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     const banner = server.stdout.join('');
     const apiKey = /apiKey:\s+(svc_\S+)/.exec(banner)?.[1];
     const tenantId = /tenantId:\s+(\S+)/.exec(banner)?.[1];
@@ -38,7 +39,10 @@ describe('SIGTERM', () => {
           case 0:
             return send(`${running.url}/api/v1/graphql`, { method: 'POST', headers: auth, body: introspection, id });
           case 1:
-            return send(`${running.url}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, { headers: auth, id });
+            return send(`${running.url}/api/v1/tenants/${tenantId}/objects/${objectId}/opening-hours`, {
+              headers: auth,
+              id,
+            });
           default:
             return send(`${running.url}/readyz`, { id });
         }
@@ -57,7 +61,9 @@ describe('SIGTERM', () => {
 
     const before = burst('before', 60);
     let seen = 0;
-    await running.waitForLog((line) => line.msg === 'incoming request' && String(line.reqId).startsWith('before-') && ++seen >= 10);
+    await running.waitForLog(
+      (line) => line.msg === 'incoming request' && String(line.reqId).startsWith('before-') && ++seen >= 10,
+    );
     running.child.kill('SIGTERM');
     await shuttingDown;
     const after = burst('after', 15);
@@ -70,7 +76,9 @@ describe('SIGTERM', () => {
     // The request in flight at the signal was finished after it, completely.
     expect(outcomes[0]).toMatchObject({ id: 'slow', status: 200, complete: true });
     expect(JSON.parse(outcomes[0].body!).data.viewer.id).toBe(tenantId);
-    expect(running.logs.findIndex((l) => l.msg === 'request completed' && l.reqId === 'slow')).toBeGreaterThan(signalAt);
+    expect(running.logs.findIndex((l) => l.msg === 'request completed' && l.reqId === 'slow')).toBeGreaterThan(
+      signalAt,
+    );
 
     // Each accepted request got its whole response; nothing was cut off half-way.
     for (const outcome of outcomes) {

@@ -5,7 +5,7 @@ import { harness, type Harness } from './harness.js';
 import { bookViaRest, buildActiveDevice, buildDoor, buildVenue } from './builders.js';
 import { PRICING_RULE_TYPES } from '../src/modules/pricing/rule-input.js';
 import { DOOR_BEHAVIORS } from '../src/modules/catalog/catalog.rules.js';
-import { WEEKDAYS } from '../src/validation.js';
+import { WEEKDAYS } from '../src/kernel/validation.js';
 import { OFFLINE_REASONS } from '../src/modules/devices/devices.schemas.js';
 
 // The typed graph (docs/schema.md, "Enums and scalars"): output fields that were String are enums
@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterEach(() => h.clock.set(null));
 
 /** The named type of a field and, for an enum, its value names, by introspection. */
-async function fieldType(apiKey: string, type: string, field: string): Promise<{ kind: string; name: string; values: string[] | null }> {
+async function fieldType(
+  apiKey: string,
+  type: string,
+  field: string,
+): Promise<{ kind: string; name: string; values: string[] | null }> {
   const res = await h.graphql(
     apiKey,
     `query($t: String!) { __type(name: $t) { fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`,
@@ -31,7 +35,11 @@ async function fieldType(apiKey: string, type: string, field: string): Promise<{
   if (!ref?.name) throw new Error(`${type}.${field} not found`);
   if (ref.kind !== 'ENUM') return { kind: ref.kind, name: ref.name, values: null };
   const e = await h.graphql(apiKey, `query($t: String!) { __type(name: $t) { enumValues { name } } }`, { t: ref.name });
-  return { kind: ref.kind, name: ref.name, values: (e.body.data.__type.enumValues as { name: string }[]).map((v) => v.name) };
+  return {
+    kind: ref.kind,
+    name: ref.name,
+    values: (e.body.data.__type.enumValues as { name: string }[]).map((v) => v.name),
+  };
 }
 
 describe('the typed graph: enums and scalars of output fields', () => {
@@ -44,7 +52,12 @@ describe('the typed graph: enums and scalars of output fields', () => {
       ['DeviceCommand', 'type', 'DeviceCommandType', ['unlock']],
       ['DeviceCommand', 'status', 'DeviceCommandStatus', ['pending', 'delivered', 'executed', 'failed', 'expired']],
       ['DoorState', 'state', 'DoorLockState', ['locked', 'unlocked']],
-      ['AccessLogEntry', 'reason', 'AccessDenialReason', [...OFFLINE_REASONS, 'door_not_assigned', 'too_many_invalid_tokens']],
+      [
+        'AccessLogEntry',
+        'reason',
+        'AccessDenialReason',
+        [...OFFLINE_REASONS, 'door_not_assigned', 'too_many_invalid_tokens'],
+      ],
       ['AccessLogEntry', 'mode', 'AccessMode', ['online', 'offline']],
       ['AccessLogEntry', 'credentialType', 'CredentialType', ['qr', 'sms']],
       ['User', 'role', 'UserRole', ['ADMIN', 'STAFF']],
@@ -70,7 +83,11 @@ describe('the typed graph: enums and scalars of output fields', () => {
       ['PricingRule', 'startTime', 'LocalTime'],
     ];
     for (const [type, field, scalar] of expected) {
-      expect(await fieldType(apiKey, type, field), `${type}.${field}`).toEqual({ kind: 'SCALAR', name: scalar, values: null });
+      expect(await fieldType(apiKey, type, field), `${type}.${field}`).toEqual({
+        kind: 'SCALAR',
+        name: scalar,
+        values: null,
+      });
     }
   });
 
@@ -79,24 +96,41 @@ describe('the typed graph: enums and scalars of output fields', () => {
     const sdl = parse(readFileSync(new URL('../schema/base.graphql', import.meta.url), 'utf8'));
     for (const name of ['LocalDate', 'LocalTime', 'EmailAddress', 'URL']) {
       const node = sdl.definitions.find((d) => d.kind === Kind.SCALAR_TYPE_DEFINITION && d.name.value === name);
-      const res = await h.graphql(apiKey, `query($t: String!) { __type(name: $t) { description specifiedByURL } }`, { t: name });
-      expect(res.body.data.__type, name).toEqual({ description: node && 'description' in node ? node.description?.value : undefined, specifiedByURL: null });
+      const res = await h.graphql(apiKey, `query($t: String!) { __type(name: $t) { description specifiedByURL } }`, {
+        t: name,
+      });
+      expect(res.body.data.__type, name).toEqual({
+        description: node && 'description' in node ? node.description?.value : undefined,
+        specifiedByURL: null,
+      });
     }
   });
 
   it('keeps the contract queries’ argument types: availability(date: String!, objectId: ID!), bookings(status: BookingStatus, first: Int)', async () => {
     const { apiKey, object } = await buildVenue(h);
-    const res = await h.graphql(apiKey, `query($date: String!, $objectId: ID!) { availability(date: $date, objectId: $objectId) { objectName slots { start end available } } }`, {
-      date: '2026-11-30',
-      objectId: object.id,
-    });
+    const res = await h.graphql(
+      apiKey,
+      `query($date: String!, $objectId: ID!) { availability(date: $date, objectId: $objectId) { objectName slots { start end available } } }`,
+      {
+        date: '2026-11-30',
+        objectId: object.id,
+      },
+    );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.availability.slots[0]).toEqual({ start: '08:00', end: '09:00', available: expect.any(Boolean) });
-    expect(res.body.data.availability.slots.at(-1)).toMatchObject({ start: '21:00', end: '22:00' });
-    const list = await h.graphql(apiKey, `query($status: BookingStatus, $first: Int) { bookings(status: $status, first: $first) { id guestEmail startTime } }`, {
-      status: 'PENDING',
-      first: 5,
+    expect(res.body.data.availability.slots[0]).toEqual({
+      start: '08:00',
+      end: '09:00',
+      available: expect.any(Boolean),
     });
+    expect(res.body.data.availability.slots.at(-1)).toMatchObject({ start: '21:00', end: '22:00' });
+    const list = await h.graphql(
+      apiKey,
+      `query($status: BookingStatus, $first: Int) { bookings(status: $status, first: $first) { id guestEmail startTime } }`,
+      {
+        status: 'PENDING',
+        first: 5,
+      },
+    );
     expect(list.body.errors).toBeUndefined();
   });
 });
@@ -105,19 +139,35 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
   it('a time_based pricing rule on monday: REST create and list, GraphQL read', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
     const url = `/api/v1/tenants/${tenantId}/pricing-rules`;
-    const body = { name: 'Monday evening', type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'], percent: 20 };
+    const body = {
+      name: 'Monday evening',
+      type: 'time_based',
+      startTime: '18:00',
+      endTime: '24:00',
+      weekdays: ['monday'],
+      percent: 20,
+    };
     const created = await h.request({ method: 'POST', url, apiKey, body });
     expect(created.status).toBe(201);
-    expect(created.body.pricingRule).toMatchObject({ type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'] });
+    expect(created.body.pricingRule).toMatchObject({
+      type: 'time_based',
+      startTime: '18:00',
+      endTime: '24:00',
+      weekdays: ['monday'],
+    });
     expect(created.text).toContain('"type":"time_based"');
     expect(created.text).toContain('"weekdays":["monday"]');
 
     const listed = await h.request({ method: 'GET', url, apiKey });
     expect(listed.status).toBe(200);
-    expect(listed.body.pricingRules).toEqual([expect.objectContaining({ type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'] })]);
+    expect(listed.body.pricingRules).toEqual([
+      expect.objectContaining({ type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'] }),
+    ]);
 
     const gql = await h.graphql(apiKey, `{ pricingRules { type startTime endTime weekdays } }`);
-    expect(gql.body).toEqual({ data: { pricingRules: [{ type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'] }] } });
+    expect(gql.body).toEqual({
+      data: { pricingRules: [{ type: 'time_based', startTime: '18:00', endTime: '24:00', weekdays: ['monday'] }] },
+    });
 
     // Every type and weekday survives a round trip through the enum.
     for (const [type, extra] of [
@@ -144,7 +194,11 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
     );
     expect(set.body.errors).toBeUndefined();
 
-    const hours = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`, apiKey });
+    const hours = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/objects/${object.id}/opening-hours`,
+      apiKey,
+    });
     expect(hours.status).toBe(200);
     expect(hours.body.schedule).toEqual({
       monday: { open: '08:00', close: '24:00' },
@@ -155,9 +209,15 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
       saturday: null,
       sunday: { open: '10:00', close: '12:00' },
     });
-    expect(hours.body.specialDates).toEqual([{ date: '2026-12-28', closed: false, reason: '', open: '09:30', close: '24:00' }]);
+    expect(hours.body.specialDates).toEqual([
+      { date: '2026-12-28', closed: false, reason: '', open: '09:30', close: '24:00' },
+    ]);
 
-    const availability = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/objects/availability?date=2026-11-30&objectId=${object.id}`, apiKey });
+    const availability = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/objects/availability?date=2026-11-30&objectId=${object.id}`,
+      apiKey,
+    });
     expect(availability.status).toBe(200);
     expect(availability.body.date).toBe('2026-11-30');
     expect(availability.body.objects[0].slots.at(-1)).toMatchObject({ start: '23:00', end: '24:00' });
@@ -180,7 +240,11 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
     ]);
 
     const dev = await buildActiveDevice(h, tenantId, [created.body.data.a.id, created.body.data.b.id]);
-    const config = await h.request({ method: 'GET', url: `/api/devices/${dev.deviceId}/config`, apiKey: dev.deviceKey });
+    const config = await h.request({
+      method: 'GET',
+      url: `/api/devices/${dev.deviceId}/config`,
+      apiKey: dev.deviceKey,
+    });
     expect(config.status).toBe(200);
     expect(config.text).toContain('"behavior":"unlock_per_scan"');
     expect(config.text).toContain('"behavior":"toggle"');
@@ -209,8 +273,19 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
     expect(beat.status).toBe(200);
 
     h.clock.set('2026-11-23T07:00:00Z');
-    await bookViaRest(h, { tenantId: venue.tenantId, apiKey: venue.apiKey, objectId: venue.object.id, startTime: '2026-11-23T10:00:00.000Z', endTime: '2026-11-23T11:00:00.000Z' });
-    const denied = await h.request({ method: 'POST', url: `/api/devices/${dev.deviceId}/access-check`, apiKey: dev.deviceKey, body: { token: 'not-a-token', doorId: door.id } });
+    await bookViaRest(h, {
+      tenantId: venue.tenantId,
+      apiKey: venue.apiKey,
+      objectId: venue.object.id,
+      startTime: '2026-11-23T10:00:00.000Z',
+      endTime: '2026-11-23T11:00:00.000Z',
+    });
+    const denied = await h.request({
+      method: 'POST',
+      url: `/api/devices/${dev.deviceId}/access-check`,
+      apiKey: dev.deviceKey,
+      body: { token: 'not-a-token', doorId: door.id },
+    });
     expect(denied.body).toMatchObject({ allowed: false, reason: 'invalid_token' });
 
     const gql = await h.graphql(
@@ -225,7 +300,9 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.deviceCommands).toEqual([{ command: { type: 'unlock', status: 'delivered' } }]);
     expect(gql.body.data.device.telemetry.doorStates).toEqual([{ state: 'locked' }]);
-    expect(gql.body.data.accessLog).toEqual([{ allowed: false, reason: 'invalid_token', mode: 'online', credentialType: null }]);
+    expect(gql.body.data.accessLog).toEqual([
+      { allowed: false, reason: 'invalid_token', mode: 'online', credentialType: null },
+    ]);
   });
 
   it('booking emails and URLs answer as given', async () => {
@@ -235,7 +312,13 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
       method: 'POST',
       url: `/api/v1/tenants/${tenantId}/bookings`,
       apiKey,
-      body: { objectId: object.id, guestName: 'Ada', guestEmail: 'Ada.Lovelace+court@Example.COM', startTime: '2026-11-24T10:00:00Z', endTime: '2026-11-24T11:00:00Z' },
+      body: {
+        objectId: object.id,
+        guestName: 'Ada',
+        guestEmail: 'Ada.Lovelace+court@Example.COM',
+        startTime: '2026-11-24T10:00:00Z',
+        endTime: '2026-11-24T11:00:00Z',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body.booking.guestEmail).toBe('Ada.Lovelace+court@Example.COM');
@@ -258,7 +341,9 @@ describe('wire values stay byte for byte (REST, device protocol, GraphQL)', () =
 describe('bad enum and scalar input', () => {
   it('GraphQL: a bad enum or scalar variable is a validation error naming the variable; a literal names the value and type', async () => {
     const { apiKey, object } = await buildVenue(h);
-    const status = await h.graphql(apiKey, `query($status: BookingStatus) { bookings(status: $status) { id } }`, { status: 'confirmed' });
+    const status = await h.graphql(apiKey, `query($status: BookingStatus) { bookings(status: $status) { id } }`, {
+      status: 'confirmed',
+    });
     expect(status.body.data).toBeUndefined();
     expect(status.body.errors[0].message).toContain('$status');
     expect(status.body.errors[0].message).toContain('BookingStatus');
@@ -267,11 +352,15 @@ describe('bad enum and scalar input', () => {
     expect(literal.body.data).toBeUndefined();
     expect(literal.body.errors[0].message).toMatch(/confirmed.*BookingStatus/);
 
-    const time = await h.graphql(apiKey, `query($s: DateTime!, $e: DateTime!, $o: ID!) { priceQuote(objectId: $o, startTime: $s, endTime: $e) { totalPrice } }`, {
-      s: 'tomorrow at ten',
-      e: '2026-11-24T11:00:00Z',
-      o: object.id,
-    });
+    const time = await h.graphql(
+      apiKey,
+      `query($s: DateTime!, $e: DateTime!, $o: ID!) { priceQuote(objectId: $o, startTime: $s, endTime: $e) { totalPrice } }`,
+      {
+        s: 'tomorrow at ten',
+        e: '2026-11-24T11:00:00Z',
+        o: object.id,
+      },
+    );
     expect(time.body.data).toBeUndefined();
     expect(time.body.errors[0].message).toContain('$s');
     expect(time.body.errors[0].message).toContain('DateTime');
@@ -279,20 +368,38 @@ describe('bad enum and scalar input', () => {
 
   it('GraphQL: a value outside a closed set that stays String is BAD_USER_INPUT naming the argument', async () => {
     const { apiKey } = await buildVenue(h);
-    const res = await h.graphql(apiKey, `mutation { createPricingRule(name: "x", type: "hourly", percent: 5) { pricingRule { id } } }`);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [expect.objectContaining({ field: 'type' })] });
+    const res = await h.graphql(
+      apiKey,
+      `mutation { createPricingRule(name: "x", type: "hourly", percent: 5) { pricingRule { id } } }`,
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [expect.objectContaining({ field: 'type' })],
+    });
     const door = await h.graphql(apiKey, `mutation { createDoor(name: "x", gpioPin: 3, behavior: "swing") { id } }`);
-    expect(door.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [expect.objectContaining({ field: 'behavior' })] });
+    expect(door.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [expect.objectContaining({ field: 'behavior' })],
+    });
   });
 
   it('REST: a bad enum or scalar parameter is a 400 problem naming the parameter', async () => {
     const { tenantId, apiKey } = await buildVenue(h);
-    const list = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings?status=confirmed`, apiKey });
+    const list = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${tenantId}/bookings?status=confirmed`,
+      apiKey,
+    });
     expect(list.status).toBe(400);
     expect(list.headers['content-type']).toContain('application/problem+json');
     expect(list.body.errors).toEqual([{ field: 'status', message: expect.stringContaining('CONFIRMED') }]);
 
-    const rule = await h.request({ method: 'POST', url: `/api/v1/tenants/${tenantId}/pricing-rules`, apiKey, body: { name: 'x', type: 'TIME_BASED', percent: 5 } });
+    const rule = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${tenantId}/pricing-rules`,
+      apiKey,
+      body: { name: 'x', type: 'TIME_BASED', percent: 5 },
+    });
     expect(rule.status).toBe(400);
     expect(rule.body.errors.map((e: { field: string }) => e.field)).toContain('type');
   });

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => receiver.stop());
 
 const base = (tenantId: string) => `/api/v1/tenants/${tenantId}/webhooks`;
-const body = { url: 'https://hooks.example.com/portier', events: ['booking.created', 'booking.cancelled'], secret: WEBHOOK_SECRET };
+const body = {
+  url: 'https://hooks.example.com/portier',
+  events: ['booking.created', 'booking.cancelled'],
+  secret: WEBHOOK_SECRET,
+};
 
 describe('webhook subscriptions over REST', () => {
   it('creates (201), lists, gets and deletes a subscription; the secret is never returned', async () => {
@@ -23,7 +27,13 @@ describe('webhook subscriptions over REST', () => {
     const created = await h.request({ method: 'POST', url: base(tenantId), apiKey, body });
     expect(created.status).toBe(201);
     const webhook = created.body.webhook;
-    expect(webhook).toEqual({ id: expect.any(String), url: body.url, events: body.events, active: true, createdAt: expect.any(String) });
+    expect(webhook).toEqual({
+      id: expect.any(String),
+      url: body.url,
+      events: body.events,
+      active: true,
+      createdAt: expect.any(String),
+    });
     expect(new Date(webhook.createdAt).toISOString()).toBe(webhook.createdAt);
 
     const list = await h.request({ method: 'GET', url: base(tenantId), apiKey });
@@ -35,7 +45,11 @@ describe('webhook subscriptions over REST', () => {
     expect(one.body).toEqual({ webhook });
 
     for (const res of [created, list, one]) expect(res.text).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-    const row = await h.deps.database.db.selectFrom('webhooks').selectAll().where('id', '=', webhook.id).executeTakeFirstOrThrow();
+    const row = await h.deps.database.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', webhook.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_sealed).not.toContain('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
     expect(h.deps.secret.unseal(row.secret_sealed)).toBe(WEBHOOK_SECRET);
 
@@ -48,7 +62,12 @@ describe('webhook subscriptions over REST', () => {
 
   it('accepts a plain-string secret', async () => {
     const { tenantId, apiKey } = await h.tenant();
-    const res = await h.request({ method: 'POST', url: base(tenantId), apiKey, body: { ...body, secret: 'a plain secret of reasonable length' } });
+    const res = await h.request({
+      method: 'POST',
+      url: base(tenantId),
+      apiKey,
+      body: { ...body, secret: 'a plain secret of reasonable length' },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -70,7 +89,12 @@ describe('webhook subscriptions over REST', () => {
 
   it('refuses a missing field with 400', async () => {
     const { tenantId, apiKey } = await h.tenant();
-    const res = await h.request({ method: 'POST', url: base(tenantId), apiKey, body: { url: body.url, events: body.events } });
+    const res = await h.request({
+      method: 'POST',
+      url: base(tenantId),
+      apiKey,
+      body: { url: body.url, events: body.events },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors?.[0]?.field).toBe('secret');
   });
@@ -92,9 +116,15 @@ describe('webhook subscriptions over REST', () => {
     const b = await h.tenant();
     const webhook = await buildWebhook(h, a.tenantId, { url: body.url });
     expect((await h.request({ method: 'GET', url: base(a.tenantId), apiKey: b.apiKey })).status).toBe(403);
-    expect((await h.request({ method: 'GET', url: `${base(b.tenantId)}/${webhook.id}`, apiKey: b.apiKey })).status).toBe(404);
-    expect((await h.request({ method: 'DELETE', url: `${base(b.tenantId)}/${webhook.id}`, apiKey: b.apiKey })).status).toBe(404);
-    expect((await h.request({ method: 'POST', url: `${base(b.tenantId)}/${webhook.id}/test`, apiKey: b.apiKey })).status).toBe(404);
+    expect(
+      (await h.request({ method: 'GET', url: `${base(b.tenantId)}/${webhook.id}`, apiKey: b.apiKey })).status,
+    ).toBe(404);
+    expect(
+      (await h.request({ method: 'DELETE', url: `${base(b.tenantId)}/${webhook.id}`, apiKey: b.apiKey })).status,
+    ).toBe(404);
+    expect(
+      (await h.request({ method: 'POST', url: `${base(b.tenantId)}/${webhook.id}/test`, apiKey: b.apiKey })).status,
+    ).toBe(404);
   });
 });
 
@@ -106,17 +136,35 @@ describe('POST /webhooks/{id}/test', () => {
     const before = receiver.requests.length;
     const res = await h.request({ method: 'POST', url: `${base(tenantId)}/${webhook.id}/test`, apiKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ webhookId: webhook.id, eventId: expect.any(String), success: true, statusCode: 200, durationMs: expect.any(Number), error: null });
+    expect(res.body).toEqual({
+      webhookId: webhook.id,
+      eventId: expect.any(String),
+      success: true,
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      error: null,
+    });
     expect(res.text).not.toContain('receiver-private-response-body');
     const sent = receiver.requests[before];
     expect(sent.path).toBe('/test-hook');
     expect(sent.headers['webhook-id']).toBe(res.body.eventId);
-    expect(JSON.parse(sent.body)).toMatchObject({ id: res.body.eventId, type: 'webhook.test', data: { webhookId: webhook.id } });
+    expect(JSON.parse(sent.body)).toMatchObject({
+      id: res.body.eventId,
+      type: 'webhook.test',
+      data: { webhookId: webhook.id },
+    });
 
     const log = await h.request({ method: 'GET', url: `${base(tenantId)}/${webhook.id}/deliveries`, apiKey });
     expect(log.status).toBe(200);
     expect(log.body.deliveries).toEqual([
-      expect.objectContaining({ eventId: res.body.eventId, eventType: 'webhook.test', status: 'SUCCEEDED', attemptCount: 1, lastStatusCode: 200, nextAttemptAt: null }),
+      expect.objectContaining({
+        eventId: res.body.eventId,
+        eventType: 'webhook.test',
+        status: 'SUCCEEDED',
+        attemptCount: 1,
+        lastStatusCode: 200,
+        nextAttemptAt: null,
+      }),
     ]);
     expect(log.body.deliveries[0].attempts).toEqual([expect.objectContaining({ statusCode: 200, error: null })]);
   });
@@ -126,10 +174,20 @@ describe('POST /webhooks/{id}/test', () => {
     const webhook = await buildWebhook(h, tenantId, { url: receiver.url('/empty-body'), events: ['booking.created'] });
     receiver.reply = () => ({ status: 204 });
     const json = { 'content-type': 'application/json' };
-    const test = await h.request({ method: 'POST', url: `${base(tenantId)}/${webhook.id}/test`, apiKey, headers: json });
+    const test = await h.request({
+      method: 'POST',
+      url: `${base(tenantId)}/${webhook.id}/test`,
+      apiKey,
+      headers: json,
+    });
     expect(test.status).toBe(200);
     expect(test.body.success).toBe(true);
-    const deleted = await h.request({ method: 'DELETE', url: `${base(tenantId)}/${webhook.id}`, apiKey, headers: json });
+    const deleted = await h.request({
+      method: 'DELETE',
+      url: `${base(tenantId)}/${webhook.id}`,
+      apiKey,
+      headers: json,
+    });
     expect(deleted.status).toBe(200);
     expect((await h.request({ method: 'GET', url: `${base(tenantId)}/${webhook.id}`, apiKey })).status).toBe(404);
     // Malformed JSON is still refused.
@@ -154,8 +212,14 @@ describe('POST /webhooks/{id}/test', () => {
     const refused = await h.request({ method: 'POST', url: `${base(tenantId)}/${deadHook.id}/test`, apiKey });
     expect(refused.body).toMatchObject({ success: false, statusCode: null, error: 'connection refused' });
 
-    const log = await h.graphql(apiKey, `query($w: ID!) { webhookDeliveries(webhookId: $w) { deliveries { status nextAttemptAt attemptCount } } }`, { w: deadHook.id });
-    expect(log.body.data.webhookDeliveries.deliveries).toEqual([{ status: 'FAILED', nextAttemptAt: null, attemptCount: 1 }]);
+    const log = await h.graphql(
+      apiKey,
+      `query($w: ID!) { webhookDeliveries(webhookId: $w) { deliveries { status nextAttemptAt attemptCount } } }`,
+      { w: deadHook.id },
+    );
+    expect(log.body.data.webhookDeliveries.deliveries).toEqual([
+      { status: 'FAILED', nextAttemptAt: null, attemptCount: 1 },
+    ]);
     receiver.reply = () => ({ status: 204 });
   });
 });
@@ -170,18 +234,35 @@ describe('webhooks over GraphQL', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const id = created.body.data.createWebhook.webhook.id;
-    const read = await h.graphql(apiKey, `query($id: ID!) { webhooks { id events } webhook(id: $id) { url active } }`, { id });
-    expect(read.body.data).toEqual({ webhooks: [{ id, events: ['booking.confirmed'] }], webhook: { url: receiver.url(), active: true } });
-    const tested = await h.graphql(apiKey, `mutation($id: ID!) { testWebhook(webhookId: $id) { success statusCode } }`, { id });
+    const read = await h.graphql(apiKey, `query($id: ID!) { webhooks { id events } webhook(id: $id) { url active } }`, {
+      id,
+    });
+    expect(read.body.data).toEqual({
+      webhooks: [{ id, events: ['booking.confirmed'] }],
+      webhook: { url: receiver.url(), active: true },
+    });
+    const tested = await h.graphql(
+      apiKey,
+      `mutation($id: ID!) { testWebhook(webhookId: $id) { success statusCode } }`,
+      { id },
+    );
     expect(tested.body.data.testWebhook).toEqual({ success: true, statusCode: 204 });
-    const deleted = await h.graphql(apiKey, `mutation($id: ID!) { deleteWebhook(webhookId: $id) { deleted id } }`, { id });
+    const deleted = await h.graphql(apiKey, `mutation($id: ID!) { deleteWebhook(webhookId: $id) { deleted id } }`, {
+      id,
+    });
     expect(deleted.body.data.deleteWebhook).toEqual({ deleted: true, id });
   });
 
   it('refuses invalid input with BAD_USER_INPUT and field errors', async () => {
     const { apiKey } = await h.tenant();
-    const res = await h.graphql(apiKey, `mutation { createWebhook(url: "nope", events: ["x"], secret: "s") { webhook { id } } }`);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'url' }, { field: 'events' }, { field: 'secret' }] });
+    const res = await h.graphql(
+      apiKey,
+      `mutation { createWebhook(url: "nope", events: ["x"], secret: "s") { webhook { id } } }`,
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [{ field: 'url' }, { field: 'events' }, { field: 'secret' }],
+    });
   });
 
   it('needs the webhooks scopes', async () => {

@@ -27,7 +27,8 @@ afterAll(() => receiver.stop());
 afterEach(async () => {
   receiver.reply = () => ({ status: 204 });
   // Subscriptions go with their deliveries, so no later test's dispatcher sees them.
-  if (tenants.length) await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
+  if (tenants.length)
+    await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
 });
 
 async function venue() {
@@ -66,14 +67,23 @@ async function createBooking(v: Venue, days: number): Promise<string> {
 }
 
 async function setStatus(v: Venue, bookingId: string, status: string) {
-  const res = await h.request({ method: 'PATCH', url: `/api/v1/tenants/${v.tenantId}/bookings/${bookingId}`, apiKey: v.apiKey, body: { status } });
+  const res = await h.request({
+    method: 'PATCH',
+    url: `/api/v1/tenants/${v.tenantId}/bookings/${bookingId}`,
+    apiKey: v.apiKey,
+    body: { status },
+  });
   expect(res.status).toBe(200);
 }
 
 const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
 
 async function deliveriesOf(v: Venue, webhookId: string) {
-  const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhookId}/deliveries?first=100`, apiKey: v.apiKey });
+  const res = await h.request({
+    method: 'GET',
+    url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhookId}/deliveries?first=100`,
+    apiKey: v.apiKey,
+  });
   expect(res.status).toBe(200);
   return res.body.deliveries as {
     eventId: string;
@@ -90,7 +100,11 @@ describe('signed deliveries', () => {
   it('verify with standardwebhooks for a whsec_ secret and a plain-string secret; a tampered body does not', async () => {
     const v = await venue();
     const plain = 'plain secret — with UTF-8 ✓';
-    await buildWebhook(h, v.tenantId, { url: receiver.url('/whsec'), events: ['booking.created'], secret: WEBHOOK_SECRET });
+    await buildWebhook(h, v.tenantId, {
+      url: receiver.url('/whsec'),
+      events: ['booking.created'],
+      secret: WEBHOOK_SECRET,
+    });
     await buildWebhook(h, v.tenantId, { url: receiver.url('/plain'), events: ['booking.created'], secret: plain });
     const bookingId = await createBooking(v, 3);
     await dispatcher().runOnce();
@@ -105,7 +119,13 @@ describe('signed deliveries', () => {
     });
     expect(headersOf(whsec)['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
 
-    const payload = new Webhook(WEBHOOK_SECRET).verify(whsec.body, headersOf(whsec)) as { id: string; type: string; timestamp: string; data: any };
+    const payload = new Webhook(WEBHOOK_SECRET).verify(whsec.body, headersOf(whsec)) as {
+      id: string;
+      type: string;
+      timestamp: string;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload's data is asserted by the expect()s below
+      data: any;
+    };
     expect(payload).toEqual({
       id: whsec.headers['webhook-id'],
       type: 'booking.created',
@@ -119,7 +139,12 @@ describe('signed deliveries', () => {
     // A plain secret's key is its UTF-8 bytes: standardwebhooks takes them base64-encoded (or raw bytes).
     const plainKey = Buffer.from(plain, 'utf8').toString('base64');
     expect(() => new Webhook(plainKey).verify(plainRequest.body, headersOf(plainRequest))).not.toThrow();
-    expect(() => new Webhook(new Uint8Array(Buffer.from(plain, 'utf8')), { format: 'raw' }).verify(plainRequest.body, headersOf(plainRequest))).not.toThrow();
+    expect(() =>
+      new Webhook(new Uint8Array(Buffer.from(plain, 'utf8')), { format: 'raw' }).verify(
+        plainRequest.body,
+        headersOf(plainRequest),
+      ),
+    ).not.toThrow();
 
     const tampered = whsec.body.replace('Ada Lovelace', 'Eve Lovelace');
     expect(tampered).not.toBe(whsec.body);
@@ -133,11 +158,18 @@ describe('booking events', () => {
     const v = await venue();
     await buildWebhook(h, v.tenantId, { url: receiver.url('/all') });
     await buildWebhook(h, v.tenantId, { url: receiver.url('/confirmed'), events: ['booking.confirmed'] });
-    await buildWebhook(h, v.tenantId, { url: receiver.url('/created-cancelled'), events: ['booking.cancelled', 'booking.created'] });
+    await buildWebhook(h, v.tenantId, {
+      url: receiver.url('/created-cancelled'),
+      events: ['booking.cancelled', 'booking.created'],
+    });
 
     const first = await createBooking(v, 5); // REST
     await setStatus(v, first, 'CONFIRMED');
-    const cancelled = await h.graphql(v.apiKey, `mutation($id: ID!) { updateBookingStatus(bookingId: $id, status: CANCELLED) { booking { status } } }`, { id: first });
+    const cancelled = await h.graphql(
+      v.apiKey,
+      `mutation($id: ID!) { updateBookingStatus(bookingId: $id, status: CANCELLED) { booking { status } } }`,
+      { id: first },
+    );
     expect(cancelled.body.errors).toBeUndefined();
     const created = await h.graphql(
       v.apiKey,
@@ -163,10 +195,20 @@ describe('booking events', () => {
       'booking.created second PENDING',
     ]);
     expect(seen('/confirmed')).toEqual(['booking.confirmed first CONFIRMED', 'booking.confirmed second CONFIRMED']);
-    expect(seen('/created-cancelled')).toEqual(['booking.cancelled first CANCELLED', 'booking.created first PENDING', 'booking.created second PENDING']);
+    expect(seen('/created-cancelled')).toEqual([
+      'booking.cancelled first CANCELLED',
+      'booking.created first PENDING',
+      'booking.created second PENDING',
+    ]);
 
     const booking = JSON.parse(requestsTo('/confirmed')[0].body).data.booking;
-    expect(booking).toMatchObject({ objectId: v.object.id, objectName: 'Court 1', guestEmail: expect.any(String), totalPrice: 2000, currency: 'EUR' });
+    expect(booking).toMatchObject({
+      objectId: v.object.id,
+      objectName: 'Court 1',
+      guestEmail: expect.any(String),
+      totalPrice: 2000,
+      currency: 'EUR',
+    });
     // Each event is its own message: distinct ids, the same id to every subscription.
     const ids = new Set(requestsTo('/all').map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(6);
@@ -225,7 +267,9 @@ describe('retries', () => {
     await down.stop();
 
     log = await deliveriesOf(v, webhook.id);
-    expect(log.map((x) => [x.status, x.attemptCount, x.nextAttemptAt, x.attempts.length])).toEqual(Array(3).fill(['SUCCEEDED', 4, null, 4]));
+    expect(log.map((x) => [x.status, x.attemptCount, x.nextAttemptAt, x.attempts.length])).toEqual(
+      Array(3).fill(['SUCCEEDED', 4, null, 4]),
+    );
 
     // Six requests arrived (two rounds per event): three ids, each twice, each the event's id.
     const ids = down.requests.map((r) => String(r.headers['webhook-id']));
@@ -267,16 +311,27 @@ describe('retries', () => {
     const v = await venue();
     const slow = await buildWebhook(h, v.tenantId, { url: receiver.url('/retry-after') });
     const moved = await buildWebhook(h, v.tenantId, { url: receiver.url('/moved') });
-    receiver.reply = (r): Reply => (r.path === '/retry-after' ? { status: 429, headers: { 'Retry-After': '120' } } : { status: 302, headers: { Location: '/elsewhere' } });
+    receiver.reply = (r): Reply =>
+      r.path === '/retry-after'
+        ? { status: 429, headers: { 'Retry-After': '120' } }
+        : { status: 302, headers: { Location: '/elsewhere' } };
     await createBooking(v, 14);
     const clock = new TestClock();
     const t0 = new Date();
     clock.set(t0);
     await dispatcher(clock).runOnce();
     const [throttled] = await deliveriesOf(v, slow.id);
-    expect(throttled).toMatchObject({ status: 'PENDING', lastStatusCode: 429, nextAttemptAt: new Date(t0.getTime() + 120_000).toISOString() });
+    expect(throttled).toMatchObject({
+      status: 'PENDING',
+      lastStatusCode: 429,
+      nextAttemptAt: new Date(t0.getTime() + 120_000).toISOString(),
+    });
     const [redirected] = await deliveriesOf(v, moved.id);
-    expect(redirected).toMatchObject({ status: 'PENDING', lastStatusCode: 302, lastError: 'redirect (302) not followed' });
+    expect(redirected).toMatchObject({
+      status: 'PENDING',
+      lastStatusCode: 302,
+      lastError: 'redirect (302) not followed',
+    });
     expect(receiver.requests.filter((r) => r.path === '/elsewhere')).toHaveLength(0);
   });
 
@@ -288,18 +343,28 @@ describe('retries', () => {
     await createBooking(v, 16);
     const d = dispatcher(new TestClock(), { concurrency: 1 });
     await d.runOnce();
-    const res = await h.request({ method: 'GET', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}`, apiKey: v.apiKey });
+    const res = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}`,
+      apiKey: v.apiKey,
+    });
     expect(res.body.webhook.active).toBe(false);
     const log = await deliveriesOf(v, webhook.id);
     expect(log.map((x) => x.status)).toEqual(['FAILED', 'FAILED']);
     expect(log.map((x) => x.attemptCount).sort()).toEqual([0, 1]);
-    expect(log.find((x) => x.attemptCount === 0)?.lastError).toBe('subscription deactivated: the receiver answered 410 Gone');
+    expect(log.find((x) => x.attemptCount === 0)?.lastError).toBe(
+      'subscription deactivated: the receiver answered 410 Gone',
+    );
 
     await createBooking(v, 17);
     await d.runOnce();
     expect(requestsTo('/gone')).toHaveLength(1);
     expect(await deliveriesOf(v, webhook.id)).toHaveLength(2);
-    const redeliver = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${log[0].eventId}/redeliver`, apiKey: v.apiKey });
+    const redeliver = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${log[0].eventId}/redeliver`,
+      apiKey: v.apiKey,
+    });
     expect(redeliver.status).toBe(409);
     expect(redeliver.body.code).toBe('webhook_inactive');
   });
@@ -315,21 +380,40 @@ describe('redeliver', () => {
     const [delivered] = await deliveriesOf(v, webhook.id);
     expect(delivered.status).toBe('SUCCEEDED');
 
-    const res = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`, apiKey: v.apiKey });
+    const res = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`,
+      apiKey: v.apiKey,
+    });
     expect(res.status).toBe(202);
-    expect(res.body.delivery).toMatchObject({ eventId: delivered.eventId, status: 'PENDING', attemptCount: 1, nextAttemptAt: expect.any(String) });
+    expect(res.body.delivery).toMatchObject({
+      eventId: delivered.eventId,
+      status: 'PENDING',
+      attemptCount: 1,
+      nextAttemptAt: expect.any(String),
+    });
     await d.runOnce();
     const requests = requestsTo('/again');
     expect(requests.map((r) => r.headers['webhook-id'])).toEqual([delivered.eventId, delivered.eventId]);
     const [after] = await deliveriesOf(v, webhook.id);
     expect(after).toMatchObject({ status: 'SUCCEEDED', attemptCount: 2 });
 
-    const missing = await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${v.object.id}/redeliver`, apiKey: v.apiKey });
+    const missing = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${v.object.id}/redeliver`,
+      apiKey: v.apiKey,
+    });
     expect(missing.status).toBe(404);
     const reader = await h.key(v.tenantId, ['webhooks:read']);
-    expect((await h.request({ method: 'POST', url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`, apiKey: reader })).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await h.request({
+          method: 'POST',
+          url: `/api/v1/tenants/${v.tenantId}/webhooks/${webhook.id}/events/${delivered.eventId}/redeliver`,
+          apiKey: reader,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('is offered through GraphQL with the delivery log', async () => {
@@ -343,11 +427,19 @@ describe('redeliver', () => {
       { w: webhook.id },
     );
     const [delivery] = log.body.data.webhookDeliveries.deliveries;
-    expect(delivery).toMatchObject({ eventType: 'booking.created', status: 'SUCCEEDED', attempts: [{ statusCode: 204, error: null }] });
-    const again = await h.graphql(v.apiKey, `mutation($w: ID!, $e: ID!) { redeliverWebhookEvent(webhookId: $w, eventId: $e) { delivery { status } } }`, {
-      w: webhook.id,
-      e: delivery.eventId,
+    expect(delivery).toMatchObject({
+      eventType: 'booking.created',
+      status: 'SUCCEEDED',
+      attempts: [{ statusCode: 204, error: null }],
     });
+    const again = await h.graphql(
+      v.apiKey,
+      `mutation($w: ID!, $e: ID!) { redeliverWebhookEvent(webhookId: $w, eventId: $e) { delivery { status } } }`,
+      {
+        w: webhook.id,
+        e: delivery.eventId,
+      },
+    );
     expect(again.body.data.redeliverWebhookEvent.delivery.status).toBe('PENDING');
   });
 });
@@ -362,11 +454,23 @@ describe('the deliveries of one booking', () => {
     await setStatus(v, booking, 'CONFIRMED');
     await drain(dispatcher());
 
-    const query = 'query($b: ID!) { bookingWebhookDeliveries(bookingId: $b) { deliveries { webhookId eventType status attempts { statusCode } } } }';
+    const query =
+      'query($b: ID!) { bookingWebhookDeliveries(bookingId: $b) { deliveries { webhookId eventType status attempts { statusCode } } } }';
     const res = await h.graphql(v.apiKey, query, { b: booking });
     expect(res.body.errors).toBeUndefined();
-    const deliveries = res.body.data.bookingWebhookDeliveries.deliveries as { webhookId: string; eventType: string; status: string }[];
-    expect(deliveries.map((d) => `${d.webhookId === first.id ? 'first' : d.webhookId === second.id ? 'second' : '?'} ${d.eventType} ${d.status}`).sort()).toEqual([
+    const deliveries = res.body.data.bookingWebhookDeliveries.deliveries as {
+      webhookId: string;
+      eventType: string;
+      status: string;
+    }[];
+    expect(
+      deliveries
+        .map(
+          (d) =>
+            `${d.webhookId === first.id ? 'first' : d.webhookId === second.id ? 'second' : '?'} ${d.eventType} ${d.status}`,
+        )
+        .sort(),
+    ).toEqual([
       'first booking.confirmed SUCCEEDED',
       'first booking.created SUCCEEDED',
       'second booking.confirmed SUCCEEDED',
@@ -376,7 +480,9 @@ describe('the deliveries of one booking', () => {
 
     // Another tenant sees none of them; a bookings-only key may not ask.
     const stranger = await h.tenant('Stranger club');
-    expect((await h.graphql(stranger.apiKey, query, { b: booking })).body.data.bookingWebhookDeliveries.deliveries).toEqual([]);
+    expect(
+      (await h.graphql(stranger.apiKey, query, { b: booking })).body.data.bookingWebhookDeliveries.deliveries,
+    ).toEqual([]);
     const bookingsOnly = await h.key(v.tenantId, ['bookings:read']);
     expect((await h.graphql(bookingsOnly, query, { b: booking })).status).toBe(403);
   });

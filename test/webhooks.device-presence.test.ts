@@ -19,7 +19,8 @@ const tenants: string[] = [];
 afterEach(async () => {
   h.clock.set(null);
   vi.restoreAllMocks();
-  if (tenants.length) await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
+  if (tenants.length)
+    await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
 });
 
 interface Received {
@@ -34,7 +35,13 @@ interface PresenceEvent {
   timestamp: string;
   tenantId: string;
   apiVersion: string;
-  data: { device: { id: string; name: string; doorIds: string[] }; lastSeenAt: string; sequence: number; offlineAfterSeconds?: number; offlineSince?: string };
+  data: {
+    device: { id: string; name: string; doorIds: string[] };
+    lastSeenAt: string;
+    sequence: number;
+    offlineAfterSeconds?: number;
+    offlineSince?: string;
+  };
 }
 
 function sender(into: Received[]): Sender {
@@ -57,7 +64,12 @@ function verified(r: Received): PresenceEvent {
 const TELEMETRY = { cpu_percent: 12, memory_percent: 40, wifi_signal_dbm: -61, door_states: {} };
 
 async function heartbeat(device: { deviceId: string; deviceKey: string }): Promise<void> {
-  const res = await h.request({ method: 'POST', url: `/api/devices/${device.deviceId}/heartbeat`, apiKey: device.deviceKey, body: TELEMETRY });
+  const res = await h.request({
+    method: 'POST',
+    url: `/api/devices/${device.deviceId}/heartbeat`,
+    apiKey: device.deviceKey,
+    body: TELEMETRY,
+  });
   expect(res.status).toBe(200);
 }
 
@@ -73,7 +85,13 @@ async function site(label: string) {
 }
 
 const eventsOf = (tenantId: string) =>
-  h.deps.database.db.selectFrom('events').select(['type', 'data']).where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  h.deps.database.db
+    .selectFrom('events')
+    .select(['type', 'data'])
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 
 describe('device presence events', () => {
   it('one device.offline after three missed heartbeats, even with two dispatchers sweeping at once; one device.online when it is back', async () => {
@@ -104,11 +122,14 @@ describe('device presence events', () => {
     h.clock.set(at(46));
     await pass();
     await pass();
-    await Promise.all([sweepDevicePresence(h.deps.database.db, at(47), h.deps.deviceEvents), sweepDevicePresence(h.deps.database.db, at(47), h.deps.deviceEvents)]);
+    await Promise.all([
+      sweepDevicePresence(h.deps.database.db, at(47), h.deps.deviceEvents),
+      sweepDevicePresence(h.deps.database.db, at(47), h.deps.deviceEvents),
+    ]);
     await pass();
     expect((await eventsOf(mine.tenantId)).map((e) => e.type)).toEqual(['device.offline']);
     expect(to(mine.url)).toHaveLength(1);
-    const offline = verified(to(mine.url)[0] as Received);
+    const offline = verified(to(mine.url)[0]);
     expect(offline).toEqual({
       id: expect.any(String),
       type: 'device.offline',
@@ -135,12 +156,17 @@ describe('device presence events', () => {
     await pass();
     expect((await eventsOf(mine.tenantId)).map((e) => e.type)).toEqual(['device.offline', 'device.online']);
     expect(to(mine.url)).toHaveLength(2);
-    const online = verified(to(mine.url)[1] as Received);
+    const online = verified(to(mine.url)[1]);
     expect(online).toMatchObject({
       type: 'device.online',
       tenantId: mine.tenantId,
       apiVersion: API_VERSION,
-      data: { device: { id: mine.device.deviceId, doorIds: [mine.door.id] }, lastSeenAt: at(60).toISOString(), offlineSince: t0.toISOString(), sequence: 2 },
+      data: {
+        device: { id: mine.device.deviceId, doorIds: [mine.door.id] },
+        lastSeenAt: at(60).toISOString(),
+        offlineSince: t0.toISOString(),
+        sequence: 2,
+      },
     });
     expect(online.id).not.toBe(offline.id);
 
@@ -184,12 +210,18 @@ describe('device presence events', () => {
     const sweep = () => sweepDevicePresence(h.deps.database.db, at(46), h.deps.deviceEvents);
     await Promise.all([sweep(), ...devices.slice(3).map(heartbeat), sweep(), sweep()]);
 
-    const rows = await h.deps.database.db.selectFrom('devices').select(['id', 'offline_since']).where('tenant_id', '=', v.tenantId).execute();
+    const rows = await h.deps.database.db
+      .selectFrom('devices')
+      .select(['id', 'offline_since'])
+      .where('tenant_id', '=', v.tenantId)
+      .execute();
     expect(rows.every((r) => r.offline_since === null)).toBe(true);
     const events = await eventsOf(v.tenantId);
     for (const d of devices) {
       const mine = events.filter((e) => (e.data as PresenceEvent['data']).device.id === d.deviceId);
-      expect(mine.filter((e) => e.type === 'device.offline').length).toBe(mine.filter((e) => e.type === 'device.online').length);
+      expect(mine.filter((e) => e.type === 'device.offline').length).toBe(
+        mine.filter((e) => e.type === 'device.online').length,
+      );
       expect(mine.length).toBeLessThanOrEqual(2);
     }
     const ids = events.map((e) => (e.data as PresenceEvent['data']).device.id);
@@ -224,7 +256,9 @@ describe('device presence events', () => {
       // Wait until the heartbeat's UPDATE is blocked on the row the sweep holds.
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`.execute(
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`.execute(
           h.deps.database.db,
         );
         if ((rows[0]?.n ?? 0) > 0) break;
@@ -239,7 +273,11 @@ describe('device presence events', () => {
       ['device.offline', 1],
       ['device.online', 2],
     ]);
-    const row = await h.deps.database.db.selectFrom('devices').select('offline_since').where('id', '=', device.deviceId).executeTakeFirstOrThrow();
+    const row = await h.deps.database.db
+      .selectFrom('devices')
+      .select('offline_since')
+      .where('id', '=', device.deviceId)
+      .executeTakeFirstOrThrow();
     expect(row.offline_since).toBeNull();
   });
 
@@ -248,7 +286,9 @@ describe('device presence events', () => {
     h.clock.set(t0);
     const s = await site('revoked');
     await heartbeat(s.device);
-    const revoked = await h.graphql(s.apiKey, 'mutation($id: ID!) { revokeDevice(id: $id) { status } }', { id: s.device.deviceId });
+    const revoked = await h.graphql(s.apiKey, 'mutation($id: ID!) { revokeDevice(id: $id) { status } }', {
+      id: s.device.deviceId,
+    });
     expect(revoked.body.data.revokeDevice.status).toBe('REVOKED');
     h.clock.set(new Date(t0.getTime() + 120_000));
     await sweepDevicePresence(h.deps.database.db, h.clock.now(), h.deps.deviceEvents);
@@ -261,16 +301,23 @@ describe('device presence events', () => {
     const quiet = await buildVenue(h);
     const door = await buildDoor(h, quiet.tenantId, [quiet.object.id]);
     const device = await buildActiveDevice(h, quiet.tenantId, [door.id]);
-    await buildWebhook(h, quiet.tenantId, { url: `https://presence.example/quiet/${quiet.tenantId}`, events: ['booking.created'] });
+    await buildWebhook(h, quiet.tenantId, {
+      url: `https://presence.example/quiet/${quiet.tenantId}`,
+      events: ['booking.created'],
+    });
     tenants.push(quiet.tenantId);
     await heartbeat(device);
     const listening = await site('listening');
     await heartbeat(listening.device);
     h.clock.set(new Date(t0.getTime() + 120_000));
-    // The sweep as the dispatchers run it (src/deps.ts): only tenants subscribed to a presence event.
+    // The sweep as the dispatchers run it (src/kernel/deps.ts): only tenants subscribed to a presence event.
     for (const sweep of h.deps.dispatcherSweeps) await sweep.run(h.clock.now());
     expect(await eventsOf(quiet.tenantId)).toEqual([]);
-    const offlineSince = await h.deps.database.db.selectFrom('devices').select('offline_since').where('id', '=', device.deviceId).executeTakeFirstOrThrow();
+    const offlineSince = await h.deps.database.db
+      .selectFrom('devices')
+      .select('offline_since')
+      .where('id', '=', device.deviceId)
+      .executeTakeFirstOrThrow();
     expect(offlineSince.offline_since).toBeNull();
     expect((await eventsOf(listening.tenantId)).map((e) => e.type)).toEqual(['device.offline']);
     // Its first heartbeat after the silence costs what any heartbeat costs (no online transition).
@@ -291,7 +338,11 @@ describe('device presence events', () => {
       method: 'POST',
       url: `/api/v1/tenants/${tenantId}/webhooks`,
       apiKey,
-      body: { url: 'https://presence.example/rest', events: ['device.offline', 'device.online'], secret: WEBHOOK_SECRET },
+      body: {
+        url: 'https://presence.example/rest',
+        events: ['device.offline', 'device.online'],
+        secret: WEBHOOK_SECRET,
+      },
     });
     expect(rest.status).toBe(201);
     expect(rest.body.webhook.events).toEqual(['device.offline', 'device.online']);

@@ -32,7 +32,8 @@ afterAll(async () => {
 afterEach(async () => {
   fast.reply = () => ({ status: 204 });
   slow.reply = () => ({ status: 204 });
-  if (tenants.length) await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
+  if (tenants.length)
+    await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
 });
 
 async function tenant() {
@@ -42,12 +43,19 @@ async function tenant() {
 }
 
 // No sweeps: these tests count a pass's deliveries (test/webhooks.device-presence.test.ts covers the sweep).
-const dispatcher = (overrides: Partial<DispatcherOptions> = {}) => new WebhookDispatcher(dispatcherOptionsOf(h.deps, { sweeps: [], ...overrides }));
+const dispatcher = (overrides: Partial<DispatcherOptions> = {}) =>
+  new WebhookDispatcher(dispatcherOptionsOf(h.deps, { sweeps: [], ...overrides }));
 
-const event = (tenantId: string, n = 1) => recordEvent(h.deps.database.db, tenantId, 'booking.created', { booking: { id: `b-${n}` } });
+const event = (tenantId: string, n = 1) =>
+  recordEvent(h.deps.database.db, tenantId, 'booking.created', { booking: { id: `b-${n}` } });
 
 async function deliveries(tenantId: string) {
-  return h.deps.database.db.selectFrom('webhook_deliveries').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').execute();
+  return h.deps.database.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Lets pending I/O callbacks and timers of 0 ms run. */
@@ -119,7 +127,11 @@ describe('slow and dead receivers', () => {
       await slow.received(slowBefore + 1);
       await fast.received(fastBefore + 1);
       // The slow receiver is still holding its request, and the API answers meanwhile.
-      const list = await h.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/webhooks/${stuck.id}/deliveries`, apiKey });
+      const list = await h.request({
+        method: 'GET',
+        url: `/api/v1/tenants/${tenantId}/webhooks/${stuck.id}/deliveries`,
+        apiKey,
+      });
       expect(list.status).toBe(200);
       expect(list.body.deliveries[0]).toMatchObject({ status: 'PENDING', attemptCount: 0 });
       for (;;) {
@@ -147,7 +159,12 @@ describe('slow and dead receivers', () => {
       hold.open();
     }
     const [delivery] = await deliveries(tenantId);
-    expect(delivery).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'timed out after 0.1 s', retry_step: 1 });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      last_status_code: null,
+      last_error: 'timed out after 0.1 s',
+      retry_step: 1,
+    });
   });
 });
 

@@ -38,9 +38,18 @@ describe('event payloads', () => {
   it('carry tenantId, apiVersion and a data.sequence that grows per booking, also through two dispatchers', async () => {
     const v = await buildVenue(h);
     const url = `https://receiver.test/${v.tenantId}`;
-    await buildWebhook(h, v.tenantId, { url, events: ['booking.created', 'booking.confirmed', 'booking.rescheduled', 'booking.cancelled'] });
+    await buildWebhook(h, v.tenantId, {
+      url,
+      events: ['booking.created', 'booking.confirmed', 'booking.rescheduled', 'booking.cancelled'],
+    });
     h.clock.set('2026-11-23T07:00:00Z');
-    const bookingId = await bookViaRest(h, { tenantId: v.tenantId, apiKey: v.apiKey, objectId: v.object.id, startTime: '2026-11-23T10:00:00Z', endTime: '2026-11-23T11:00:00Z' });
+    const bookingId = await bookViaRest(h, {
+      tenantId: v.tenantId,
+      apiKey: v.apiKey,
+      objectId: v.object.id,
+      startTime: '2026-11-23T10:00:00Z',
+      endTime: '2026-11-23T11:00:00Z',
+    });
     await setBookingStatus(h, v, bookingId, 'CONFIRMED');
     const moved = await h.request({
       method: 'PATCH',
@@ -64,7 +73,14 @@ describe('event payloads', () => {
 
     const wh = new Webhook(WEBHOOK_SECRET);
     const events = mine().map(
-      (r) => wh.verify(r.body, r.headers) as { id: string; type: string; tenantId: string; apiVersion: string; data: { sequence: number; booking: { id: string } } },
+      (r) =>
+        wh.verify(r.body, r.headers) as {
+          id: string;
+          type: string;
+          tenantId: string;
+          apiVersion: string;
+          data: { sequence: number; booking: { id: string } };
+        },
     );
     expect(events).toHaveLength(4);
     for (const e of events) {
@@ -86,11 +102,33 @@ describe('event payloads', () => {
   it('keeps sequences apart per booking', async () => {
     const v = await buildVenue(h);
     h.clock.set('2026-11-23T07:00:00Z');
-    const a = await bookViaRest(h, { tenantId: v.tenantId, apiKey: v.apiKey, objectId: v.object.id, startTime: '2026-11-23T10:00:00Z', endTime: '2026-11-23T11:00:00Z' });
-    const b = await bookViaRest(h, { tenantId: v.tenantId, apiKey: v.apiKey, objectId: v.object.id, startTime: '2026-11-23T12:00:00Z', endTime: '2026-11-23T13:00:00Z' });
+    const a = await bookViaRest(h, {
+      tenantId: v.tenantId,
+      apiKey: v.apiKey,
+      objectId: v.object.id,
+      startTime: '2026-11-23T10:00:00Z',
+      endTime: '2026-11-23T11:00:00Z',
+    });
+    await bookViaRest(h, {
+      tenantId: v.tenantId,
+      apiKey: v.apiKey,
+      objectId: v.object.id,
+      startTime: '2026-11-23T12:00:00Z',
+      endTime: '2026-11-23T13:00:00Z',
+    });
     await setBookingStatus(h, v, a, 'CONFIRMED');
-    const rows = await h.deps.database.db.selectFrom('events').select(['type', 'data']).where('tenant_id', '=', v.tenantId).orderBy('created_at').orderBy('id').execute();
-    const seq = rows.map((r) => [(r.data as { booking: { id: string } }).booking.id === a ? 'a' : 'b', r.type, (r.data as { sequence: number }).sequence]);
+    const rows = await h.deps.database.db
+      .selectFrom('events')
+      .select(['type', 'data'])
+      .where('tenant_id', '=', v.tenantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const seq = rows.map((r) => [
+      (r.data as { booking: { id: string } }).booking.id === a ? 'a' : 'b',
+      r.type,
+      (r.data as { sequence: number }).sequence,
+    ]);
     expect(seq).toEqual(
       expect.arrayContaining([
         ['a', 'booking.created', 1],

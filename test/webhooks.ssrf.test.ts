@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { WEBHOOK_SECRET } from './builders.js';
 import { Receiver } from './receiver.js';
-import { buildApp, type App } from '../src/http/app.js';
-import { composeDeps, type AppDeps } from '../src/deps.js';
+import { buildApp, type App } from '../src/transport/http/app.js';
+import { composeDeps, type AppDeps } from '../src/app/deps.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from '../src/modules/webhooks/dispatcher.js';
 import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { recordEvent } from '../src/modules/webhooks/outbox.js';
@@ -31,7 +31,8 @@ afterAll(async () => {
   await receiver.stop();
 });
 afterEach(async () => {
-  if (tenants.length) await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
+  if (tenants.length)
+    await h.deps.database.db.deleteFrom('webhooks').where('tenant_id', 'in', tenants.splice(0)).execute();
 });
 
 async function tenant() {
@@ -41,7 +42,12 @@ async function tenant() {
 }
 
 async function post(apiKey: string, url: string, body: unknown) {
-  const res = await app.fastify.inject({ method: 'POST', url, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const res = await app.fastify.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 }
 
@@ -81,7 +87,11 @@ describe('receivers on private networks are refused at creation', () => {
     ['https://127.0.0.1:8443/hook', 'loopback'],
   ])('%s (%s)', async (url, kind) => {
     const { tenantId, apiKey } = await tenant();
-    const res = await post(apiKey, `/api/v1/tenants/${tenantId}/webhooks`, { url, events: ['booking.created'], secret: WEBHOOK_SECRET });
+    const res = await post(apiKey, `/api/v1/tenants/${tenantId}/webhooks`, {
+      url,
+      events: ['booking.created'],
+      secret: WEBHOOK_SECRET,
+    });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toContain('application/problem+json');
     expect(res.body).toMatchObject({ status: 400, code: 'url_not_allowed', errors: [{ field: 'url' }] });
@@ -91,16 +101,23 @@ describe('receivers on private networks are refused at creation', () => {
 
   it('accepts a public address', async () => {
     const { tenantId, apiKey } = await tenant();
-    const res = await post(apiKey, `/api/v1/tenants/${tenantId}/webhooks`, { url: 'https://93.184.216.34/hook', events: ['booking.created'], secret: WEBHOOK_SECRET });
+    const res = await post(apiKey, `/api/v1/tenants/${tenantId}/webhooks`, {
+      url: 'https://93.184.216.34/hook',
+      events: ['booking.created'],
+      secret: WEBHOOK_SECRET,
+    });
     expect(res.status).toBe(201);
   });
 
   it('refuses a name that resolves to a private address', async () => {
     const { tenantId } = await tenant();
     const input = { url: 'https://rebind.test/hook', events: ['booking.created'], secret: WEBHOOK_SECRET };
-    await expect(createWebhook(h.deps.database.db, strict, tenantId, input, fakeDns({ 'rebind.test': '10.1.2.3' }))).rejects.toMatchObject({
+    await expect(
+      createWebhook(h.deps.database.db, strict, tenantId, input, fakeDns({ 'rebind.test': '10.1.2.3' })),
+    ).rejects.toMatchObject({
       code: 'url_not_allowed',
-      message: 'url: rebind.test resolves to 10.1.2.3, a private address; webhook receivers must be public internet addresses',
+      message:
+        'url: rebind.test resolves to 10.1.2.3, a private address; webhook receivers must be public internet addresses',
     });
   });
 });
@@ -122,7 +139,11 @@ describe('receivers on private networks are refused at delivery', () => {
     const rows = await h.deps.database.db
       .insertInto('webhooks')
       .values(
-        [receiver.url().replace('127.0.0.1', 'localhost'), receiver.url(), receiver.url().replace('127.0.0.1', '[::ffff:127.0.0.1]')].map((url) => ({
+        [
+          receiver.url().replace('127.0.0.1', 'localhost'),
+          receiver.url(),
+          receiver.url().replace('127.0.0.1', '[::ffff:127.0.0.1]'),
+        ].map((url) => ({
           tenant_id: tenantId,
           url,
           events: ['booking.created'],
@@ -144,7 +165,9 @@ describe('receivers on private networks are refused at delivery', () => {
       errors.push(log[0].error);
     }
     expect(errors).toEqual([
-      expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address; webhook receivers must be public addresses$/),
+      expect.stringMatching(
+        /^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address; webhook receivers must be public addresses$/,
+      ),
       'refused: 127.0.0.1 is a loopback address; webhook receivers must be public addresses',
       'refused: ::ffff:7f00:1 (127.0.0.1) is a loopback address; webhook receivers must be public addresses',
     ]);
@@ -162,17 +185,26 @@ describe('receivers on private networks are refused at delivery', () => {
     );
     await recordEvent(h.deps.database.db, tenantId, 'booking.created', { booking: { id: 'b-2' } });
     const before = receiver.requests.length;
-    const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(strict, { resolver: fakeDns({ 'rebind.test': '127.0.0.1' }) }));
+    const dispatcher = new WebhookDispatcher(
+      dispatcherOptionsOf(strict, { resolver: fakeDns({ 'rebind.test': '127.0.0.1' }) }),
+    );
     await dispatcher.runOnce();
     expect(receiver.requests.length).toBe(before);
-    expect((await deliveryLog(tenantId, webhook.id))[0].error).toBe('refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses');
+    expect((await deliveryLog(tenantId, webhook.id))[0].error).toBe(
+      'refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses',
+    );
   });
 
   it('refuses the synchronous test event the same way', async () => {
     const { tenantId, apiKey } = await tenant();
     const [row] = await h.deps.database.db
       .insertInto('webhooks')
-      .values({ tenant_id: tenantId, url: receiver.url().replace('127.0.0.1', 'localhost'), events: ['booking.created'], secret_sealed: h.deps.secret.seal(WEBHOOK_SECRET) })
+      .values({
+        tenant_id: tenantId,
+        url: receiver.url().replace('127.0.0.1', 'localhost'),
+        events: ['booking.created'],
+        secret_sealed: h.deps.secret.seal(WEBHOOK_SECRET),
+      })
       .returning('id')
       .execute();
     const before = receiver.requests.length;

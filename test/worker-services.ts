@@ -20,17 +20,17 @@ function workerId(): string {
   return process.env.VITEST_POOL_ID ?? '1';
 }
 
-let workerDatabase: Promise<string> | undefined;
+let runDatabase: Promise<string> | undefined;
 
 /**
  * The URL of this worker's PostgreSQL database, created from the run's template on first use;
  * undefined on PGlite.
  */
-export function workerDatabaseUrl(): Promise<string | undefined> {
+export function runDatabaseUrl(): Promise<string | undefined> {
   const run = inject('postgresRun');
   if (!run) return Promise.resolve(undefined);
-  workerDatabase ??= createWorkerDatabase(run);
-  return workerDatabase;
+  runDatabase ??= createWorkerDatabase(run);
+  return runDatabase;
 }
 
 async function createWorkerDatabase(run: PostgresRun): Promise<string> {

@@ -43,7 +43,12 @@ export interface Scenario {
   check(status: number, body: string): boolean;
 }
 
-export const DEFAULT_TELEMETRY: Telemetry = { cpu_percent: 12, memory_percent: 38, wifi_signal_dbm: -60, door_states: {} };
+export const DEFAULT_TELEMETRY: Telemetry = {
+  cpu_percent: 12,
+  memory_percent: 38,
+  wifi_signal_dbm: -60,
+  door_states: {},
+};
 
 function headers(device: DeviceCredentials, withBody: boolean): Record<string, string> {
   return { authorization: `Bearer ${device.deviceKey}`, ...(withBody ? { 'content-type': 'application/json' } : {}) };
@@ -68,7 +73,11 @@ export function accessCheckRequest(device: DeviceCredentials, attempt: AccessAtt
 }
 
 export function configRequest(device: DeviceCredentials): BenchRequest {
-  return { method: 'GET', path: `/api/devices/${encodeURIComponent(device.deviceId)}/config`, headers: headers(device, false) };
+  return {
+    method: 'GET',
+    path: `/api/devices/${encodeURIComponent(device.deviceId)}/config`,
+    headers: headers(device, false),
+  };
 }
 
 /** Every device sends heartbeats; each answer must be {status: "ok", …}. */
@@ -86,7 +95,11 @@ export function heartbeatScenario(baseUrl: string, devices: DeviceCredentials[],
  * Access checks cycling through the given attempts (each with the device that makes it). With
  * `expectAllowed` (default true) an answer counts as right only when it allows entry.
  */
-export function accessCheckScenario(baseUrl: string, attempts: { device: DeviceCredentials; attempt: AccessAttempt }[], options: { expectAllowed?: boolean } = {}): Scenario {
+export function accessCheckScenario(
+  baseUrl: string,
+  attempts: { device: DeviceCredentials; attempt: AccessAttempt }[],
+  options: { expectAllowed?: boolean } = {},
+): Scenario {
   if (attempts.length === 0) throw new Error('accessCheckScenario needs at least one attempt');
   const expectAllowed = options.expectAllowed ?? true;
   return {

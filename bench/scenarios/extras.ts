@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../src/db/types.js';
-import { ServerSecret, randomToken, sha256 } from '../../src/crypto.js';
+import type { DB } from '../../src/kernel/db/types.js';
+import { ServerSecret, randomToken, sha256 } from '../../src/kernel/crypto.js';
 import { qrToken, qrTokenHash, smsCode, smsCodeHash } from '../../src/modules/access/credentials.js';
 import type { Dataset } from '../dataset.js';
 import type { Scenario } from '../run.js';
@@ -42,7 +42,12 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
   const devices: Extras['devices'] = [];
   const deviceRows = Array.from({ length: DEVICES }, (_, i) => {
     const key = `svc_dk_${randomToken(32)}`;
-    devices.push({ deviceId: '', deviceKey: key, doorId: doorIds[i % doorIds.length], objectIndex: i % doorIds.length });
+    devices.push({
+      deviceId: '',
+      deviceKey: key,
+      doorId: doorIds[i % doorIds.length],
+      objectIndex: i % doorIds.length,
+    });
     return {
       tenant_id: d.tenantId,
       name: `Controller ${i + 1}`,
@@ -89,7 +94,11 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
     .returning(['id', 'object_id'])
     .execute();
   const byObject = new Map(running.map((b) => [b.object_id, b.id]));
-  const nowTokens = d.objectIds.map((objectId) => qrToken(secret, d.tenantId, byObject.get(objectId)!));
+  const nowTokens = d.objectIds.map((objectId) => {
+    const bookingId = byObject.get(objectId);
+    if (!bookingId) throw new Error(`bench: no running booking on object ${objectId}`);
+    return qrToken(secret, d.tenantId, bookingId);
+  });
 
   // Credentials for every booking, computed as issueCredentials would (a taken SMS code moves on).
   const all = await db.selectFrom('bookings').select('id').where('tenant_id', '=', d.tenantId).execute();
@@ -99,14 +108,27 @@ export async function seedExtras(db: Kysely<DB>, d: Dataset, secretValue: string
     let hash = smsCodeHash(secret, d.tenantId, smsCode(secret, d.tenantId, id, nonce));
     while (taken.has(hash)) hash = smsCodeHash(secret, d.tenantId, smsCode(secret, d.tenantId, id, ++nonce));
     taken.add(hash);
-    return { tenant_id: d.tenantId, booking_id: id, qr_token_hash: qrTokenHash(qrToken(secret, d.tenantId, id)), sms_code_hash: hash, sms_nonce: nonce };
+    return {
+      tenant_id: d.tenantId,
+      booking_id: id,
+      qr_token_hash: qrTokenHash(qrToken(secret, d.tenantId, id)),
+      sms_code_hash: hash,
+      sms_nonce: nonce,
+    };
   });
   for (const chunk of chunks(credentialRows, 1000)) await db.insertInto('booking_credentials').values(chunk).execute();
 
-  return { summary: `${devices.length} devices, ${doorIds.length} doors, ${credentialRows.length} credentials`, devices, nowTokens };
+  return {
+    summary: `${devices.length} devices, ${doorIds.length} doors, ${credentialRows.length} credentials`,
+    devices,
+    nowTokens,
+  };
 }
 
-export function extraScenarios(_d: Dataset, x: Extras, when: 'before' | 'after'): Scenario[] {
+/** The fleet an embedded (PGlite) installation is sized for: ~1,500 controllers × one heartbeat per 15 s. */
+const EMBEDDED_FLEET_RATE = 100;
+
+export function extraScenarios(_d: Dataset, x: Extras, when: 'before' | 'after', embedded = false): Scenario[] {
   if (when === 'after' || x.devices.length === 0) return [];
   const heartbeat = (i: number) => heartbeatRequest(x.devices[i % x.devices.length]);
   const accessCheck = (i: number) => {
@@ -115,7 +137,25 @@ export function extraScenarios(_d: Dataset, x: Extras, when: 'before' | 'after')
   };
   return [
     { name: 'access-check', mode: 'saturation', source: accessCheck },
-    { name: 'access-check @667/s + heartbeat @667/s', mode: 'fixed', rate: FLEET_RATE, source: accessCheck, background: { source: (i) => heartbeat(i + 5000), rate: FLEET_RATE } },
+    {
+      name: 'access-check @667/s + heartbeat @667/s',
+      mode: 'fixed',
+      rate: FLEET_RATE,
+      source: accessCheck,
+      background: { source: (i) => heartbeat(i + 5000), rate: FLEET_RATE },
+    },
+    // Issue #28: the door's tail on the embedded database, at the fleet size it is meant for.
+    ...(embedded
+      ? [
+          {
+            name: 'access-check @100/s + heartbeat @100/s',
+            mode: 'fixed' as const,
+            rate: EMBEDDED_FLEET_RATE,
+            source: accessCheck,
+            background: { source: (i: number) => heartbeat(i + 5000), rate: EMBEDDED_FLEET_RATE },
+          },
+        ]
+      : []),
     { name: 'heartbeat @667/s', mode: 'fixed', rate: FLEET_RATE, source: heartbeat },
     { name: 'heartbeat', mode: 'saturation', source: heartbeat },
   ];

@@ -6,17 +6,30 @@ import { useSessionApi } from './session';
 import { LoginPage } from './pages/Login';
 import { OverviewPage } from './pages/Overview';
 import { NotFoundPage } from './pages/NotFound';
+import { NotAllowedPage } from './pages/NotAllowed';
+import { useSession } from './session';
+import type { ReactNode } from 'react';
 
 // Pages load when first opened: the first screen needs only the shell.
-const BookingListPage = lazy(() => import('./pages/bookings/BookingList').then((m) => ({ default: m.BookingListPage })));
-const BookingDetailPage = lazy(() => import('./pages/bookings/BookingDetail').then((m) => ({ default: m.BookingDetailPage })));
+const BookingListPage = lazy(() =>
+  import('./pages/bookings/BookingList').then((m) => ({ default: m.BookingListPage })),
+);
+const BookingDetailPage = lazy(() =>
+  import('./pages/bookings/BookingDetail').then((m) => ({ default: m.BookingDetailPage })),
+);
+const CalendarPage = lazy(() => import('./pages/calendar/Calendar').then((m) => ({ default: m.CalendarPage })));
 const CatalogPage = lazy(() => import('./pages/catalog/Catalog').then((m) => ({ default: m.CatalogPage })));
 const ObjectPage = lazy(() => import('./pages/catalog/ObjectPage').then((m) => ({ default: m.ObjectPage })));
 const PricingPage = lazy(() => import('./pages/pricing/Pricing').then((m) => ({ default: m.PricingPage })));
 const ApiKeysPage = lazy(() => import('./pages/admin/ApiKeys').then((m) => ({ default: m.ApiKeysPage })));
 const DevicesPage = lazy(() => import('./pages/admin/Devices').then((m) => ({ default: m.DevicesPage })));
+const DevicePage = lazy(() => import('./pages/admin/DevicePage').then((m) => ({ default: m.DevicePage })));
 const WebhooksPage = lazy(() => import('./pages/admin/Webhooks').then((m) => ({ default: m.WebhooksPage })));
 const WebhookPage = lazy(() => import('./pages/admin/WebhookPage').then((m) => ({ default: m.WebhookPage })));
+const AccountPage = lazy(() => import('./pages/Account').then((m) => ({ default: m.AccountPage })));
+const NotificationsPage = lazy(() =>
+  import('./pages/admin/Notifications').then((m) => ({ default: m.NotificationsPage })),
+);
 const TeamPage = lazy(() => import('./pages/admin/Team').then((m) => ({ default: m.TeamPage })));
 const OAuthAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.OAuthAppsPage })));
 const ConnectedAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.ConnectedAppsPage })));
@@ -31,8 +44,15 @@ function RequireSession() {
       </div>
     );
   }
-  if (state.status === 'signedOut') return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (state.status === 'signedOut')
+    return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   return <Layout />;
+}
+
+/** The page, or "Not allowed" when the session's role lacks the scope (instead of forms that fail). */
+function Allowed({ scope, page, children }: { scope: string; page: string; children: ReactNode }) {
+  const session = useSession();
+  return session.can(scope) ? children : <NotAllowedPage page={page} />;
 }
 
 export function App() {
@@ -41,18 +61,127 @@ export function App() {
       <Route path="/login" element={<LoginPage />} />
       <Route element={<RequireSession />}>
         <Route index element={<OverviewPage />} />
-        <Route path="bookings" element={<BookingListPage />} />
-        <Route path="bookings/:id" element={<BookingDetailPage />} />
-        <Route path="catalog" element={<CatalogPage />} />
-        <Route path="catalog/objects/:id" element={<ObjectPage />} />
-        <Route path="pricing" element={<PricingPage />} />
-        <Route path="admin/api-keys" element={<ApiKeysPage />} />
-        <Route path="admin/devices" element={<DevicesPage />} />
-        <Route path="admin/webhooks" element={<WebhooksPage />} />
-        <Route path="admin/webhooks/:id" element={<WebhookPage />} />
-        <Route path="admin/team" element={<TeamPage />} />
-        <Route path="admin/oauth-apps" element={<OAuthAppsPage />} />
-        <Route path="admin/connected-apps" element={<ConnectedAppsPage />} />
+        <Route
+          path="bookings"
+          element={
+            <Allowed scope="bookings:read" page="Bookings">
+              <BookingListPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="bookings/:id"
+          element={
+            <Allowed scope="bookings:read" page="A booking">
+              <BookingDetailPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="calendar"
+          element={
+            <Allowed scope="bookings:read" page="Calendar">
+              <CalendarPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="catalog"
+          element={
+            <Allowed scope="catalog:read" page="Catalog">
+              <CatalogPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="catalog/objects/:id"
+          element={
+            <Allowed scope="catalog:read" page="An object">
+              <ObjectPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="pricing"
+          element={
+            <Allowed scope="pricing:read" page="Pricing">
+              <PricingPage />
+            </Allowed>
+          }
+        />
+        <Route path="account" element={<AccountPage />} />
+        <Route
+          path="admin/api-keys"
+          element={
+            <Allowed scope="admin" page="API Keys">
+              <ApiKeysPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/devices"
+          element={
+            <Allowed scope="devices:read" page="Devices">
+              <DevicesPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/devices/:id"
+          element={
+            <Allowed scope="devices:read" page="A device">
+              <DevicePage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/webhooks"
+          element={
+            <Allowed scope="webhooks:read" page="Webhooks">
+              <WebhooksPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/webhooks/:id"
+          element={
+            <Allowed scope="webhooks:read" page="A webhook">
+              <WebhookPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/team"
+          element={
+            <Allowed scope="admin" page="Team">
+              <TeamPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/oauth-apps"
+          element={
+            <Allowed scope="admin" page="OAuth Apps">
+              <OAuthAppsPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/connected-apps"
+          element={
+            <Allowed scope="admin" page="Connected apps">
+              <ConnectedAppsPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/notifications"
+          element={
+            <Allowed scope="admin" page="Notifications">
+              <NotificationsPage />
+            </Allowed>
+          }
+        />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

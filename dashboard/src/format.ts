@@ -5,20 +5,33 @@ export function money(cents: number, currency = 'EUR'): string {
   return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(cents / 100);
 }
 
-/** A timestamp in a time zone (the accommodation's, else the browser's), e.g. 23 Nov 2026, 18:00. */
+// One time-zone rule (#24): venue times (bookings, door checks) in the venue's zone, account
+// times (keys, audit, webhooks) in the browser's; every time says which zone it is in.
+
+/** The zone's short name at that moment, e.g. CET, GMT+1, or the IANA name when it has none. */
+export function zoneLabel(value: DateTime): string {
+  return value.toFormat('ZZZZ') || value.zoneName || '';
+}
+
+/** A timestamp in a time zone (the accommodation's, else the browser's), e.g. 23 Nov 2026, 18:00 CET. */
 export function dateTime(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—';
   const value = DateTime.fromISO(iso, { zone: timeZone ?? 'local' });
-  return value.isValid ? value.toFormat('d LLL yyyy, HH:mm') : iso;
+  return value.isValid ? `${value.toFormat('d LLL yyyy, HH:mm')} ${zoneLabel(value)}` : iso;
 }
 
-/** The local time range of a booking, e.g. 23 Nov 2026, 18:00–19:30. */
+/** The local time range of a booking, e.g. 23 Nov 2026, 18:00–19:30 CET. */
 export function timeRange(startIso: string, endIso: string, timeZone?: string): string {
   const start = DateTime.fromISO(startIso, { zone: timeZone ?? 'local' });
   const end = DateTime.fromISO(endIso, { zone: timeZone ?? 'local' });
   if (!start.isValid || !end.isValid) return `${startIso} – ${endIso}`;
   const sameDay = start.hasSame(end, 'day');
-  return `${start.toFormat('d LLL yyyy, HH:mm')}–${end.toFormat(sameDay ? 'HH:mm' : 'd LLL yyyy, HH:mm')}`;
+  return `${start.toFormat('d LLL yyyy, HH:mm')}–${end.toFormat(sameDay ? 'HH:mm' : 'd LLL yyyy, HH:mm')} ${zoneLabel(end)}`;
+}
+
+/** The zone the browser shows account times in, e.g. Europe/London. */
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** "3 min ago" style, for heartbeats and last activity. */

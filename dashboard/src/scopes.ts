@@ -1,5 +1,5 @@
 // One list of scopes for the server and the dashboard's checkboxes.
-export { SCOPES } from '../../src/auth/scopes';
+export { SCOPES } from '../../src/kernel/auth/scopes';
 
 /** What each scope lets a key do, shown next to its checkbox. */
 export const SCOPE_HINTS: Record<string, string> = {

@@ -1,14 +1,21 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { setCsrfToken, setUnauthenticatedHandler } from './api/client';
-import { allows, currentSession, signIn as requestSignIn, signOut as requestSignOut, type Session } from './api/session';
+import {
+  allows,
+  currentSession,
+  signIn as requestSignIn,
+  signOut as requestSignOut,
+  type Session,
+} from './api/session';
 
-type SessionState = { status: 'loading' } | { status: 'signedOut'; error?: unknown } | { status: 'signedIn'; session: Session };
+type SessionState =
+  { status: 'loading' } | { status: 'signedOut'; error?: unknown } | { status: 'signedIn'; session: Session };
 
 interface SessionApi {
   state: SessionState;
-  signIn(email: string, password: string): Promise<void>;
-  signOut(everywhere?: boolean): Promise<void>;
+  signIn: (email: string, password: string) => Promise<void>;
+  signOut: (everywhere?: boolean) => Promise<void>;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);

@@ -15,7 +15,13 @@ export interface DoorState {
   /** Revoked token ids and when they were learned. */
   revoked: Record<string, string>;
   /** Offline decisions not yet reported. */
-  pendingLog: { token_id: string | null; door_id: string; decided_at: string; allowed: boolean; reason?: OfflineReason }[];
+  pendingLog: {
+    token_id: string | null;
+    door_id: string;
+    decided_at: string;
+    allowed: boolean;
+    reason?: OfflineReason;
+  }[];
 }
 
 export interface StateStore {
@@ -25,7 +31,10 @@ export interface StateStore {
 
 export const memoryStore = (): StateStore => {
   let saved: string | undefined;
-  return { load: () => (saved ? (JSON.parse(saved) as DoorState) : undefined), save: (s) => void (saved = JSON.stringify(s)) };
+  return {
+    load: () => (saved ? (JSON.parse(saved) as DoorState) : undefined),
+    save: (s) => void (saved = JSON.stringify(s)),
+  };
 };
 
 /** The door hardware: a relay per GPIO pin. */
@@ -90,7 +99,12 @@ export class DoorClient {
 
   /** Activates with the one-time code and stores the device key (shown only once). */
   async activate(activationCode: string, serial = 'REF-DOOR-1', firmwareVersion = 'reference-1.0.0'): Promise<void> {
-    const res = await this.call('POST', '/api/devices/activate', { activation_code: activationCode, serial, firmware_version: firmwareVersion }, false);
+    const res = await this.call(
+      'POST',
+      '/api/devices/activate',
+      { activation_code: activationCode, serial, firmware_version: firmwareVersion },
+      false,
+    );
     if (res.status !== 200) throw new Error(`Activation refused (${res.status}): ${JSON.stringify(res.body)}`);
     const body = res.body as { device_id: string; device_key: string };
     this.state = { revoked: {}, pendingLog: [], deviceId: body.device_id, deviceKey: body.device_key };
@@ -116,7 +130,10 @@ export class DoorClient {
     const telemetry = this.options.telemetry?.() ?? { cpu_percent: 5, memory_percent: 20, wifi_signal_dbm: -55 };
     let res;
     try {
-      res = await this.call('POST', `/api/devices/${this.requireId()}/heartbeat`, { ...telemetry, door_states: this.actuator.doorStates() });
+      res = await this.call('POST', `/api/devices/${this.requireId()}/heartbeat`, {
+        ...telemetry,
+        door_states: this.actuator.doorStates(),
+      });
     } catch (error) {
       if (!(error instanceof Unreachable)) throw error;
       this.online = false;
@@ -125,7 +142,10 @@ export class DoorClient {
     if (res.status !== 200) throw new Error(`Heartbeat refused (${res.status}): ${JSON.stringify(res.body)}`);
     const wasOffline = !this.online;
     this.online = true;
-    const body = res.body as { pending_commands: { id: string; type: string; payload: { gpio_pin: number; duration_seconds: number } }[]; revoked_token_ids?: string[] };
+    const body = res.body as {
+      pending_commands: { id: string; type: string; payload: { gpio_pin: number; duration_seconds: number } }[];
+      revoked_token_ids?: string[];
+    };
     const now = this.now();
     this.state.lastHeartbeatAt = now.toISOString();
     for (const id of body.revoked_token_ids ?? []) this.state.revoked[id] = now.toISOString();
@@ -145,11 +165,18 @@ export class DoorClient {
       const res = await this.call('POST', `/api/devices/${this.requireId()}/access-check`, { token, doorId });
       if (res.status === 200) {
         const body = res.body as { allowed: boolean; reason?: string; unlockDurationSeconds?: number };
-        if (body.allowed && door) await this.actuator.unlock(door.gpio_pin, body.unlockDurationSeconds ?? door.unlock_duration_seconds);
-        return body.allowed ? { allowed: true, mode: 'online' } : { allowed: false, reason: body.reason, mode: 'online' };
+        if (body.allowed && door)
+          await this.actuator.unlock(door.gpio_pin, body.unlockDurationSeconds ?? door.unlock_duration_seconds);
+        return body.allowed
+          ? { allowed: true, mode: 'online' }
+          : { allowed: false, reason: body.reason, mode: 'online' };
       }
       // Portier answered and refused (403 door_not_assigned, 429 too many SMS guesses): never decide alone then.
-      return { allowed: false, reason: (res.body as { code?: string } | undefined)?.code ?? `http_${res.status}`, mode: 'online' };
+      return {
+        allowed: false,
+        reason: (res.body as { code?: string } | undefined)?.code ?? `http_${res.status}`,
+        mode: 'online',
+      };
     } catch (error) {
       if (!(error instanceof Unreachable)) throw error;
     }
@@ -178,16 +205,29 @@ export class DoorClient {
     this.save();
     const door = config.doors.find((d) => d.id === doorId);
     if (decision.allowed && door) await this.actuator.unlock(door.gpio_pin, door.unlock_duration_seconds);
-    return decision.allowed ? { allowed: true, mode: 'offline' } : { allowed: false, reason: decision.reason, mode: 'offline' };
+    return decision.allowed
+      ? { allowed: true, mode: 'offline' }
+      : { allowed: false, reason: decision.reason, mode: 'offline' };
   }
 
-  /** Sends the offline decisions not yet reported (in batches of 500); each is stored once however often it is sent. */
+  /**
+   * Sends the offline decisions not yet reported (in batches of 500); each is stored once however
+   * often it is sent. Entries Portier refuses (answer's `rejected`) are logged and not sent again.
+   */
   async reportOfflineDecisions(): Promise<number> {
     let sent = 0;
     while (this.state.pendingLog.length) {
       const batch = this.state.pendingLog.slice(0, 500);
       const res = await this.call('POST', `/api/devices/${this.requireId()}/access-log`, { entries: batch });
       if (res.status !== 202) throw new Error(`Access-log report refused (${res.status}): ${JSON.stringify(res.body)}`);
+      // Entries Portier does not believe are dropped (sending them again is refused again), each shown.
+      for (const { index, reason } of (res.body as { rejected?: { index: number; reason: string }[] }).rejected ?? []) {
+        const entry = batch[index];
+        if (entry)
+          this.log(
+            `offline decision refused by Portier (${reason}): door ${entry.door_id} at ${entry.decided_at}, token ${entry.token_id ?? 'none'}, allowed ${entry.allowed}`,
+          );
+      }
       this.state.pendingLog = this.state.pendingLog.slice(batch.length);
       this.save();
       sent += batch.length;
@@ -213,7 +253,11 @@ export class DoorClient {
     this.timer = undefined;
   }
 
-  private async execute(command: { id: string; type: string; payload: { gpio_pin: number; duration_seconds: number } }): Promise<void> {
+  private async execute(command: {
+    id: string;
+    type: string;
+    payload: { gpio_pin: number; duration_seconds: number };
+  }): Promise<void> {
     let report: { status: 'executed' | 'failed'; result?: unknown; error?: string };
     if (command.type !== 'unlock') {
       report = { status: 'failed', error: `unknown command type ${command.type}` };
@@ -230,7 +274,9 @@ export class DoorClient {
 
   private forgetOldRevocations(now: Date): void {
     const cutoff = now.getTime() - REVOCATION_MEMORY_DAYS * 86_400_000;
-    for (const [id, learned] of Object.entries(this.state.revoked)) if (Date.parse(learned) < cutoff) delete this.state.revoked[id];
+    this.state.revoked = Object.fromEntries(
+      Object.entries(this.state.revoked).filter(([, learned]) => !(Date.parse(learned) < cutoff)),
+    );
   }
 
   private requireId(): string {
@@ -242,7 +288,12 @@ export class DoorClient {
     this.store.save(this.state);
   }
 
-  private async call(method: string, path: string, body?: unknown, authenticated = true): Promise<{ status: number; body: unknown }> {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    authenticated = true,
+  ): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (authenticated && this.state.deviceKey) headers.authorization = `Bearer ${this.state.deviceKey}`;

@@ -2,18 +2,39 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DoorClient, type DoorState } from './door-client.js';
 
-// npm run door -- --activation-code CODE [--url http://127.0.0.1:3000] [--state ./door-state.json]
-// Activates on first run (the device key is kept in the state file, mode 0600), then heartbeats
-// every 15 s and executes unlock commands until stopped. Scans are read from stdin, one per line:
-// "<doorId> <token>".
+const USAGE = `Portier's reference door controller.
 
-const { values } = parseArgs({
-  options: {
-    'activation-code': { type: 'string' },
-    url: { type: 'string', default: 'http://127.0.0.1:3000' },
-    state: { type: 'string', default: './door-state.json' },
-  },
-});
+Usage: npm run door -- [--activation-code CODE] [--url URL] [--state FILE]
+
+  --activation-code CODE  the one-time code shown when the device was registered (first run only)
+  --url URL               Portier's address (default http://127.0.0.1:3000)
+  --state FILE            where the device key and pending offline decisions are kept, mode 0600
+                          (default ./door-state.json)
+  -h, --help              print this help and exit
+
+Activates on first run, then heartbeats every 15 s and executes unlock commands until stopped.
+Scans are read from stdin, one per line: "<doorId> <token>"; each answer is printed as JSON.
+Log lines (stderr) start with [door]; offline decisions Portier refused are logged there.
+`;
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      'activation-code': { type: 'string' },
+      url: { type: 'string', default: 'http://127.0.0.1:3000' },
+      state: { type: 'string', default: './door-state.json' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const stateFile = values.state;
 const store = {

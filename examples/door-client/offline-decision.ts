@@ -6,7 +6,14 @@ import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet } f
 /** The device config as GET /api/devices/{deviceId}/config returns it. */
 export interface DeviceConfig {
   device_id: string;
-  doors: { id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number; object_ids: string[] }[];
+  doors: {
+    id: string;
+    name: string;
+    gpio_pin: number;
+    behavior: string;
+    unlock_duration_seconds: number;
+    object_ids: string[];
+  }[];
   heartbeat_interval_seconds: number;
   jwks: JSONWebKeySet;
   offline: { max_offline_seconds: number; clock_skew_seconds: number };
@@ -16,7 +23,12 @@ export const DOOR_TOKEN_TYPE = 'portier-door+jwt';
 
 /** The reasons an offline decision reports: Portier's four denials and two of the door's own. */
 export type OfflineReason =
-  'invalid_token' | 'booking_not_confirmed' | 'outside_booking_window' | 'door_not_mapped_to_object' | 'offline_limit_exceeded' | 'online_only_credential';
+  | 'invalid_token'
+  | 'booking_not_confirmed'
+  | 'outside_booking_window'
+  | 'door_not_mapped_to_object'
+  | 'offline_limit_exceeded'
+  | 'online_only_credential';
 
 export interface OfflineDecision {
   allowed: boolean;
@@ -50,7 +62,8 @@ export async function decideOffline(input: OfflineInput): Promise<OfflineDecisio
   const token = input.token.trim();
   if (SMS_CODE.test(token.replace(/[\s-]/g, ''))) return { allowed: false, reason: 'online_only_credential' };
   const maxOfflineMs = config.offline.max_offline_seconds * 1000;
-  if (!input.lastHeartbeatAt || now.getTime() - input.lastHeartbeatAt.getTime() > maxOfflineMs) return { allowed: false, reason: 'offline_limit_exceeded' };
+  if (!input.lastHeartbeatAt || now.getTime() - input.lastHeartbeatAt.getTime() > maxOfflineMs)
+    return { allowed: false, reason: 'offline_limit_exceeded' };
 
   let claims: { jti?: unknown; obj?: unknown };
   try {
@@ -64,7 +77,8 @@ export async function decideOffline(input: OfflineInput): Promise<OfflineDecisio
     claims = verified.payload;
   } catch (error) {
     // A time-claim failure is raised only after the signature verified: the token is genuine but outside its window.
-    const outOfWindow = error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf');
+    const outOfWindow =
+      error instanceof errors.JWTExpired || (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf');
     if (!outOfWindow) return { allowed: false, reason: 'invalid_token' };
     const tokenId = decodeJwt(token).jti;
     if (tokenId && input.revoked.has(tokenId)) return { allowed: false, reason: 'invalid_token', tokenId };
@@ -75,6 +89,7 @@ export async function decideOffline(input: OfflineInput): Promise<OfflineDecisio
   if (input.revoked.has(tokenId)) return { allowed: false, reason: 'invalid_token', tokenId };
   const door = config.doors.find((d) => d.id === input.doorId);
   const objects = Array.isArray(claims.obj) ? claims.obj : [];
-  if (!door || !objects.some((o) => door.object_ids.includes(o as string))) return { allowed: false, reason: 'door_not_mapped_to_object', tokenId };
+  if (!door || !objects.some((o) => door.object_ids.includes(o as string)))
+    return { allowed: false, reason: 'door_not_mapped_to_object', tokenId };
   return { allowed: true, tokenId };
 }

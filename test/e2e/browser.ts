@@ -7,7 +7,14 @@ import { chromium as playwright, type Browser } from 'playwright-core';
 // would try to reach other hosts switched off: no page may load anything from another host.
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
-const QUIET_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--disable-gpu'];
+const QUIET_FLAGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-gpu',
+];
 
 /**
  * @sparticuz/chromium's own flags are made for AWS Lambda; these would make the tests lie:
@@ -26,7 +33,11 @@ const LAMBDA_ONLY_FLAGS = new Set([
 
 export async function launchBrowser(): Promise<Browser> {
   if (existsSync(SYSTEM_CHROMIUM)) {
-    return playwright.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: ['--no-sandbox', ...QUIET_FLAGS] });
+    return playwright.launch({
+      executablePath: SYSTEM_CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', ...QUIET_FLAGS],
+    });
   }
   const { default: packaged } = await import('@sparticuz/chromium');
   return playwright.launch({

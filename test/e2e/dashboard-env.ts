@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import axe from 'axe-core';
-import { ROOT, finished, runCli, tempDir } from '../processes.js';
+import { ROOT, databaseSettings, finished, runCli, tempDir } from '../processes.js';
 import { startServerProcess, type ServerProcess } from '../server-process.js';
 import { launchBrowser } from './browser.js';
 
@@ -32,13 +32,27 @@ function newestMtime(dir: string): number {
 
 /** Builds the dashboard when it is missing or older than its sources (npm ci builds it through prepare). */
 export async function ensureDashboardBuilt(): Promise<void> {
-  const sources = Math.max(newestMtime(join(ROOT, 'dashboard', 'src')), statSync(join(ROOT, 'dashboard', 'index.html')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(join(ROOT, 'dashboard', 'src')),
+    statSync(join(ROOT, 'dashboard', 'index.html')).mtimeMs,
+  );
   if (existsSync(DIST_INDEX) && statSync(DIST_INDEX).mtimeMs >= sources) return;
   const build = await finished(
-    spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+        'build',
+        '--config',
+        'dashboard/vite.config.ts',
+        '--logLevel',
+        'warn',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
   if (build.code !== 0) throw new Error(`dashboard build failed:\n${build.stdout}\n${build.stderr}`);
 }
@@ -68,14 +82,50 @@ export class DashboardEnv {
     return this.server.url;
   }
 
-  async start(extraEnv: Record<string, string> = {}): Promise<void> {
+  /**
+   * `runDatabase`: use the run's database (PostgreSQL when DATABASE_URL is set, test/processes.ts
+   * databaseSettings) instead of a fresh PGlite directory.
+   */
+  async start(extraEnv: Record<string, string> = {}, options: { runDatabase?: boolean } = {}): Promise<void> {
     await ensureDashboardBuilt();
-    const pgliteDir = tempDir('e2e');
-    const env = { PGLITE_DIR: pgliteDir };
+    const env: Record<string, string> = options.runDatabase
+      ? (await databaseSettings()).env
+      : { PGLITE_DIR: tempDir('e2e') };
     const tenant = await cli(['tenant', 'create', '--name', 'Riverside Tennis Club'], env);
-    await cli(['user', 'create', '--tenant', tenant.tenantId, '--email', ADMIN.email, '--password', ADMIN.password, '--role', 'admin'], env);
-    await cli(['user', 'create', '--tenant', tenant.tenantId, '--email', STAFF.email, '--password', STAFF.password, '--role', 'staff'], env);
-    this.server = await startServerProcess({ ...env, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...extraEnv }, { startTimeoutMs: 180_000 });
+    await cli(
+      [
+        'user',
+        'create',
+        '--tenant',
+        tenant.tenantId,
+        '--email',
+        ADMIN.email,
+        '--password',
+        ADMIN.password,
+        '--role',
+        'admin',
+      ],
+      env,
+    );
+    await cli(
+      [
+        'user',
+        'create',
+        '--tenant',
+        tenant.tenantId,
+        '--email',
+        STAFF.email,
+        '--password',
+        STAFF.password,
+        '--role',
+        'staff',
+      ],
+      env,
+    );
+    this.server = await startServerProcess(
+      { ...env, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...extraEnv },
+      { startTimeoutMs: 180_000 },
+    );
     this.seed = await seedCatalog(this.server.url, tenant.tenantId, tenant.apiKey);
     this.browser = await launchBrowser();
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -88,7 +138,9 @@ export class DashboardEnv {
   }
 
   /** A fresh browser context (no cookies) with a page; every request it makes is recorded. */
-  async newPage(viewport: { width: number; height: number } = VIEWPORTS.desktop): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
+  async newPage(
+    viewport: { width: number; height: number } = VIEWPORTS.desktop,
+  ): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
     const context = await this.browser.newContext({ viewport });
     this.contexts.push(context);
     context.setDefaultTimeout(UI_TIMEOUT);
@@ -100,7 +152,8 @@ export class DashboardEnv {
       if (!url.startsWith('data:') && new URL(url).origin !== own) problems.push(`request to another host: ${url}`);
     });
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+        problems.push(`CSP: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     return { page, context, problems };
@@ -121,21 +174,33 @@ export async function fetchPatiently(url: string, init: RequestInit = {}): Promi
   }
 }
 
-export async function graphqlAt<T>(url: string, apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function graphqlAt<T>(
+  url: string,
+  apiKey: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   const response = await fetchPatiently(`${url}/api/v1/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors?.length || !body.data) throw new Error(`GraphQL failed (${response.status}): ${JSON.stringify(body.errors)}`);
+  if (body.errors?.length || !body.data)
+    throw new Error(`GraphQL failed (${response.status}): ${JSON.stringify(body.errors)}`);
   return body.data;
 }
 
-const EVERY_DAY = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, { open: '00:00', close: '24:00' }]));
+const EVERY_DAY = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
+    day,
+    { open: '00:00', close: '24:00' },
+  ]),
+);
 
 async function seedCatalog(url: string, tenantId: string, apiKey: string): Promise<Seed> {
-  const gql = <T>(query: string, variables: Record<string, unknown> = {}) => graphqlAt<T>(url, apiKey, query, variables);
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}) =>
+    graphqlAt<T>(url, apiKey, query, variables);
   const { createAccommodation } = await gql<{ createAccommodation: { id: string } }>(
     'mutation { createAccommodation(name: "Riverside Courts", address: "Uferweg 5, 10557 Berlin", timeZone: "Europe/Berlin") { id } }',
   );
@@ -155,15 +220,22 @@ async function seedCatalog(url: string, tenantId: string, apiKey: string): Promi
     ['Main gate', 17],
     ['Court door', 27],
   ] as const) {
-    const { createDoor } = await gql<{ createDoor: { id: string } }>('mutation($n: String!, $p: Int!, $o: [ID!]) { createDoor(name: $n, gpioPin: $p, objectIds: $o) { id } }', {
-      n: name,
-      p: pin,
-      o: objectIds,
-    });
+    const { createDoor } = await gql<{ createDoor: { id: string } }>(
+      'mutation($n: String!, $p: Int!, $o: [ID!]) { createDoor(name: $n, gpioPin: $p, objectIds: $o) { id } }',
+      {
+        n: name,
+        p: pin,
+        o: objectIds,
+      },
+    );
     doorIds.push(createDoor.id);
   }
-  await gql('mutation { createPricingRule(name: "Evening peak", type: "time_based", percent: 25, startTime: "18:00", endTime: "22:00") { pricingRule { id } } }');
-  await gql('mutation { createPricingRule(name: "Weekend", type: "day_based", percent: 10, weekdays: ["saturday", "sunday"]) { pricingRule { id } } }');
+  await gql(
+    'mutation { createPricingRule(name: "Evening peak", type: "time_based", percent: 25, startTime: "18:00", endTime: "22:00") { pricingRule { id } } }',
+  );
+  await gql(
+    'mutation { createPricingRule(name: "Weekend", type: "day_based", percent: 10, weekdays: ["saturday", "sunday"]) { pricingRule { id } } }',
+  );
   await gql(
     'mutation { createCancellationPolicy(name: "Standard", isDefault: true, tiers: [{hoursBeforeStart: 48, refundPercent: 100}, {hoursBeforeStart: 24, refundPercent: 50}]) { id } }',
   );
@@ -176,13 +248,31 @@ async function seedCatalog(url: string, tenantId: string, apiKey: string): Promi
     return createBooking.booking.id;
   };
   const berlin = DateTime.now().setZone('Europe/Berlin').startOf('hour');
-  const toConfirm = await book('Ada Lovelace', 'ada@example.com', objectIds[0], berlin.plus({ days: 3 }).set({ hour: 10 }));
-  const toCancel = await book('Grace Hopper', 'grace@example.com', objectIds[1], berlin.plus({ days: 4 }).set({ hour: 18 }));
+  const toConfirm = await book(
+    'Ada Lovelace',
+    'ada@example.com',
+    objectIds[0],
+    berlin.plus({ days: 3 }).set({ hour: 10 }),
+  );
+  const toCancel = await book(
+    'Grace Hopper',
+    'grace@example.com',
+    objectIds[1],
+    berlin.plus({ days: 4 }).set({ hour: 18 }),
+  );
   await book('Alan Turing', 'alan@example.com', objectIds[0], berlin.plus({ days: 5 }).set({ hour: 9 }));
   // Today's booking for the overview, when there is still an hour left today in Berlin.
   const later = berlin.plus({ hours: 1 });
-  if (later.hasSame(berlin, 'day') && later.hour < 23) await book('Katherine Johnson', 'katherine@example.com', objectIds[1], later);
-  return { tenantId, apiKey, accommodationId: createAccommodation.id, objectIds, doorIds, bookingIds: { toConfirm, toCancel } };
+  if (later.hasSame(berlin, 'day') && later.hour < 23)
+    await book('Katherine Johnson', 'katherine@example.com', objectIds[1], later);
+  return {
+    tenantId,
+    apiKey,
+    accommodationId: createAccommodation.id,
+    objectIds,
+    doorIds,
+    bookingIds: { toConfirm, toCancel },
+  };
 }
 
 /** Signs in through the form, as a person would. */

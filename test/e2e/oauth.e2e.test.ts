@@ -18,6 +18,8 @@ const SCREENSHOTS = 'test-results/screenshots';
 // The app's redirect URI: a small server of the test's, standing in for the app.
 let REDIRECT = '';
 let callbackServer: Server;
+// The test's authorization server is plain http on 127.0.0.1: what this (deprecated on purpose) switch is for.
+// eslint-disable-next-line @typescript-eslint/no-deprecated
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 let h: Harness;
@@ -49,7 +51,12 @@ afterAll(async () => {
 });
 
 /** Opens the authorization URL in a fresh browser, signs in, clicks the decision; returns the callback URL. */
-async function clickThrough(authorizationUrl: URL, user: { email: string; password: string }, decision: 'Allow' | 'Deny', screenshot?: string): Promise<URL> {
+async function clickThrough(
+  authorizationUrl: URL,
+  user: { email: string; password: string },
+  decision: 'Allow' | 'Deny',
+  screenshot?: string,
+): Promise<URL> {
   // One context for the file: the packaged Chromium runs single-process, where closing a context
   // ends the browser. Each visit starts without cookies, as a fresh browser would.
   context ??= await browser.newContext();
@@ -69,7 +76,14 @@ async function clickThrough(authorizationUrl: URL, user: { email: string; passwo
 }
 
 async function api(path: string, accessToken: string, init: RequestInit = {}) {
-  return fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  return fetch(`${base}${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      'content-type': 'application/json',
+      ...Object.fromEntries(new Headers(init.headers)),
+    },
+  });
 }
 
 describe('OAuth end to end (oauth4webapi + Chromium)', () => {
@@ -86,7 +100,10 @@ describe('OAuth end to end (oauth4webapi + Chromium)', () => {
 
     // Discovery (RFC 8414).
     const issuer = new URL(base);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     expect(as.issuer).toBe(base);
     const client: oauth.Client = { client_id: registered.app.client_id };
     const clientAuth = oauth.ClientSecretBasic(registered.clientSecret ?? '');
@@ -106,7 +123,15 @@ describe('OAuth end to end (oauth4webapi + Chromium)', () => {
       }).toString();
       const callback = await clickThrough(url, user, 'Allow', screenshot);
       const params = oauth.validateAuthResponse(as, client, callback, state);
-      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, REDIRECT, verifier, insecure);
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        clientAuth,
+        params,
+        REDIRECT,
+        verifier,
+        insecure,
+      );
       return oauth.processAuthorizationCodeResponse(as, client, response);
     }
 
@@ -122,39 +147,72 @@ describe('OAuth end to end (oauth4webapi + Chromium)', () => {
     const listed = await api(`/api/v1/tenants/${customer.tenantId}/bookings`, accessToken);
     expect(listed.status).toBe(200);
     expect(listed.headers.get('x-ratelimit-limit')).not.toBeNull();
-    const viewer = await api('/api/v1/graphql', accessToken, { method: 'POST', body: JSON.stringify({ query: '{ viewer { id name } accommodations { id } }' }) });
-    expect(((await viewer.json()) as { data: unknown }).data).toEqual({ viewer: { id: customer.tenantId, name: 'Harbour Hotel' }, accommodations: [] });
+    const viewer = await api('/api/v1/graphql', accessToken, {
+      method: 'POST',
+      body: JSON.stringify({ query: '{ viewer { id name } accommodations { id } }' }),
+    });
+    expect(((await viewer.json()) as { data: unknown }).data).toEqual({
+      viewer: { id: customer.tenantId, name: 'Harbour Hotel' },
+      accommodations: [],
+    });
     expect((await api(`/api/v1/tenants/${owner.tenantId}/bookings`, accessToken)).status).toBe(403);
 
     // Refresh: a new refresh token each time.
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure),
+    );
     expect(refreshed.refresh_token).toBeTruthy();
     expect(refreshed.refresh_token).not.toBe(refreshToken);
     expect((await api(`/api/v1/tenants/${customer.tenantId}/bookings`, refreshed.access_token)).status).toBe(200);
 
     // The old refresh token again: refused, and the whole grant ends.
-    const reuse = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure));
+    const reuse = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, insecure),
+    );
     await expect(reuse).rejects.toMatchObject({ error: 'invalid_grant' });
     expect((await api(`/api/v1/tenants/${customer.tenantId}/bookings`, refreshed.access_token)).status).toBe(401);
-    const afterReuse = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token ?? '', insecure));
+    const afterReuse = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token ?? '', insecure),
+    );
     await expect(afterReuse).rejects.toMatchObject({ error: 'invalid_grant' });
 
     // A fresh grant, then RFC 7009 revocation of its refresh token: its access token stops too.
     const fresh = await authorize();
     expect((await api(`/api/v1/tenants/${customer.tenantId}/bookings`, fresh.access_token)).status).toBe(200);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, fresh.refresh_token ?? '', insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, clientAuth, fresh.refresh_token ?? '', insecure),
+    );
     expect((await api(`/api/v1/tenants/${customer.tenantId}/bookings`, fresh.access_token)).status).toBe(401);
-    const afterRevocation = oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, fresh.refresh_token ?? '', insecure));
+    const afterRevocation = oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, fresh.refresh_token ?? '', insecure),
+    );
     await expect(afterRevocation).rejects.toMatchObject({ error: 'invalid_grant' });
   }, 240_000);
 
   it('"Deny" comes back to the app as access_denied with its state', async () => {
     const owner = await h.tenant('Maker');
-    const registered = await createApp(h.deps.database.db, { tenantId: owner.tenantId, name: 'Denied App', redirectUris: [REDIRECT], scopes: ['bookings:read'], public: true });
+    const registered = await createApp(h.deps.database.db, {
+      tenantId: owner.tenantId,
+      name: 'Denied App',
+      redirectUris: [REDIRECT],
+      scopes: ['bookings:read'],
+      public: true,
+    });
     const customer = await h.tenant('Guesthouse');
     const user = await buildUser(h, customer.tenantId, 'admin');
     const issuer = new URL(base);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     const client: oauth.Client = { client_id: registered.app.client_id };
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint ?? '');
@@ -168,7 +226,9 @@ describe('OAuth end to end (oauth4webapi + Chromium)', () => {
       code_challenge_method: 'S256',
     }).toString();
     const callback = await clickThrough(url, user, 'Deny');
-    expect(() => oauth.validateAuthResponse(as, client, callback, state)).toThrow(expect.objectContaining({ error: 'access_denied' }) as Error);
+    expect(() => oauth.validateAuthResponse(as, client, callback, state)).toThrow(
+      expect.objectContaining({ error: 'access_denied' }) as Error,
+    );
     expect(callback.searchParams.get('state')).toBe(state);
   }, 240_000);
 });

@@ -14,7 +14,7 @@ async function rulesBroken(file: string, code: string): Promise<string[]> {
 
 // The first lint builds the TypeScript program: slow on a busy machine.
 beforeAll(async () => {
-  await rulesBroken('src/env.ts', 'export {};\n');
+  await rulesBroken('src/kernel/env.ts', 'export {};\n');
 }, 180_000);
 
 describe('the lint configuration', () => {
@@ -29,8 +29,9 @@ describe('the lint configuration', () => {
   });
 
   it('refuses a layer outside src/modules reaching past a public face', async () => {
-    const code = "import { findBooking } from '../modules/bookings/bookings.repository.js';\nexport const lookUp = findBooking;\n";
-    expect(await rulesBroken('src/http/health.ts', code)).toContain('import-x/no-restricted-paths');
+    const code =
+      "import { findBooking } from '../../modules/bookings/bookings.repository.js';\nexport const lookUp = findBooking;\n";
+    expect(await rulesBroken('src/transport/http/health.ts', code)).toContain('import-x/no-restricted-paths');
   });
 
   it('refuses a cycle between modules', async () => {
@@ -39,7 +40,52 @@ describe('the lint configuration', () => {
     expect(await rulesBroken('src/modules/catalog/catalog.rules.ts', code)).toContain('import-x/no-cycle');
   });
 
-  it('refuses process.env outside src/env.ts', async () => {
-    expect(await rulesBroken('src/logger.ts', 'export const level = process.env.LOG_LEVEL;\n')).toContain('no-restricted-properties');
+  it('refuses process.env outside src/kernel/env.ts', async () => {
+    expect(await rulesBroken('src/kernel/logger.ts', 'export const level = process.env.LOG_LEVEL;\n')).toContain(
+      'no-restricted-properties',
+    );
+  });
+  // Direction between modules: derived from each module's defineModule({ dependsOn }).
+  it('refuses a module importing a module it does not declare (catalog → webhooks)', async () => {
+    const code = "import { recordEvent } from '../webhooks/index.js';\nexport const record = recordEvent;\n";
+    const broken = await rulesBroken('src/modules/catalog/catalog.service.ts', code);
+    expect(broken).toContain('import-x/no-restricted-paths');
+  });
+
+  it('allows a module importing the index.ts of a module it declares (bookings → webhooks)', async () => {
+    const code = "import { recordEvent } from '../webhooks/index.js';\nexport const record = recordEvent;\n";
+    expect(await rulesBroken('src/modules/bookings/reschedule.ts', code)).toEqual([]);
+  });
+
+  it('refuses a declared dependency reached past its index.ts (bookings → webhooks internals)', async () => {
+    const code = "import { recordEvent } from '../webhooks/outbox.js';\nexport const record = recordEvent;\n";
+    expect(await rulesBroken('src/modules/bookings/reschedule.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  // Layers.
+  it('refuses the kernel importing transport (paging → cors)', async () => {
+    const code = "import { registerCors } from '../transport/http/cors.js';\nexport const cors = registerCors;\n";
+    expect(await rulesBroken('src/kernel/paging.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses the kernel importing a module', async () => {
+    const code =
+      "import { ONLINE_WINDOW_SECONDS } from '../modules/devices/index.js';\nexport const window = ONLINE_WINDOW_SECONDS;\n";
+    expect(await rulesBroken('src/kernel/metrics.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses a module importing transport', async () => {
+    const code = "import { GRAPHQL_PATH } from '../../transport/graphql/yoga.js';\nexport const path = GRAPHQL_PATH;\n";
+    expect(await rulesBroken('src/modules/bookings/reschedule.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses a module importing the application layer', async () => {
+    const code = "import { MODULES } from '../../app/modules.js';\nexport const all = MODULES;\n";
+    expect(await rulesBroken('src/modules/bookings/reschedule.ts', code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses transport importing the application layer (only src/app knows every module)', async () => {
+    const code = "import { MODULES } from '../../app/modules.js';\nexport const all = MODULES;\n";
+    expect(await rulesBroken('src/transport/http/health.ts', code)).toContain('import-x/no-restricted-paths');
   });
 });

@@ -35,7 +35,9 @@ export class ApiError extends Error {
 
   /** The message the API gave for one argument, e.g. `fieldError('url')`. */
   fieldError(field: string): string | undefined {
-    return this.fieldErrors.find((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`))?.message;
+    return this.fieldErrors.find(
+      (e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`),
+    )?.message;
   }
 }
 
@@ -55,6 +57,11 @@ interface ResponseBody<T> {
 let csrfToken: string | null = null;
 let onUnauthenticated: () => void = () => undefined;
 
+/** The session's X-CSRF-Token header, for calls made with fetch directly (the CSV downloads). */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { 'x-csrf-token': csrfToken } : {};
+}
+
 /** Set by the session: every state-changing call sends it as X-CSRF-Token. */
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
@@ -69,10 +76,31 @@ export async function execute<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,
   ...[variables]: TVariables extends Record<string, never> ? [] : [TVariables]
 ): Promise<TResult> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
+  return executeWithHeaders(document, variables ?? {}, {});
+}
+
+/**
+ * As execute, with extra request headers, e.g. an `Idempotency-Key` kept for one form's life so a
+ * repeated submit is answered with the first answer instead of running twice.
+ */
+export async function executeWithHeaders<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables: TVariables | Record<string, never>,
+  extraHeaders: Record<string, string>,
+): Promise<TResult> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/graphql-response+json, application/json',
+    ...extraHeaders,
+  };
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
-  const body = JSON.stringify({ query: document.toString(), variables: variables ?? {} });
-  const response = await fetchRetryingOverload(GRAPHQL_URL, { method: 'POST', credentials: 'same-origin', headers, body });
+  const body = JSON.stringify({ query: document.toString(), variables });
+  const response = await fetchRetryingOverload(GRAPHQL_URL, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers,
+    body,
+  });
   return readResult<TResult>(response);
 }
 
@@ -95,8 +123,44 @@ export async function fetchRetryingOverload(url: string, init: RequestInit): Pro
   }
 }
 
+/**
+ * GraphQL's own refusal of a variable ('Variable "$pricePerHour" got invalid value 1e12; Int cannot
+ * represent non 32-bit signed integer value: …') as a field error a person can read; null for
+ * any other message.
+ */
+export function variableErrorOf(message: string): FieldError[] | null {
+  const match = /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)" (got invalid value|of required type|of non-null type)/.exec(
+    message,
+  );
+  if (!match) return null;
+  const field = match[1];
+  if (/non 32-bit signed integer|too large/i.test(message)) return [{ field, message: 'is too large' }];
+  if (/cannot represent non-integer|Int cannot represent/i.test(message))
+    return [{ field, message: 'must be a whole number' }];
+  if (/of (required|non-null) type/.test(message) || /must not be null/.test(message))
+    return [{ field, message: 'is required' }];
+  if (/Expected type "DateTime"|DateTime/.test(message)) return [{ field, message: 'must be a date and time' }];
+  return [{ field, message: 'has a value Portier cannot read' }];
+}
+
+/** Each field's message once (the same rule may be reported by two checks). */
+export function uniqueFieldErrors(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.field}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** "a; a; b" → "a; b": a message repeated by two checks is shown once. */
+export function uniqueParts(message: string): string {
+  return [...new Set(message.split('; '))].join('; ');
+}
+
 async function readResult<TResult>(response: Response): Promise<TResult> {
-  let body: ResponseBody<TResult> | null = null;
+  let body: ResponseBody<TResult> | null;
   try {
     body = (await response.json()) as ResponseBody<TResult>;
   } catch {
@@ -109,10 +173,12 @@ async function readResult<TResult>(response: Response): Promise<TResult> {
   const errors = (body?.errors ?? []) as GraphQLErrorShape[];
   const first = errors[0];
   if (first) {
-    const fields = errors.flatMap((e) => e.extensions?.fields ?? []);
+    const fields = uniqueFieldErrors(errors.flatMap((e) => e.extensions?.fields ?? variableErrorOf(e.message) ?? []));
     // A field error comes with HTTP 200 and partial data (GraphQL over HTTP); its code says what it was.
     const status = first.extensions?.http?.status ?? STATUS_OF_CODE[first.extensions?.code ?? ''] ?? response.status;
-    throw new ApiError(first.message, status, first.extensions?.reason ?? first.extensions?.code, fields);
+    const variable = variableErrorOf(first.message);
+    const message = variable ? variable.map((e) => `${e.field} ${e.message}`).join('; ') : uniqueParts(first.message);
+    throw new ApiError(message, variable ? 400 : status, first.extensions?.reason ?? first.extensions?.code, fields);
   }
   if (!response.ok || !body?.data) {
     throw new ApiError(`The request failed (HTTP ${response.status}).`, response.status);

@@ -17,10 +17,14 @@ export function useGraphQL<TResult, TVariables>(
 }
 
 /** A GraphQL mutation that refreshes the listed query keys when it succeeds. */
-export function useGraphQLMutation<TResult, TVariables>(document: TypedDocumentString<TResult, TVariables>, invalidates: QueryKey[] = []) {
+export function useGraphQLMutation<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  invalidates: QueryKey[] = [],
+) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (variables: TVariables) => (execute as (d: typeof document, v: TVariables) => Promise<TResult>)(document, variables),
+    mutationFn: (variables: TVariables) =>
+      (execute as (d: typeof document, v: TVariables) => Promise<TResult>)(document, variables),
     onSuccess: async () => {
       await Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },

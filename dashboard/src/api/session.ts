@@ -25,7 +25,10 @@ async function problemOf(response: Response): Promise<ApiError> {
 
 /** The signed-in session, or null when there is none. */
 export async function currentSession(): Promise<Session | null> {
-  const response = await fetchRetryingOverload(SESSION_URL, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  const response = await fetchRetryingOverload(SESSION_URL, {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
   if (response.status === 401) return null;
   if (!response.ok) throw await problemOf(response);
   return (await response.json()) as Session;
@@ -44,7 +47,8 @@ export async function signIn(email: string, password: string): Promise<Session> 
     if (error.code === 'sign_in_throttled' && retryAfter) {
       throw new ApiError(`Too many sign-in attempts. Try again in ${retryAfter} seconds.`, 429, error.code);
     }
-    if (error.code === 'invalid_credentials') throw new ApiError('The email or password is not correct.', 401, error.code);
+    if (error.code === 'invalid_credentials')
+      throw new ApiError('The email or password is not correct.', 401, error.code);
     throw error;
   }
   return (await response.json()) as Session;
@@ -57,6 +61,37 @@ export async function signOut(csrfToken: string, everywhere = false): Promise<vo
     headers: { 'x-csrf-token': csrfToken },
   });
   if (!response.ok && response.status !== 401) throw await problemOf(response);
+}
+
+/** One of the user's own live sessions (GET /dashboard/api/session/sessions). */
+export interface OwnSession {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+/** The signed-in user's live sessions, most recently used first. */
+export async function listOwnSessions(): Promise<OwnSession[]> {
+  const response = await fetchRetryingOverload(`${SESSION_URL}/sessions`, {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
+  if (!response.ok) throw await problemOf(response);
+  return ((await response.json()) as { sessions: OwnSession[] }).sessions;
+}
+
+/** Ends one of the user's sessions (another browser's, or this one). */
+export async function endOwnSession(csrfToken: string, sessionId: string): Promise<void> {
+  const response = await fetchRetryingOverload(`${SESSION_URL}/sessions/${encodeURIComponent(sessionId)}`, {
+    method: 'DELETE',
+    credentials: 'same-origin',
+    headers: { 'x-csrf-token': csrfToken },
+  });
+  if (!response.ok) throw await problemOf(response);
 }
 
 /** True when the scopes allow `scope` (admin allows everything). */

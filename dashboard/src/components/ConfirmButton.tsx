@@ -14,7 +14,7 @@ export function ConfirmButton({
   question: string;
   onConfirm: () => void;
   busy?: boolean;
-  tone?: 'danger' | 'secondary';
+  tone?: 'danger' | 'secondary' | 'primary';
 }) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -23,7 +23,11 @@ export function ConfirmButton({
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className={`button button-${tone === 'danger' ? 'danger-outline' : 'secondary'} button-small`} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className={`button button-${tone === 'danger' ? 'danger-outline' : tone}${tone === 'primary' ? '' : ' button-small'}`}
+        onClick={() => setAsking(true)}
+      >
         {label}
       </button>
     );
@@ -34,7 +38,7 @@ export function ConfirmButton({
       <button
         ref={confirmRef}
         type="button"
-        className="button button-danger button-small"
+        className={`button ${tone === 'primary' ? 'button-primary' : 'button-danger'} button-small`}
         disabled={busy}
         onClick={() => {
           onConfirm();

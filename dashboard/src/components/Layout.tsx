@@ -1,5 +1,5 @@
-import { Suspense, useEffect, useId, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { Suspense, useId, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useSessionApi } from '../session';
 import { ErrorNotice, Loading } from './ui';
 
@@ -13,6 +13,7 @@ interface NavItem {
 
 const VENUE: NavItem[] = [
   { to: '/', label: 'Overview', end: true },
+  { to: '/calendar', label: 'Calendar', scope: 'bookings:read' },
   { to: '/bookings', label: 'Bookings', scope: 'bookings:read' },
   { to: '/catalog', label: 'Catalog', scope: 'catalog:read' },
   { to: '/pricing', label: 'Pricing', scope: 'pricing:read' },
@@ -22,6 +23,7 @@ const ADMIN: NavItem[] = [
   { to: '/admin/api-keys', label: 'API Keys', scope: 'admin' },
   { to: '/admin/devices', label: 'Devices', scope: 'devices:read' },
   { to: '/admin/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
+  { to: '/admin/notifications', label: 'Notifications', scope: 'admin' },
   { to: '/admin/team', label: 'Team', scope: 'admin' },
   { to: '/admin/oauth-apps', label: 'OAuth Apps', scope: 'admin' },
   { to: '/admin/connected-apps', label: 'Connected apps', scope: 'admin' },
@@ -31,19 +33,31 @@ export function Layout() {
   const session = useSession();
   const { signOut } = useSessionApi();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [accountOpen, setAccountOpen] = useState(false);
+  const accountId = useId();
   const [signOutError, setSignOutError] = useState<unknown>(null);
   const location = useLocation();
   const navId = useId();
 
-  // A chosen page closes the menu on a phone.
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  // A chosen page closes the menu on a phone (state adjusted while rendering, React's pattern for
+  // "reset state when a value changes", rather than an effect that renders twice).
+  const [shownPath, setShownPath] = useState(location.pathname);
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname);
+    setMenuOpen(false);
+    setAccountOpen(false);
+  }
 
   const visible = (items: NavItem[]) => items.filter((item) => !item.scope || session.can(item.scope));
   const admin = visible(ADMIN);
 
   const link = (item: NavItem) => (
     <li key={item.to}>
-      <NavLink to={item.to} end={item.end} className={({ isActive }) => `nav-link${isActive ? ' nav-link-active' : ''}`}>
+      <NavLink
+        to={item.to}
+        end={item.end}
+        className={({ isActive }) => `nav-link${isActive ? ' nav-link-active' : ''}`}
+      >
         {item.label}
       </NavLink>
     </li>
@@ -63,14 +77,54 @@ export function Layout() {
           <span className="brand-tenant">{session.tenant.name}</span>
         </div>
         <div className="topbar-user">
-          <span className="user-email">
-            {session.user.email}
-            <span className="user-role">{session.user.role}</span>
-          </span>
-          <button type="button" className="button button-secondary button-small" onClick={() => signOut().catch(setSignOutError)}>
+          {/* Escape from the menu's own button and links bubbles here; the container is not a control itself. */}
+          {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions */}
+          <div
+            className="account-menu"
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setAccountOpen(false);
+            }}
+          >
+            <button
+              type="button"
+              className="account-button"
+              aria-expanded={accountOpen}
+              aria-controls={accountId}
+              onClick={() => setAccountOpen((open) => !open)}
+            >
+              Your account
+            </button>
+            <div id={accountId} className="account-panel" hidden={!accountOpen}>
+              <p className="account-who">
+                <span className="user-email">{session.user.email}</span>
+                <span className="user-role">{session.user.role}</span>
+              </p>
+              <ul className="plain-list">
+                <li>
+                  <Link to="/account">Password and sessions</Link>
+                </li>
+                <li>
+                  <button type="button" className="link-button" onClick={() => signOut(true).catch(setSignOutError)}>
+                    Sign out everywhere
+                  </button>
+                </li>
+              </ul>
+            </div>
+          </div>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => signOut().catch(setSignOutError)}
+          >
             Sign out
           </button>
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls={navId} onClick={() => setMenuOpen((open) => !open)}>
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls={navId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
             <span className="menu-icon" aria-hidden="true" />
             Menu
           </button>

@@ -1,7 +1,15 @@
 import { useId, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../api/client';
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div>
@@ -13,7 +21,19 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Section({ title, description, actions, children, id }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode; id?: string }) {
+export function Section({
+  title,
+  description,
+  actions,
+  children,
+  id,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  id?: string;
+}) {
   const headingId = useId();
   return (
     <section className="card" aria-labelledby={headingId} id={id}>
@@ -43,7 +63,12 @@ export function Field({ label, hint, error, className, ...input }: FieldProps) {
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} {...input} />
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        {...input}
+      />
       {hint ? (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -106,7 +131,12 @@ export function CheckboxGroup({
       <div className="checkbox-grid">
         {options.map((option) => (
           <label key={option.value} className="checkbox">
-            <input type="checkbox" name={name} value={option.value} defaultChecked={defaultChecked.includes(option.value)} />
+            <input
+              type="checkbox"
+              name={name}
+              value={option.value}
+              defaultChecked={defaultChecked.includes(option.value)}
+            />
             <span>{option.label}</span>
           </label>
         ))}
@@ -123,7 +153,7 @@ export function CheckboxGroup({
 /** The message of a failed call, for a whole form or page. */
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
   const forbidden = error instanceof ApiError && error.status === 403;
   return (
     <div className="notice notice-error" role="alert">
@@ -179,6 +209,10 @@ const badgeTones: Record<string, string> = {
   CONFIRMED: 'success',
   CANCELLED: 'neutral',
   COMPLETED: 'info',
+  PAID: 'success',
+  UNPAID: 'warning',
+  REFUNDED: 'neutral',
+  PARTIALLY_REFUNDED: 'info',
   ACTIVE: 'success',
   PENDING_ACTIVATION: 'warning',
   ACTIVATION_EXPIRED: 'neutral',
@@ -191,6 +225,12 @@ const badgeTones: Record<string, string> = {
   denied: 'danger',
   active: 'success',
   inactive: 'neutral',
+  // Device commands (the device protocol's lower-case values).
+  pending: 'warning',
+  delivered: 'info',
+  executed: 'success',
+  failed: 'danger',
+  expired: 'neutral',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {
@@ -221,7 +261,15 @@ export function SecretReveal({ label, value, note }: { label: string; value: str
   );
 }
 
-export function Stat({ label, value, tone }: { label: string; value: ReactNode; tone?: 'success' | 'danger' | 'warning' }) {
+export function Stat({
+  label,
+  value,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  tone?: 'success' | 'danger' | 'warning';
+}) {
   return (
     <div className={`stat ${tone ? `stat-${tone}` : ''}`}>
       <p className="stat-label">{label}</p>
@@ -230,15 +278,39 @@ export function Stat({ label, value, tone }: { label: string; value: ReactNode; 
   );
 }
 
-/** Field errors of a failed mutation, by argument name. */
-export function fieldErrorOf(error: unknown, field: string): string | undefined {
-  return error instanceof ApiError ? error.fieldError(field) : undefined;
+/** Field errors of a failed mutation, by argument name, in the form's words (see humanize). */
+export function fieldErrorOf(error: unknown, field: string, labels: Record<string, string> = {}): string | undefined {
+  const message = error instanceof ApiError ? error.fieldError(field) : undefined;
+  return message === undefined ? undefined : humanize(message, labels);
+}
+
+const euros = (cents: string) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(Number(cents) / 100);
+
+/**
+ * An API message in the form's own units and words: cents become euros, and another argument's
+ * name becomes the label the person sees ("must differ from startTime" → `must differ from "From"`).
+ */
+export function humanize(message: string, labels: Record<string, string> = {}): string {
+  let text = message.replace(
+    /a whole number of cents from (\d+) to (\d+)/,
+    (_m, low: string, high: string) => `an amount from ${euros(low)} to ${euros(high)}`,
+  );
+  text = text.replace(/(\d+) cents/g, (_m, cents: string) => euros(cents));
+  for (const [name, label] of Object.entries(labels))
+    text = text.replace(new RegExp(`\\b${name}\\b`, 'g'), `"${label}"`);
+  return text;
 }
 
 /** The form-level error: shown above the form unless every message sits next to its field. */
 export function formLevelError(error: unknown, fields: string[]): unknown {
   if (!(error instanceof ApiError)) return error;
-  if (error.fieldErrors.length > 0 && error.fieldErrors.every((e) => fields.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)))) {
+  if (
+    error.fieldErrors.length > 0 &&
+    error.fieldErrors.every((e) =>
+      fields.some((f) => e.field === f || e.field.startsWith(`${f}.`) || e.field.startsWith(`${f}[`)),
+    )
+  ) {
     return null;
   }
   return error;

@@ -89,6 +89,11 @@ export type DeviceCommandStatus =
   /** Queued; handed out with the next heartbeat or poll. */
   | 'pending';
 
+/** What a command asks a controller to do (the device protocol's values). */
+export type DeviceCommandType =
+  /** Unlock a door for payload.duration_seconds on payload.gpio_pin. */
+  | 'unlock';
+
 /** The life of a door controller: registered, activated with its one-time code, or revoked. */
 export type DeviceStatus =
   /** The activation code expired unused (7 days after registration); register the device again. */
@@ -114,6 +119,46 @@ export type DoorLockState =
   /** The lock is open. */
   | 'unlocked';
 
+/** A channel a guest is told through. */
+export type NotificationChannel =
+  /** A mail to guestEmail (SMTP_URL). */
+  | 'EMAIL'
+  /** A text message to guestPhone (the SMS provider). */
+  | 'SMS';
+
+/** What a notification tells the guest. */
+export type NotificationKind =
+  /** The booking was cancelled: the refund, the calendar entry removed. */
+  | 'CANCELLED'
+  /** The booking was confirmed: the key (QR code and door code) and a calendar invitation. */
+  | 'CONFIRMED'
+  /** The tenant's reminder, reminderHoursBefore hours before the start. */
+  | 'REMINDER'
+  /** The booking moved: the new times, a new QR code, the calendar entry updated. */
+  | 'RESCHEDULED';
+
+/** Where a notification stands. */
+export type NotificationStatus =
+  /** A reminder dropped because the booking moved or was cancelled first. */
+  | 'CANCELLED'
+  /** Every attempt failed (six in about 7 hours); resendNotification queues it again. */
+  | 'FAILED'
+  /** Waiting to be sent, or to be tried again after a failure. */
+  | 'PENDING'
+  /** The SMTP server or the SMS provider took it. */
+  | 'SENT';
+
+/** Where a booking's money is: nothing paid yet, paid, or (partly) given back. */
+export type PaymentStatus =
+  /** Paid; nothing refunded. */
+  | 'PAID'
+  /** Part of what was paid was refunded. */
+  | 'PARTIALLY_REFUNDED'
+  /** Everything paid was refunded. */
+  | 'REFUNDED'
+  /** Nothing was paid. */
+  | 'UNPAID';
+
 /** The kind of a pricing rule; it decides which of the rule's conditions apply. */
 export type PricingRuleType =
   /** Applies to bookings starting on one of the rule's weekdays (local to the accommodation). */
@@ -124,6 +169,20 @@ export type PricingRuleType =
   | 'early_bird'
   /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
   | 'time_based';
+
+/** Changes to the notification settings; a field left out keeps its value. */
+export type UpdateNotificationSettingsInput = {
+  /** Mails to guests on or off. */
+  emailEnabled?: boolean | null | undefined;
+  /** 1 to 336 hours; null: no reminder. */
+  reminderHoursBefore?: number | null | undefined;
+  /** One email address; null: none. */
+  replyTo?: string | null | undefined;
+  /** 1–100 characters without line breaks; null: the venue's name. */
+  senderName?: string | null | undefined;
+  /** Text messages to guests on or off. */
+  smsEnabled?: boolean | null | undefined;
+};
 
 /**
  * What a dashboard user may do. Each role is a set of the scopes API keys use, so the API enforces
@@ -179,6 +238,19 @@ export type WeeklyScheduleInput = {
   /** Hours on Wednesdays; left out or null: closed. */
   wednesday?: DayHoursInput | null | undefined;
 };
+
+export type DashboardDoorNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardDoorNamesQuery = { doors: Array<{ id: string, name: string }> };
+
+export type DashboardChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+
+export type DashboardChangePasswordMutation = { changePassword: { signedOutSessions: number } };
 
 export type DashboardOverviewAccommodationsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -244,6 +316,13 @@ export type DashboardAuditLogQueryVariables = Exact<{
 
 export type DashboardAuditLogQuery = { auditLog: { edges: Array<{ cursor: string, node: { id: string, occurredAt: string, action: string, targetType: string | null, targetId: string | null, ipAddress: string | null, actor: { type: string, label: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type DashboardDeviceQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardDeviceQuery = { device: { id: string, name: string, status: DeviceStatus, online: boolean, lastHeartbeatAt: string | null, serial: string | null, firmwareVersion: string | null, doors: Array<{ id: string, name: string }> } | null, deviceCommands: Array<{ doorId: string | null, deliveredAt: string | null, completedAt: string | null, result: unknown, error: string | null, command: { id: string, type: DeviceCommandType, status: DeviceCommandStatus, payload: unknown, created_at: string, expires_at: string } }>, doors: Array<{ id: string, name: string }> };
+
 export type DashboardDevicesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -279,6 +358,25 @@ export type DashboardQueueUnlockMutationVariables = Exact<{
 
 
 export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: DeviceCommandStatus, expires_at: string } } };
+
+export type DashboardNotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardNotificationSettingsQuery = { notificationSettings: { emailEnabled: boolean, smsEnabled: boolean, senderName: string | null, replyTo: string | null, reminderHoursBefore: number | null, emailAvailable: boolean, smsAvailable: boolean } };
+
+export type DashboardUpdateNotificationSettingsMutationVariables = Exact<{
+  input: UpdateNotificationSettingsInput;
+}>;
+
+
+export type DashboardUpdateNotificationSettingsMutation = { updateNotificationSettings: { emailEnabled: boolean, smsEnabled: boolean, senderName: string | null, replyTo: string | null, reminderHoursBefore: number | null } };
+
+export type DashboardSendTestNotificationEmailMutationVariables = Exact<{
+  to: string;
+}>;
+
+
+export type DashboardSendTestNotificationEmailMutation = { sendTestNotificationEmail: { success: boolean, error: string | null } };
 
 export type DashboardOAuthAppsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -350,21 +448,13 @@ export type DashboardRemoveUserMutationVariables = Exact<{
 
 export type DashboardRemoveUserMutation = { removeUser: { removedUserId: string } };
 
-export type DashboardChangePasswordMutationVariables = Exact<{
-  currentPassword: string;
-  newPassword: string;
-}>;
-
-
-export type DashboardChangePasswordMutation = { changePassword: { signedOutSessions: number } };
-
 export type DashboardWebhookQueryVariables = Exact<{
   id: string | number;
   status?: WebhookDeliveryStatus | null | undefined;
 }>;
 
 
-export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string } | null, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null }> }> } };
+export type DashboardWebhookQuery = { webhook: { id: string, url: string, events: Array<string>, active: boolean, createdAt: string } | null, webhookDeliveries: { deliveries: Array<{ id: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attemptCount: number, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ attemptedAt: string, statusCode: number | null, durationMs: number, error: string | null, requestBody: string | null, responseBody: string | null, responseBodyTruncated: boolean, requestHeaders: Array<{ name: string, value: string }> | null, responseHeaders: Array<{ name: string, value: string }> | null }> }> } };
 
 export type DashboardRedeliverMutationVariables = Exact<{
   webhookId: string | number;
@@ -373,6 +463,23 @@ export type DashboardRedeliverMutationVariables = Exact<{
 
 
 export type DashboardRedeliverMutation = { redeliverWebhookEvent: { delivery: { id: string, status: WebhookDeliveryStatus } } };
+
+export type DashboardUpdateWebhookMutationVariables = Exact<{
+  webhookId: string | number;
+  url?: string | null | undefined;
+  events?: Array<string> | string | null | undefined;
+  active?: boolean | null | undefined;
+}>;
+
+
+export type DashboardUpdateWebhookMutation = { updateWebhook: { webhook: { id: string } } };
+
+export type DashboardRotateWebhookSecretMutationVariables = Exact<{
+  webhookId: string | number;
+}>;
+
+
+export type DashboardRotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string | null, previousSecretExpiresAt: string } };
 
 export type DashboardWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -401,6 +508,13 @@ export type DashboardTestWebhookMutationVariables = Exact<{
 
 
 export type DashboardTestWebhookMutation = { testWebhook: { eventId: string, success: boolean, statusCode: number | null, durationMs: number, error: string | null } };
+
+export type DashboardRescheduleObjectsQueryVariables = Exact<{
+  accommodationId: string | number;
+}>;
+
+
+export type DashboardRescheduleObjectsQuery = { bookableObjects: Array<{ id: string, name: string }> };
 
 export type DashboardBookingQueryVariables = Exact<{
   id: string | number;
@@ -435,7 +549,7 @@ export type DashboardCancellationQuoteQueryVariables = Exact<{
 }>;
 
 
-export type DashboardCancellationQuoteQuery = { cancellationQuote: { refundAmount: number, totalPrice: number, currency: string, policyName: string | null } };
+export type DashboardCancellationQuoteQuery = { cancellationQuote: { refundAmount: number, totalPrice: number, currency: string, policyName: string | null, amountPaid: number, moneyBack: number } };
 
 export type DashboardUpdateBookingStatusMutationVariables = Exact<{
   bookingId: string | number;
@@ -443,7 +557,7 @@ export type DashboardUpdateBookingStatusMutationVariables = Exact<{
 }>;
 
 
-export type DashboardUpdateBookingStatusMutation = { updateBookingStatus: { refundAmount: number | null, booking: { id: string, status: BookingStatus } } };
+export type DashboardUpdateBookingStatusMutation = { updateBookingStatus: { refundAmount: number | null, booking: { id: string, status: BookingStatus, payment: { amountRefunded: number } } } };
 
 export type DashboardBookingsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -453,15 +567,110 @@ export type DashboardBookingsQueryVariables = Exact<{
   from?: string | null | undefined;
   to?: string | null | undefined;
   guestEmail?: string | null | undefined;
+  search?: string | null | undefined;
+  paymentStatus?: PaymentStatus | null | undefined;
 }>;
 
 
-export type DashboardBookingsQuery = { bookingPage: { bookings: Array<{ id: string, guestName: string, guestEmail: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, object: { id: string, accommodation: { id: string, timeZone: string } } }>, pagination: { page: number, pageSize: number, total: number } } };
+export type DashboardBookingsQuery = { bookingPage: { bookings: Array<{ id: string, guestName: string, guestEmail: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, payment: { status: PaymentStatus }, object: { id: string, accommodation: { id: string, timeZone: string } } }>, pagination: { page: number, pageSize: number, total: number } } };
 
 export type DashboardObjectOptionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashboardObjectOptionsQuery = { bookableObjects: Array<{ id: string, name: string, accommodation: { id: string, name: string } }> };
+export type DashboardObjectOptionsQuery = { bookableObjects: Array<{ id: string, name: string, accommodation: { id: string, name: string, timeZone: string } }> };
+
+export type DashboardBookingNotificationsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardBookingNotificationsQuery = { booking: { id: string, notifications: Array<{ id: string, channel: NotificationChannel, kind: NotificationKind, status: NotificationStatus, recipient: string, attempts: number, lastError: string | null, sentAt: string | null, nextAttemptAt: string | null, createdAt: string }> } | null };
+
+export type DashboardResendNotificationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardResendNotificationMutation = { resendNotification: { id: string, status: NotificationStatus } };
+
+export type DashboardBookingPaymentQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardBookingPaymentQuery = { booking: { id: string, status: BookingStatus, totalPrice: number, currency: string, payment: { status: PaymentStatus, amountPaid: number, amountRefunded: number, currency: string, provider: string | null, paidAt: string | null } } | null, paymentRecords: Array<{ id: string, kind: string, provider: string, amount: number, currency: string, reason: string, note: string | null, actor: string, createdAt: string }> };
+
+export type DashboardMarkBookingPaidMutationVariables = Exact<{
+  id: string | number;
+  amount: number;
+  note?: string | null | undefined;
+}>;
+
+
+export type DashboardMarkBookingPaidMutation = { markBookingPaid: { id: string, status: BookingStatus, payment: { status: PaymentStatus } } };
+
+export type DashboardCalendarVenuesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardCalendarVenuesQuery = { accommodations: Array<{ id: string, name: string, timeZone: string, objects: Array<{ id: string, name: string, bookingRules: { minDurationMinutes: number, slotIncrementMinutes: number }, openingHours: { specialDates: Array<{ date: string, closed: boolean, reason: string }> } }> }> };
+
+export type DashboardCalendarSlotsQueryVariables = Exact<{
+  date: string;
+  objectId: string | number;
+}>;
+
+
+export type DashboardCalendarSlotsQuery = { availability: { slots: Array<{ start: string, end: string, available: boolean }> } };
+
+export type DashboardCalendarBookingsQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type DashboardCalendarBookingsQuery = { bookingsConnection: { edges: Array<{ node: { id: string, objectId: string, guestName: string, guestEmail: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DashboardDeskQuoteQueryVariables = Exact<{
+  objectId: string | number;
+  startTime: string;
+  endTime: string;
+}>;
+
+
+export type DashboardDeskQuoteQuery = { priceQuote: { totalPrice: number, currency: string, breakdown: string } };
+
+export type DashboardDeskCreateBookingMutationVariables = Exact<{
+  objectId: string | number;
+  guestName: string;
+  guestEmail: string;
+  guestPhone?: string | null | undefined;
+  startTime: string;
+  endTime: string;
+}>;
+
+
+export type DashboardDeskCreateBookingMutation = { createBooking: { booking: { id: string, guestName: string, startTime: string, endTime: string, totalPrice: number, currency: string } } };
+
+export type DashboardRescheduleBookingMutationVariables = Exact<{
+  bookingId: string | number;
+  startTime: string;
+  endTime: string;
+  objectId?: string | number | null | undefined;
+}>;
+
+
+export type DashboardRescheduleBookingMutation = { rescheduleBooking: { booking: { id: string, objectId: string, startTime: string, endTime: string, totalPrice: number, currency: string }, previous: { totalPrice: number } } };
+
+export type DashboardUpdateBookingGuestMutationVariables = Exact<{
+  bookingId: string | number;
+  guestName?: string | null | undefined;
+  guestEmail?: string | null | undefined;
+  guestPhone?: string | null | undefined;
+}>;
+
+
+export type DashboardUpdateBookingGuestMutation = { updateBookingGuest: { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null } } };
 
 export type DashboardCatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -646,11 +855,17 @@ export type DashboardPricingRulesQueryVariables = Exact<{ [key: string]: never; 
 
 export type DashboardPricingRulesQuery = { pricingRules: Array<{ id: string, name: string, type: PricingRuleType, active: boolean, objectIds: Array<string>, percent: number, startTime: string | null, endTime: string | null, weekdays: Array<Weekday> | null, minDurationMinutes: number | null, minDaysInAdvance: number | null }> };
 
+export type DashboardPricingRuleObjectsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardPricingRuleObjectsQuery = { accommodations: Array<{ id: string, name: string, objects: Array<{ id: string, name: string }> }> };
+
 export type DashboardCreatePricingRuleMutationVariables = Exact<{
   name: string;
   type: string;
   percent: number;
   active?: boolean | null | undefined;
+  objectIds?: Array<string | number> | string | number | null | undefined;
   startTime?: string | null | undefined;
   endTime?: string | null | undefined;
   weekdays?: Array<string> | string | null | undefined;
@@ -667,6 +882,7 @@ export type DashboardUpdatePricingRuleMutationVariables = Exact<{
   type?: string | null | undefined;
   percent?: number | null | undefined;
   active?: boolean | null | undefined;
+  objectIds?: Array<string | number> | string | number | null | undefined;
   startTime?: string | null | undefined;
   endTime?: string | null | undefined;
   weekdays?: Array<string> | string | null | undefined;
@@ -710,6 +926,21 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const DashboardDoorNamesDocument = new TypedDocumentString(`
+    query DashboardDoorNames {
+  doors {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDoorNamesQuery, DashboardDoorNamesQueryVariables>;
+export const DashboardChangePasswordDocument = new TypedDocumentString(`
+    mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {
+  changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
+    signedOutSessions
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardChangePasswordMutation, DashboardChangePasswordMutationVariables>;
 export const DashboardOverviewAccommodationsDocument = new TypedDocumentString(`
     query DashboardOverviewAccommodations {
   accommodations {
@@ -847,6 +1078,42 @@ export const DashboardAuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardAuditLogQuery, DashboardAuditLogQueryVariables>;
+export const DashboardDeviceDocument = new TypedDocumentString(`
+    query DashboardDevice($id: ID!) {
+  device(id: $id) {
+    id
+    name
+    status
+    online
+    lastHeartbeatAt
+    serial
+    firmwareVersion
+    doors {
+      id
+      name
+    }
+  }
+  deviceCommands(deviceId: $id, first: 100) {
+    command {
+      id
+      type
+      status
+      payload
+      created_at
+      expires_at
+    }
+    doorId
+    deliveredAt
+    completedAt
+    result
+    error
+  }
+  doors {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDeviceQuery, DashboardDeviceQueryVariables>;
 export const DashboardDevicesDocument = new TypedDocumentString(`
     query DashboardDevices {
   devices {
@@ -918,6 +1185,38 @@ export const DashboardQueueUnlockDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardQueueUnlockMutation, DashboardQueueUnlockMutationVariables>;
+export const DashboardNotificationSettingsDocument = new TypedDocumentString(`
+    query DashboardNotificationSettings {
+  notificationSettings {
+    emailEnabled
+    smsEnabled
+    senderName
+    replyTo
+    reminderHoursBefore
+    emailAvailable
+    smsAvailable
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardNotificationSettingsQuery, DashboardNotificationSettingsQueryVariables>;
+export const DashboardUpdateNotificationSettingsDocument = new TypedDocumentString(`
+    mutation DashboardUpdateNotificationSettings($input: UpdateNotificationSettingsInput!) {
+  updateNotificationSettings(input: $input) {
+    emailEnabled
+    smsEnabled
+    senderName
+    replyTo
+    reminderHoursBefore
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateNotificationSettingsMutation, DashboardUpdateNotificationSettingsMutationVariables>;
+export const DashboardSendTestNotificationEmailDocument = new TypedDocumentString(`
+    mutation DashboardSendTestNotificationEmail($to: String!) {
+  sendTestNotificationEmail(to: $to) {
+    success
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSendTestNotificationEmailMutation, DashboardSendTestNotificationEmailMutationVariables>;
 export const DashboardOAuthAppsDocument = new TypedDocumentString(`
     query DashboardOAuthApps {
   oauthApps {
@@ -1015,13 +1314,6 @@ export const DashboardRemoveUserDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardRemoveUserMutation, DashboardRemoveUserMutationVariables>;
-export const DashboardChangePasswordDocument = new TypedDocumentString(`
-    mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {
-  changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
-    signedOutSessions
-  }
-}
-    `) as unknown as TypedDocumentString<DashboardChangePasswordMutation, DashboardChangePasswordMutationVariables>;
 export const DashboardWebhookDocument = new TypedDocumentString(`
     query DashboardWebhook($id: ID!, $status: WebhookDeliveryStatus) {
   webhook(id: $id) {
@@ -1048,6 +1340,17 @@ export const DashboardWebhookDocument = new TypedDocumentString(`
         statusCode
         durationMs
         error
+        requestHeaders {
+          name
+          value
+        }
+        requestBody
+        responseHeaders {
+          name
+          value
+        }
+        responseBody
+        responseBodyTruncated
       }
     }
   }
@@ -1063,6 +1366,28 @@ export const DashboardRedeliverDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardRedeliverMutation, DashboardRedeliverMutationVariables>;
+export const DashboardUpdateWebhookDocument = new TypedDocumentString(`
+    mutation DashboardUpdateWebhook($webhookId: ID!, $url: String, $events: [String!], $active: Boolean) {
+  updateWebhook(
+    webhookId: $webhookId
+    url: $url
+    events: $events
+    active: $active
+  ) {
+    webhook {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateWebhookMutation, DashboardUpdateWebhookMutationVariables>;
+export const DashboardRotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation DashboardRotateWebhookSecret($webhookId: ID!) {
+  rotateWebhookSecret(webhookId: $webhookId) {
+    secret
+    previousSecretExpiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRotateWebhookSecretMutation, DashboardRotateWebhookSecretMutationVariables>;
 export const DashboardWebhooksDocument = new TypedDocumentString(`
     query DashboardWebhooks {
   webhooks {
@@ -1101,6 +1426,14 @@ export const DashboardTestWebhookDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardTestWebhookMutation, DashboardTestWebhookMutationVariables>;
+export const DashboardRescheduleObjectsDocument = new TypedDocumentString(`
+    query DashboardRescheduleObjects($accommodationId: ID!) {
+  bookableObjects(accommodationId: $accommodationId) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRescheduleObjectsQuery, DashboardRescheduleObjectsQueryVariables>;
 export const DashboardBookingDocument = new TypedDocumentString(`
     query DashboardBooking($id: ID!) {
   booking(id: $id) {
@@ -1180,6 +1513,8 @@ export const DashboardCancellationQuoteDocument = new TypedDocumentString(`
     totalPrice
     currency
     policyName
+    amountPaid
+    moneyBack
   }
 }
     `) as unknown as TypedDocumentString<DashboardCancellationQuoteQuery, DashboardCancellationQuoteQueryVariables>;
@@ -1190,12 +1525,15 @@ export const DashboardUpdateBookingStatusDocument = new TypedDocumentString(`
     booking {
       id
       status
+      payment {
+        amountRefunded
+      }
     }
   }
 }
     `) as unknown as TypedDocumentString<DashboardUpdateBookingStatusMutation, DashboardUpdateBookingStatusMutationVariables>;
 export const DashboardBookingsDocument = new TypedDocumentString(`
-    query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String) {
+    query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String, $search: String, $paymentStatus: PaymentStatus) {
   bookingPage(
     page: $page
     pageSize: $pageSize
@@ -1204,6 +1542,8 @@ export const DashboardBookingsDocument = new TypedDocumentString(`
     from: $from
     to: $to
     guestEmail: $guestEmail
+    search: $search
+    paymentStatus: $paymentStatus
   ) {
     bookings {
       id
@@ -1215,6 +1555,9 @@ export const DashboardBookingsDocument = new TypedDocumentString(`
       status
       totalPrice
       currency
+      payment {
+        status
+      }
       object {
         id
         accommodation {
@@ -1239,10 +1582,205 @@ export const DashboardObjectOptionsDocument = new TypedDocumentString(`
     accommodation {
       id
       name
+      timeZone
     }
   }
 }
     `) as unknown as TypedDocumentString<DashboardObjectOptionsQuery, DashboardObjectOptionsQueryVariables>;
+export const DashboardBookingNotificationsDocument = new TypedDocumentString(`
+    query DashboardBookingNotifications($id: ID!) {
+  booking(id: $id) {
+    id
+    notifications {
+      id
+      channel
+      kind
+      status
+      recipient
+      attempts
+      lastError
+      sentAt
+      nextAttemptAt
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingNotificationsQuery, DashboardBookingNotificationsQueryVariables>;
+export const DashboardResendNotificationDocument = new TypedDocumentString(`
+    mutation DashboardResendNotification($id: ID!) {
+  resendNotification(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardResendNotificationMutation, DashboardResendNotificationMutationVariables>;
+export const DashboardBookingPaymentDocument = new TypedDocumentString(`
+    query DashboardBookingPayment($id: ID!) {
+  booking(id: $id) {
+    id
+    status
+    totalPrice
+    currency
+    payment {
+      status
+      amountPaid
+      amountRefunded
+      currency
+      provider
+      paidAt
+    }
+  }
+  paymentRecords(bookingId: $id) {
+    id
+    kind
+    provider
+    amount
+    currency
+    reason
+    note
+    actor
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingPaymentQuery, DashboardBookingPaymentQueryVariables>;
+export const DashboardMarkBookingPaidDocument = new TypedDocumentString(`
+    mutation DashboardMarkBookingPaid($id: ID!, $amount: Int!, $note: String) {
+  markBookingPaid(id: $id, amount: $amount, note: $note) {
+    id
+    status
+    payment {
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardMarkBookingPaidMutation, DashboardMarkBookingPaidMutationVariables>;
+export const DashboardCalendarVenuesDocument = new TypedDocumentString(`
+    query DashboardCalendarVenues {
+  accommodations {
+    id
+    name
+    timeZone
+    objects {
+      id
+      name
+      bookingRules {
+        minDurationMinutes
+        slotIncrementMinutes
+      }
+      openingHours {
+        specialDates {
+          date
+          closed
+          reason
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCalendarVenuesQuery, DashboardCalendarVenuesQueryVariables>;
+export const DashboardCalendarSlotsDocument = new TypedDocumentString(`
+    query DashboardCalendarSlots($date: String!, $objectId: ID!) {
+  availability(date: $date, objectId: $objectId) {
+    slots {
+      start
+      end
+      available
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCalendarSlotsQuery, DashboardCalendarSlotsQueryVariables>;
+export const DashboardCalendarBookingsDocument = new TypedDocumentString(`
+    query DashboardCalendarBookings($from: DateTime, $to: DateTime, $after: String) {
+  bookingsConnection(from: $from, to: $to, first: 100, after: $after) {
+    edges {
+      node {
+        id
+        objectId
+        guestName
+        guestEmail
+        startTime
+        endTime
+        status
+        totalPrice
+        currency
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCalendarBookingsQuery, DashboardCalendarBookingsQueryVariables>;
+export const DashboardDeskQuoteDocument = new TypedDocumentString(`
+    query DashboardDeskQuote($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!) {
+  priceQuote(objectId: $objectId, startTime: $startTime, endTime: $endTime) {
+    totalPrice
+    currency
+    breakdown
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDeskQuoteQuery, DashboardDeskQuoteQueryVariables>;
+export const DashboardDeskCreateBookingDocument = new TypedDocumentString(`
+    mutation DashboardDeskCreateBooking($objectId: ID!, $guestName: String!, $guestEmail: String!, $guestPhone: String, $startTime: DateTime!, $endTime: DateTime!) {
+  createBooking(
+    objectId: $objectId
+    guestName: $guestName
+    guestEmail: $guestEmail
+    guestPhone: $guestPhone
+    startTime: $startTime
+    endTime: $endTime
+  ) {
+    booking {
+      id
+      guestName
+      startTime
+      endTime
+      totalPrice
+      currency
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardDeskCreateBookingMutation, DashboardDeskCreateBookingMutationVariables>;
+export const DashboardRescheduleBookingDocument = new TypedDocumentString(`
+    mutation DashboardRescheduleBooking($bookingId: ID!, $startTime: DateTime!, $endTime: DateTime!, $objectId: ID) {
+  rescheduleBooking(
+    bookingId: $bookingId
+    startTime: $startTime
+    endTime: $endTime
+    objectId: $objectId
+  ) {
+    booking {
+      id
+      objectId
+      startTime
+      endTime
+      totalPrice
+      currency
+    }
+    previous {
+      totalPrice
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRescheduleBookingMutation, DashboardRescheduleBookingMutationVariables>;
+export const DashboardUpdateBookingGuestDocument = new TypedDocumentString(`
+    mutation DashboardUpdateBookingGuest($bookingId: ID!, $guestName: String, $guestEmail: String, $guestPhone: String) {
+  updateBookingGuest(
+    bookingId: $bookingId
+    guestName: $guestName
+    guestEmail: $guestEmail
+    guestPhone: $guestPhone
+  ) {
+    booking {
+      id
+      guestName
+      guestEmail
+      guestPhone
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateBookingGuestMutation, DashboardUpdateBookingGuestMutationVariables>;
 export const DashboardCatalogDocument = new TypedDocumentString(`
     query DashboardCatalog {
   accommodations {
@@ -1528,13 +2066,26 @@ export const DashboardPricingRulesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardPricingRulesQuery, DashboardPricingRulesQueryVariables>;
+export const DashboardPricingRuleObjectsDocument = new TypedDocumentString(`
+    query DashboardPricingRuleObjects {
+  accommodations {
+    id
+    name
+    objects {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPricingRuleObjectsQuery, DashboardPricingRuleObjectsQueryVariables>;
 export const DashboardCreatePricingRuleDocument = new TypedDocumentString(`
-    mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
+    mutation DashboardCreatePricingRule($name: String!, $type: String!, $percent: Int!, $active: Boolean, $objectIds: [ID!], $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
   createPricingRule(
     name: $name
     type: $type
     percent: $percent
     active: $active
+    objectIds: $objectIds
     startTime: $startTime
     endTime: $endTime
     weekdays: $weekdays
@@ -1548,13 +2099,14 @@ export const DashboardCreatePricingRuleDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DashboardCreatePricingRuleMutation, DashboardCreatePricingRuleMutationVariables>;
 export const DashboardUpdatePricingRuleDocument = new TypedDocumentString(`
-    mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
+    mutation DashboardUpdatePricingRule($id: ID!, $name: String, $type: String, $percent: Int, $active: Boolean, $objectIds: [ID!], $startTime: String, $endTime: String, $weekdays: [String!], $minDurationMinutes: Int, $minDaysInAdvance: Int) {
   updatePricingRule(
     id: $id
     name: $name
     type: $type
     percent: $percent
     active: $active
+    objectIds: $objectIds
     startTime: $startTime
     endTime: $endTime
     weekdays: $weekdays

@@ -4,7 +4,8 @@ import { graphql } from '../gql';
 import { execute } from '../api/client';
 import { useGraphQL } from '../api/hooks';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, Stat, TableWrap } from '../components/ui';
-import { dateTime, relative, timeRange, todayIn } from '../format';
+import { browserZone, dateTime, relative, timeRange, todayIn } from '../format';
+import { useDoorNames } from '../api/doors';
 import { useSession } from '../session';
 
 const AccommodationsQuery = graphql(`
@@ -109,7 +110,10 @@ function TodaysBookings() {
   const days = useQueries({
     queries: list.map((accommodation) => {
       const today = todayIn(accommodation.timeZone);
-      return { queryKey: ['bookings', 'today', accommodation.id, today.from], queryFn: () => execute(TodayQuery, { from: today.from, to: today.to }) };
+      return {
+        queryKey: ['bookings', 'today', accommodation.id, today.from],
+        queryFn: () => execute(TodayQuery, { from: today.from, to: today.to }),
+      };
     }),
   });
   return (
@@ -119,11 +123,16 @@ function TodaysBookings() {
       {list.length === 0 && !accommodations.isPending ? <Empty>No accommodations yet.</Empty> : null}
       {list.map((accommodation, index) => {
         const today = todayIn(accommodation.timeZone);
-        const bookings = (days[index]?.data?.bookingPage.bookings ?? []).filter((b) => b.object.accommodationId === accommodation.id && b.status !== 'CANCELLED');
+        const bookings = (days[index]?.data?.bookingPage.bookings ?? []).filter(
+          (b) => b.object.accommodationId === accommodation.id && b.status !== 'CANCELLED',
+        );
         return (
           <div key={accommodation.id} className="today">
             <h3>
-              {accommodation.name} <span className="muted small">· {today.label}</span>
+              {accommodation.name}{' '}
+              <span className="muted small">
+                · {today.label} · {accommodation.timeZone}
+              </span>
             </h3>
             {days[index]?.isPending ? (
               <Loading />
@@ -178,13 +187,17 @@ function DeviceHealth() {
           <div className="stats">
             <Stat label="Online" value={active.length - offline.length} tone="success" />
             <Stat label="Offline" value={offline.length} tone={offline.length > 0 ? 'danger' : undefined} />
-            <Stat label="Awaiting activation" value={devices.data?.devices.filter((d) => d.status === 'PENDING_ACTIVATION').length ?? 0} />
+            <Stat
+              label="Awaiting activation"
+              value={devices.data?.devices.filter((d) => d.status === 'PENDING_ACTIVATION').length ?? 0}
+            />
           </div>
           {offline.length > 0 ? (
             <ul className="plain-list">
               {offline.map((device) => (
                 <li key={device.id}>
-                  <Badge value="offline" /> <span className="strong">{device.name}</span> <span className="muted small">last heartbeat {relative(device.lastHeartbeatAt)}</span>
+                  <Badge value="offline" /> <span className="strong">{device.name}</span>{' '}
+                  <span className="muted small">last heartbeat {relative(device.lastHeartbeatAt)}</span>
                 </li>
               ))}
             </ul>
@@ -196,10 +209,24 @@ function DeviceHealth() {
 }
 
 function RecentDenials() {
+  const session = useSession();
   const log = useGraphQL(['access', 'overview'], DenialsQuery, {}, { refetchInterval: 30_000 });
+  const doorName = useDoorNames(session.can('catalog:read'));
+  // Door checks are venue times: in the venue's zone when the tenant's accommodations share one.
+  const accommodations = useGraphQL(
+    ['catalog', 'overview'],
+    AccommodationsQuery,
+    {},
+    { enabled: session.can('catalog:read') },
+  );
+  const zones = [...new Set((accommodations.data?.accommodations ?? []).map((a) => a.timeZone))];
+  const zone = zones.length === 1 ? zones[0] : undefined;
   const denials = (log.data?.accessLog ?? []).filter((entry) => !entry.allowed).slice(0, 8);
   return (
-    <Section title="Recent access denials" description="Among the last 100 door checks.">
+    <Section
+      title="Recent access denials"
+      description={`Among the last 100 door checks; times in ${zone ? `the venue's zone, ${zone}` : `your browser's zone, ${browserZone()}`}.`}
+    >
       <ErrorNotice error={log.error} />
       {log.isPending ? (
         <Loading />
@@ -209,8 +236,12 @@ function RecentDenials() {
         <ul className="plain-list">
           {denials.map((entry) => (
             <li key={entry.id}>
-              <Badge value="denied" /> door <code>{entry.doorId}</code> · {(entry.reason ?? 'denied').replace(/_/g, ' ')}{' '}
-              <span className="muted small">{dateTime(entry.checkedAt)}</span>
+              <Badge value="denied" />{' '}
+              <span className="strong">
+                {session.can('catalog:read') ? doorName(entry.doorId) : `door ${entry.doorId}`}
+              </span>{' '}
+              · {(entry.reason ?? 'denied').replace(/_/g, ' ')}{' '}
+              <span className="muted small">{dateTime(entry.checkedAt, zone)}</span>
             </li>
           ))}
         </ul>
@@ -223,7 +254,10 @@ function FailingWebhooks() {
   const webhooks = useGraphQL(['webhooks', 'overview'], FailingQuery, {});
   const list = webhooks.data?.webhooks ?? [];
   const failed = useQueries({
-    queries: list.map((webhook) => ({ queryKey: ['webhookDeliveries', webhook.id, 'failed'], queryFn: () => execute(FailedDeliveriesQuery, { webhookId: webhook.id }) })),
+    queries: list.map((webhook) => ({
+      queryKey: ['webhookDeliveries', webhook.id, 'failed'],
+      queryFn: () => execute(FailedDeliveriesQuery, { webhookId: webhook.id }),
+    })),
   });
   const failing = list
     .map((webhook, index) => ({ webhook, deliveries: failed[index]?.data?.webhookDeliveries.deliveries ?? [] }))
@@ -239,14 +273,20 @@ function FailingWebhooks() {
         <ul className="plain-list">
           {failing.map(({ webhook, deliveries }) => (
             <li key={webhook.id}>
-              <Badge value={webhook.active ? 'FAILED' : 'inactive'} label={webhook.active ? `${deliveries.length} failed` : 'deactivated'} />{' '}
+              <Badge
+                value={webhook.active ? 'FAILED' : 'inactive'}
+                label={webhook.active ? `${deliveries.length} failed` : 'deactivated'}
+              />{' '}
               <Link to={`/admin/webhooks/${webhook.id}`} className="break">
                 {webhook.url}
               </Link>
               {deliveries[0] ? (
                 <span className="muted small">
                   {' '}
-                  last: {deliveries[0].eventType}, {deliveries[0].lastStatusCode !== null ? `HTTP ${deliveries[0].lastStatusCode}` : (deliveries[0].lastError ?? 'no response')}
+                  last: {deliveries[0].eventType},{' '}
+                  {deliveries[0].lastStatusCode !== null
+                    ? `HTTP ${deliveries[0].lastStatusCode}`
+                    : (deliveries[0].lastError ?? 'no response')}
                 </span>
               ) : null}
             </li>

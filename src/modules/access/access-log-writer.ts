@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { DB } from '../../kernel/db/types.js';
 import type { AccessLogEntry } from './access.repository.js';
 import { insertAccessLogBatch } from './access.repository.js';
 

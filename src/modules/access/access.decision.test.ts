@@ -12,10 +12,20 @@ describe('access decision', () => {
     ['a PENDING booking', { ...ok, bookingStatus: 'PENDING' }, inside, 'booking_not_confirmed'],
     ['a CANCELLED booking', { ...ok, bookingStatus: 'CANCELLED' }, inside, 'booking_not_confirmed'],
     ['a COMPLETED booking', { ...ok, bookingStatus: 'COMPLETED' }, inside, 'booking_not_confirmed'],
-    ['a cancelled booking outside its window, at an unmapped door', { ...ok, bookingStatus: 'CANCELLED', doorServesObject: false }, validUntil, 'booking_not_confirmed'],
+    [
+      'a cancelled booking outside its window, at an unmapped door',
+      { ...ok, bookingStatus: 'CANCELLED', doorServesObject: false },
+      validUntil,
+      'booking_not_confirmed',
+    ],
     ['one millisecond before the start', ok, new Date(validFrom.getTime() - 1), 'outside_booking_window'],
     ['at the end', ok, validUntil, 'outside_booking_window'],
-    ['outside the window at an unmapped door', { ...ok, doorServesObject: false }, validUntil, 'outside_booking_window'],
+    [
+      'outside the window at an unmapped door',
+      { ...ok, doorServesObject: false },
+      validUntil,
+      'outside_booking_window',
+    ],
     ['a door that does not serve the object', { ...ok, doorServesObject: false }, inside, 'door_not_mapped_to_object'],
   ] as const)('%s is denied with %s', (_name, match, now, reason) => {
     expect(decideAccess(match, now)).toEqual({ allowed: false, reason });

@@ -1,7 +1,12 @@
-import type { BookingStatus } from '../../db/types.js';
+import type { BookingStatus } from '../../kernel/db/types.js';
 
 /** The contract's denial reasons, in the order they are checked. */
-export const DENIAL_REASONS = ['invalid_token', 'booking_not_confirmed', 'outside_booking_window', 'door_not_mapped_to_object'] as const;
+export const DENIAL_REASONS = [
+  'invalid_token',
+  'booking_not_confirmed',
+  'outside_booking_window',
+  'door_not_mapped_to_object',
+] as const;
 export type DenialReason = (typeof DENIAL_REASONS)[number];
 
 /** What the token matched: its booking and whether the door serves the booked object. */

@@ -1,12 +1,23 @@
 import type { Insertable } from 'kysely';
-import { compiledOnce } from '../../db/compiled-once.js';
-import { microsecondKey, olderThan } from '../../db/keyset.js';
+import { compiledOnce } from '../../kernel/db/compiled-once.js';
+import { microsecondKey, olderThan } from '../../kernel/db/keyset.js';
 import { sql, type Kysely } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { AccessLogRow, BookingCredentialRow, BookingStatus, CredentialType, DB, DoorRow, AccessLogTable } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type {
+  AccessLogRow,
+  BookingCredentialRow,
+  BookingStatus,
+  CredentialType,
+  DB,
+  DoorRow,
+  AccessLogTable,
+} from '../../kernel/db/types.js';
 
 /** Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is taken. */
-export async function insertCredentials(db: Executor, values: Omit<BookingCredentialRow, 'created_at'> & { created_at: Date }): Promise<BookingCredentialRow | undefined> {
+export async function insertCredentials(
+  db: Executor,
+  values: Omit<BookingCredentialRow, 'created_at'> & { created_at: Date },
+): Promise<BookingCredentialRow | undefined> {
   return db
     .insertInto('booking_credentials')
     .values(values)
@@ -15,13 +26,31 @@ export async function insertCredentials(db: Executor, values: Omit<BookingCreden
     .executeTakeFirst();
 }
 
-export async function findCredentials(db: Executor, tenantId: string, bookingId: string): Promise<BookingCredentialRow | undefined> {
-  return db.selectFrom('booking_credentials').selectAll().where('tenant_id', '=', tenantId).where('booking_id', '=', bookingId).executeTakeFirst();
+export async function findCredentials(
+  db: Executor,
+  tenantId: string,
+  bookingId: string,
+): Promise<BookingCredentialRow | undefined> {
+  return db
+    .selectFrom('booking_credentials')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('booking_id', '=', bookingId)
+    .executeTakeFirst();
 }
 
 /** A booking's object and window (the claims of its signed token). */
-export async function findBookingWindow(db: Executor, tenantId: string, bookingId: string): Promise<{ object_id: string; start_time: Date; end_time: Date }> {
-  return db.selectFrom('bookings').select(['object_id', 'start_time', 'end_time']).where('tenant_id', '=', tenantId).where('id', '=', bookingId).executeTakeFirstOrThrow();
+export async function findBookingWindow(
+  db: Executor,
+  tenantId: string,
+  bookingId: string,
+): Promise<{ object_id: string; start_time: Date; end_time: Date }> {
+  return db
+    .selectFrom('bookings')
+    .select(['object_id', 'start_time', 'end_time'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', bookingId)
+    .executeTakeFirstOrThrow();
 }
 
 export interface CredentialBooking {
@@ -35,12 +64,26 @@ export interface CredentialBooking {
 }
 
 /** What the credentials view shows of a booking: its times and where it is. */
-export async function findCredentialBooking(db: Executor, tenantId: string, bookingId: string): Promise<CredentialBooking | undefined> {
+export async function findCredentialBooking(
+  db: Executor,
+  tenantId: string,
+  bookingId: string,
+): Promise<CredentialBooking | undefined> {
   return db
     .selectFrom('bookings as b')
     .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
-    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
-    .select(['b.id', 'b.object_id', 'b.start_time', 'b.end_time', 'o.name as object_name', 'a.name as accommodation_name', 'a.time_zone'])
+    .innerJoin('accommodations as a', (j) =>
+      j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'),
+    )
+    .select([
+      'b.id',
+      'b.object_id',
+      'b.start_time',
+      'b.end_time',
+      'o.name as object_name',
+      'a.name as accommodation_name',
+      'a.time_zone',
+    ])
     .where('b.tenant_id', '=', tenantId)
     .where('b.id', '=', bookingId)
     .executeTakeFirst();
@@ -59,42 +102,73 @@ export interface AccessLookup {
  */
 function accessLookupBy(by: 'qr' | 'sms' | 'signed') {
   const credentialParams = by === 'signed' ? (['bookingId', 'tokenId'] as const) : (['hash'] as const);
-  return compiledOnce(['tenantId', 'deviceId', 'doorId', ...credentialParams], (db, p: Record<'tenantId' | 'deviceId' | 'doorId' | 'hash' | 'bookingId' | 'tokenId', never>) =>
-    db
-      .selectFrom('device_doors as dd')
-      .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
-      .leftJoin('booking_credentials as c', (j) => {
-        const sameTenant = j.onRef('c.tenant_id', '=', 'dd.tenant_id');
-        if (by === 'signed') return sameTenant.on('c.booking_id', '=', p.bookingId).on('c.token_id', '=', p.tokenId);
-        return sameTenant.on(by === 'qr' ? 'c.qr_token_hash' : 'c.sms_code_hash', '=', p.hash);
-      })
-      .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
-      .select(['d.id', 'd.behavior', 'd.unlock_duration_seconds', 'b.id as booking_id', 'b.status', 'b.start_time', 'b.end_time'])
-      .select(
-        sql<boolean>`EXISTS (SELECT 1 FROM door_objects o WHERE o.tenant_id = dd.tenant_id AND o.door_id = dd.door_id AND o.object_id = b.object_id)`.as('door_serves_object'),
-      )
-      .where('dd.tenant_id', '=', p.tenantId)
-      .where('dd.device_id', '=', p.deviceId)
-      .where('dd.door_id', '=', p.doorId),
+  return compiledOnce(
+    ['tenantId', 'deviceId', 'doorId', ...credentialParams],
+    (db, p: Record<'tenantId' | 'deviceId' | 'doorId' | 'hash' | 'bookingId' | 'tokenId', never>) =>
+      db
+        .selectFrom('device_doors as dd')
+        .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
+        .leftJoin('booking_credentials as c', (j) => {
+          const sameTenant = j.onRef('c.tenant_id', '=', 'dd.tenant_id');
+          if (by === 'signed') return sameTenant.on('c.booking_id', '=', p.bookingId).on('c.token_id', '=', p.tokenId);
+          return sameTenant.on(by === 'qr' ? 'c.qr_token_hash' : 'c.sms_code_hash', '=', p.hash);
+        })
+        .leftJoin('bookings as b', (j) => j.onRef('b.tenant_id', '=', 'c.tenant_id').onRef('b.id', '=', 'c.booking_id'))
+        .select([
+          'd.id',
+          'd.behavior',
+          'd.unlock_duration_seconds',
+          'b.id as booking_id',
+          'b.status',
+          'b.start_time',
+          'b.end_time',
+        ])
+        .select(
+          sql<boolean>`EXISTS (SELECT 1 FROM door_objects o WHERE o.tenant_id = dd.tenant_id AND o.door_id = dd.door_id AND o.object_id = b.object_id)`.as(
+            'door_serves_object',
+          ),
+        )
+        .where('dd.tenant_id', '=', p.tenantId)
+        .where('dd.device_id', '=', p.deviceId)
+        .where('dd.door_id', '=', p.doorId),
   );
 }
 const lookups = { qr: accessLookupBy('qr'), sms: accessLookupBy('sms'), signed: accessLookupBy('signed') };
 
 /** What a token matched: the hash of an opaque QR token or SMS code, or a verified signed token's booking and id. */
-export type CredentialKey = { type: CredentialType; hash: string } | { type: 'signed'; bookingId: string; tokenId: string };
+export type CredentialKey =
+  { type: CredentialType; hash: string } | { type: 'signed'; bookingId: string; tokenId: string };
 
-export async function lookupAccess(db: Executor, q: { tenantId: string; deviceId: string; doorId: string; credential?: CredentialKey }): Promise<AccessLookup | undefined> {
+export async function lookupAccess(
+  db: Executor,
+  q: { tenantId: string; deviceId: string; doorId: string; credential?: CredentialKey },
+): Promise<AccessLookup | undefined> {
   const c = q.credential;
   // Values of names a variant's query does not use are ignored.
-  const base = { tenantId: q.tenantId, deviceId: q.deviceId, doorId: q.doorId, hash: null, bookingId: null, tokenId: null };
+  const base = {
+    tenantId: q.tenantId,
+    deviceId: q.deviceId,
+    doorId: q.doorId,
+    hash: null,
+    bookingId: null,
+    tokenId: null,
+  };
   const [row] =
-    c?.type === 'signed' ? await lookups.signed(db, { ...base, bookingId: c.bookingId, tokenId: c.tokenId }) : await lookups[c?.type ?? 'qr'](db, { ...base, hash: c?.hash ?? '' });
+    c?.type === 'signed'
+      ? await lookups.signed(db, { ...base, bookingId: c.bookingId, tokenId: c.tokenId })
+      : await lookups[c?.type ?? 'qr'](db, { ...base, hash: c?.hash ?? '' });
   if (!row) return undefined;
   const door = { id: row.id, behavior: row.behavior, unlock_duration_seconds: row.unlock_duration_seconds };
   if (!row.booking_id || !row.status || !row.start_time || !row.end_time) return { door };
   return {
     door,
-    booking: { id: row.booking_id, status: row.status, start_time: row.start_time, end_time: row.end_time, door_serves_object: row.door_serves_object },
+    booking: {
+      id: row.booking_id,
+      status: row.status,
+      start_time: row.start_time,
+      end_time: row.end_time,
+      door_serves_object: row.door_serves_object,
+    },
   };
 }
 
@@ -120,7 +194,12 @@ export interface AccessLogFilters {
   before?: Date | null;
 }
 
-export async function listAccessLog(db: Executor, tenantId: string, f: AccessLogFilters, limit: number): Promise<AccessLogRow[]> {
+export async function listAccessLog(
+  db: Executor,
+  tenantId: string,
+  f: AccessLogFilters,
+  limit: number,
+): Promise<AccessLogRow[]> {
   let q = db.selectFrom('access_log').selectAll().where('tenant_id', '=', tenantId);
   if (f.deviceId) q = q.where('device_id', '=', f.deviceId);
   if (f.doorId) q = q.where('door_id', '=', f.doorId);
@@ -131,7 +210,7 @@ export async function listAccessLog(db: Executor, tenantId: string, f: AccessLog
 
 /** An access check's place in the log's order (newest first, then id): what a cursor carries. */
 export interface AccessLogKey {
-  /** checked_at to the microsecond (src/db/keyset.ts). */
+  /** checked_at to the microsecond (src/kernel/db/keyset.ts). */
   at: string;
   id: string;
 }
@@ -147,7 +226,13 @@ function accessLogMatching(db: Executor, tenantId: string, f: AccessLogFilters) 
 }
 
 /** A keyset page of the log (newest first, then id) after `after`, on access_log_tenant_idx / access_log_device_idx. */
-export async function accessLogPage(db: Executor, tenantId: string, f: AccessLogFilters, after: AccessLogKey | null, limit: number): Promise<AccessLogPageRow[]> {
+export async function accessLogPage(
+  db: Executor,
+  tenantId: string,
+  f: AccessLogFilters,
+  after: AccessLogKey | null,
+  limit: number,
+): Promise<AccessLogPageRow[]> {
   return accessLogMatching(db, tenantId, f)
     .selectAll()
     .select(microsecondKey('checked_at').as('sort_at'))

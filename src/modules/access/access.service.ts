@@ -1,13 +1,13 @@
-import { CONNECTION_PAGE, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, isPageSize, pageSizeMessage, pageSizeOf, type Connection } from '../../paging.js';
-import { MICROSECOND_INSTANT } from '../../db/keyset.js';
+import { connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
+import { ACCESS_LOG_CURSOR, type AccessLogConnectionCommand, type ListAccessLog } from './access.commands.js';
 import QRCode from 'qrcode';
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../../kernel/db/index.js';
 import type { Kysely } from 'kysely';
-import type { AccessLogRow, BookingCredentialRow, DB } from '../../db/types.js';
-import type { AppDeps } from '../../deps.js';
-import type { DevicePrincipal } from '../../auth/principal.js';
-import { DomainError, Validator, forbidden, notFound } from '../../errors.js';
-import { isUuid, parseInstant } from '../../validation.js';
+import type { AccessLogRow, BookingCredentialRow, DB } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { DevicePrincipal } from '../../kernel/auth/principal.js';
+import { DomainError, forbidden, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
@@ -35,7 +35,13 @@ export async function issueCredentials(
     booking.object_id && booking.start_time && booking.end_time
       ? { object_id: booking.object_id, start_time: booking.start_time, end_time: booking.end_time }
       : await repo.findBookingWindow(trx, booking.tenant_id, booking.id);
-  const signed = await signedTokenFields(trx, deps, { id: booking.id, tenant_id: booking.tenant_id, object_id, start_time, end_time });
+  const signed = await signedTokenFields(trx, deps, {
+    id: booking.id,
+    tenant_id: booking.tenant_id,
+    object_id,
+    start_time,
+    end_time,
+  });
   for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
     const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
     const row = await repo.insertCredentials(trx, {
@@ -67,10 +73,21 @@ export interface BookingCredentials {
  * A booking's credentials, derived again from PORTIER_SECRET (so the same on every request).
  * Bookings from before credentials existed get theirs here; `trx` must be the caller's transaction.
  */
-export async function getCredentials(trx: Executor, deps: AppDeps, tenantId: string, bookingId: string): Promise<BookingCredentials> {
+export async function getCredentials(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  bookingId: string,
+): Promise<BookingCredentials> {
   const booking = isUuid(bookingId) ? await repo.findCredentialBooking(trx, tenantId, bookingId) : undefined;
   if (!booking) throw notFound('Booking', bookingId);
-  const window = { id: booking.id, tenant_id: tenantId, object_id: booking.object_id, start_time: booking.start_time, end_time: booking.end_time };
+  const window = {
+    id: booking.id,
+    tenant_id: tenantId,
+    object_id: booking.object_id,
+    start_time: booking.start_time,
+    end_time: booking.end_time,
+  };
   const issued = await ensureSignedToken(trx, deps, await issueCredentials(trx, deps, window), window);
   const token = await signedQrToken(trx, deps, issued);
   const code = smsCode(deps.secret, tenantId, booking.id, issued.sms_nonce);
@@ -93,7 +110,8 @@ export async function getCredentials(trx: Executor, deps: AppDeps, tenantId: str
   };
 }
 
-export type AccessResult = { allowed: true; behavior: string; unlockDurationSeconds: number } | { allowed: false; reason: DenialReason };
+export type AccessResult =
+  { allowed: true; behavior: string; unlockDurationSeconds: number } | { allowed: false; reason: DenialReason };
 
 export interface AccessCheckInput {
   token: string;
@@ -107,12 +125,22 @@ export interface AccessCheckInput {
  * open the door are counted per door, and past the limit they are refused (429, reason
  * too_many_invalid_tokens in the log) without saying whether the code exists.
  */
-export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DevicePrincipal, input: AccessCheckInput): Promise<AccessResult> {
+export async function checkAccess(
+  db: Kysely<DB>,
+  deps: AppDeps,
+  device: DevicePrincipal,
+  input: AccessCheckInput,
+): Promise<AccessResult> {
   const now = deps.now();
   const writer = deps.accessLog;
   const smsGuesses = deps.limits.smsCodes;
   let tokenId: string | null = null;
-  const log = async (entry: { booking_id?: string | null; credential_type?: 'qr' | 'sms' | null; allowed: boolean; reason: string | null }) =>
+  const log = async (entry: {
+    booking_id?: string | null;
+    credential_type?: 'qr' | 'sms' | null;
+    allowed: boolean;
+    reason: string | null;
+  }) =>
     writer.append({
       tenant_id: device.tenantId,
       device_id: device.deviceId,
@@ -139,14 +167,27 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
       credential = { type: 'signed', bookingId: claims.sub, tokenId: claims.jti };
     }
   } else if (parsed) {
-    credential = { type: parsed.type, hash: parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value) };
+    credential = {
+      type: parsed.type,
+      hash: parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value),
+    };
   }
-  const found = await repo.lookupAccess(db, { tenantId: device.tenantId, deviceId: device.deviceId, doorId: input.doorId, credential });
+  const found = await repo.lookupAccess(db, {
+    tenantId: device.tenantId,
+    deviceId: device.deviceId,
+    doorId: input.doorId,
+    credential,
+  });
   if (!found) throw await notAssigned();
 
   const { booking, door } = found;
   const decision = decideAccess(
-    booking && { bookingStatus: booking.status, validFrom: booking.start_time, validUntil: booking.end_time, doorServesObject: booking.door_serves_object },
+    booking && {
+      bookingStatus: booking.status,
+      validFrom: booking.start_time,
+      validUntil: booking.end_time,
+      doorServesObject: booking.door_serves_object,
+    },
     now,
   );
   if (!decision.allowed && parsed?.type === 'sms') {
@@ -154,9 +195,14 @@ export async function checkAccess(db: Kysely<DB>, deps: AppDeps, device: DeviceP
     const wait = await smsGuesses.retryAfterSeconds(key);
     if (wait > 0) {
       await log({ allowed: false, reason: 'too_many_invalid_tokens' });
-      throw new DomainError('RATE_LIMITED', 'too_many_invalid_tokens', `Too many wrong SMS codes at this door; try again in ${wait} s`, {
-        headers: { 'Retry-After': String(wait) },
-      });
+      throw new DomainError(
+        'RATE_LIMITED',
+        'too_many_invalid_tokens',
+        `Too many wrong SMS codes at this door; try again in ${wait} s`,
+        {
+          headers: { 'Retry-After': String(wait) },
+        },
+      );
     }
     if (decision.reason === 'invalid_token') await smsGuesses.recordFailure(key);
   }
@@ -183,36 +229,20 @@ async function verifiedClaims(db: Kysely<DB>, deps: AppDeps, tenantId: string, t
   return claims?.tid === tenantId ? claims : undefined;
 }
 
-export interface AccessLogQuery {
-  deviceId?: string | null;
-  doorId?: string | null;
-  bookingId?: string | null;
-  before?: Date | string | null;
-  first?: number | null;
-}
-
-export async function listAccessLog(db: Kysely<DB>, deps: AppDeps, tenantId: string, q: AccessLogQuery): Promise<AccessLogRow[]> {
-  const v = new Validator();
-  const first = q.first ?? PAGE_SIZES.accessLog.default;
-  v.check(isPageSize(PAGE_SIZES.accessLog, first), 'first', pageSizeMessage(PAGE_SIZES.accessLog));
-  if (q.deviceId != null) v.check(isUuid(q.deviceId), 'deviceId', 'must be a device id (uuid)');
-  if (q.bookingId != null) v.check(isUuid(q.bookingId), 'bookingId', 'must be a booking id (uuid)');
-  const before = q.before != null ? parseInstant(q.before) : null;
-  v.check(before !== undefined, 'before', 'must be an ISO 8601 timestamp');
-  v.throwIfAny();
+/** The access log, newest first; `q`: the caller's parsed query (parseListAccessLog). */
+export async function listAccessLog(
+  db: Kysely<DB>,
+  deps: AppDeps,
+  tenantId: string,
+  q: ListAccessLog,
+): Promise<AccessLogRow[]> {
   await deps.accessLog.flush(); // this process's entries still on their way are part of the log
-  return repo.listAccessLog(db, tenantId, { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before }, first);
-}
-
-const ACCESS_LOG_CURSOR = 'access';
-
-/** The arguments of accessLogConnection. */
-export interface AccessLogConnectionArgs {
-  first?: number | null;
-  after?: string | null;
-  deviceId?: string | null;
-  doorId?: string | null;
-  bookingId?: string | null;
+  return repo.listAccessLog(
+    db,
+    tenantId,
+    { deviceId: q.deviceId, doorId: q.doorId, bookingId: q.bookingId, before: q.before ?? null },
+    q.first,
+  );
 }
 
 /** A keyset page of the access log (newest first, then id) after the cursor `after`; the total when asked (a second statement). */
@@ -220,21 +250,13 @@ export async function accessLogConnection(
   db: Kysely<DB>,
   deps: AppDeps,
   tenantId: string,
-  args: AccessLogConnectionArgs,
+  { first: size, after, key, filters }: AccessLogConnectionCommand,
   withTotal: boolean,
 ): Promise<Connection<repo.AccessLogPageRow>> {
-  const size = pageSizeOf(CONNECTION_PAGE, args.first);
-  let key: repo.AccessLogKey | null = null;
-  if (args.after != null) {
-    const [at, id] = decodeCursor(ACCESS_LOG_CURSOR, args.after, [MICROSECOND_INSTANT, UUID_PART]) as [string, string];
-    key = { at, id };
-  }
-  const v = new Validator();
-  if (args.deviceId != null) v.check(isUuid(args.deviceId), 'deviceId', 'must be a device id (uuid)');
-  if (args.bookingId != null) v.check(isUuid(args.bookingId), 'bookingId', 'must be a booking id (uuid)');
-  v.throwIfAny();
   await deps.accessLog.flush(); // this process's entries still on their way are part of the log
-  const filters = { deviceId: args.deviceId, doorId: args.doorId, bookingId: args.bookingId };
-  const [rows, total] = await Promise.all([repo.accessLogPage(db, tenantId, filters, key, size + 1), withTotal ? repo.countAccessLog(db, tenantId, filters) : null]);
-  return connectionOf(rows, size, args.after, (row) => encodeCursor(ACCESS_LOG_CURSOR, [row.sort_at, row.id]), total);
+  const [rows, total] = await Promise.all([
+    repo.accessLogPage(db, tenantId, filters, key, size + 1),
+    withTotal ? repo.countAccessLog(db, tenantId, filters) : null,
+  ]);
+  return connectionOf(rows, size, after, (row) => encodeCursor(ACCESS_LOG_CURSOR, [row.sort_at, row.id]), total);
 }

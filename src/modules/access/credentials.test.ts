@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerSecret } from '../../crypto.js';
+import { ServerSecret } from '../../kernel/crypto.js';
 import { parseToken, qrToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 
 const secret = new ServerSecret('test-secret-of-enough-length');
@@ -49,8 +49,18 @@ describe('parseToken', () => {
 describe('smsMessage', () => {
   const base = { code: '12345678', objectName: 'Court 1', accommodationName: 'Sportpark Nord' };
   it.each([
-    ['Europe/Berlin', '2026-11-20T10:00:00Z', '2026-11-20T11:00:00Z', 'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Fri 20 Nov 2026 11:00–12:00 (Europe/Berlin).'],
-    ['Europe/Berlin', '2026-03-29T00:30:00Z', '2026-03-29T01:30:00Z', 'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Sun 29 Mar 2026 01:30–03:30 (Europe/Berlin).'],
+    [
+      'Europe/Berlin',
+      '2026-11-20T10:00:00Z',
+      '2026-11-20T11:00:00Z',
+      'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Fri 20 Nov 2026 11:00–12:00 (Europe/Berlin).',
+    ],
+    [
+      'Europe/Berlin',
+      '2026-03-29T00:30:00Z',
+      '2026-03-29T01:30:00Z',
+      'Your door code for Court 1 at Sportpark Nord: 12345678. Valid Sun 29 Mar 2026 01:30–03:30 (Europe/Berlin).',
+    ],
     [
       'America/New_York',
       '2026-11-21T03:00:00Z',

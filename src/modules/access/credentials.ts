@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { sha256, type ServerSecret } from '../../crypto.js';
-import type { CredentialType } from '../../db/types.js';
+import { sha256, type ServerSecret } from '../../kernel/crypto.js';
+import type { CredentialType } from '../../kernel/db/types.js';
 import { looksSigned } from './door-tokens.js';
 
 // A booking's SMS code (and the opaque QR token of bookings from before signed tokens) are derived
@@ -23,7 +23,8 @@ export function smsCode(secret: ServerSecret, tenantId: string, bookingId: strin
 
 export const qrTokenHash = (token: string): string => sha256(token);
 
-export const smsCodeHash = (secret: ServerSecret, tenantId: string, code: string): string => secret.derive('booking-sms-lookup', `${tenantId}/${code}`);
+export const smsCodeHash = (secret: ServerSecret, tenantId: string, code: string): string =>
+  secret.derive('booking-sms-lookup', `${tenantId}/${code}`);
 
 const QR_TOKEN = new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((QR_TOKEN_BYTES * 4) / 3)}}$`);
 const SMS_CODE = new RegExp(`^\\d{${SMS_CODE_DIGITS}}$`);
@@ -57,6 +58,7 @@ export function smsMessage(input: SmsMessageInput): string {
   const until = DateTime.fromJSDate(input.validUntil, { zone: input.timeZone }).setLocale('en-GB');
   const untilText = from.hasSame(until, 'day') ? until.toFormat('HH:mm') : until.toFormat('ccc d LLL yyyy HH:mm');
   return (
-    `Your door code for ${input.objectName} at ${input.accommodationName}: ${input.code}. ` + `Valid ${from.toFormat('ccc d LLL yyyy HH:mm')}–${untilText} (${input.timeZone}).`
+    `Your door code for ${input.objectName} at ${input.accommodationName}: ${input.code}. ` +
+    `Valid ${from.toFormat('ccc d LLL yyyy HH:mm')}–${untilText} (${input.timeZone}).`
   );
 }

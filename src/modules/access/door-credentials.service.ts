@@ -1,14 +1,15 @@
-import type { Executor } from '../../db/index.js';
-import type { AccessLogRow, BookingCredentialRow, DoorSigningKeyRow } from '../../db/types.js';
-import type { AppDeps } from '../../deps.js';
-import type { DevicePrincipal } from '../../auth/principal.js';
-import { conflict, invalidField } from '../../errors.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { AccessLogRow, BookingCredentialRow, DoorSigningKeyRow } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { DevicePrincipal } from '../../kernel/auth/principal.js';
+import { conflict } from '../../kernel/errors.js';
 import { epochSeconds, generateSigningKey, newKeyId, newTokenId, signDoorToken } from './door-tokens.js';
 import * as repo from './door-credentials.repository.js';
+import { offlineRejection, type OfflineRejection } from './offline-entries.js';
+import type { ParsedOfflineDecision } from './access.commands.js';
 
 /** How long a door may keep deciding alone after its last successful heartbeat, unless the tenant sets another value. */
 export const DEFAULT_MAX_OFFLINE_SECONDS = 900;
-export const MAX_MAX_OFFLINE_SECONDS = 86_400;
 /** How far a door's clock may be off: it widens a token's window by this much on each side, offline only. */
 export const CLOCK_SKEW_SECONDS = 30;
 /**
@@ -24,7 +25,13 @@ async function createKey(trx: Executor, deps: AppDeps, tenantId: string): Promis
   const kid = newKeyId();
   const { privateKey, publicJwk } = generateSigningKey(kid);
   const sealed = deps.secret.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-  return repo.insertActiveKey(trx, { kid, tenant_id: tenantId, public_jwk: publicJwk, private_key_sealed: sealed, created_at: deps.now() });
+  return repo.insertActiveKey(trx, {
+    kid,
+    tenant_id: tenantId,
+    public_jwk: publicJwk,
+    private_key_sealed: sealed,
+    created_at: deps.now(),
+  });
 }
 
 /** The tenant's active signing key, made on first use. */
@@ -61,11 +68,19 @@ export async function listDoorSigningKeys(db: Executor, tenantId: string): Promi
  * retired but stays in device configs until the last token it signed has expired. Tokens already
  * handed out keep working. `trx` must be the caller's transaction.
  */
-export async function rotateDoorSigningKey(trx: Executor, deps: AppDeps, tenantId: string): Promise<DoorSigningKeyView> {
+export async function rotateDoorSigningKey(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+): Promise<DoorSigningKeyView> {
   await repo.retireActiveKey(trx, tenantId, deps.now());
   // A concurrent rotation that committed first made the new key already: this one is refused.
   const created = await createKey(trx, deps, tenantId);
-  if (!created) throw conflict('key_rotation_in_progress', 'Another rotation of this tenant’s door signing key happened at the same time; try again');
+  if (!created)
+    throw conflict(
+      'key_rotation_in_progress',
+      'Another rotation of this tenant’s door signing key happened at the same time; try again',
+    );
   return keyView(created);
 }
 
@@ -82,12 +97,25 @@ export interface CredentialBookingWindow {
 /** The signed-token fields for a booking's current window, signed by the tenant's active key. */
 export async function signedTokenFields(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow) {
   const key = await activeKey(trx, deps, booking.tenant_id);
-  return { token_id: newTokenId(), key_id: key.kid, valid_from: booking.start_time, valid_until: booking.end_time, object_id: booking.object_id };
+  return {
+    token_id: newTokenId(),
+    key_id: key.kid,
+    valid_from: booking.start_time,
+    valid_until: booking.end_time,
+    object_id: booking.object_id,
+  };
 }
 
 async function revokeTokenOf(trx: Executor, deps: AppDeps, row: BookingCredentialRow): Promise<void> {
   if (!row.token_id || !row.valid_until) return;
-  await repo.insertRevocation(trx, { tenant_id: row.tenant_id, token_id: row.token_id, booking_id: row.booking_id, revoked_at: deps.now(), expires_at: row.valid_until });
+  await repo.insertRevocation(trx, {
+    tenant_id: row.tenant_id,
+    token_id: row.token_id,
+    booking_id: row.booking_id,
+    revoked_at: deps.now(),
+    valid_from: row.valid_from,
+    expires_at: row.valid_until,
+  });
 }
 
 /**
@@ -95,7 +123,11 @@ async function revokeTokenOf(trx: Executor, deps: AppDeps, row: BookingCredentia
  * next heartbeat) and a new token is issued for the new window; a legacy opaque token stops
  * working too. Call it in the reschedule's transaction, after the booking row was updated.
  */
-export async function rescheduleCredentials(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow): Promise<BookingCredentialRow | undefined> {
+export async function rescheduleCredentials(
+  trx: Executor,
+  deps: AppDeps,
+  booking: CredentialBookingWindow,
+): Promise<BookingCredentialRow | undefined> {
   const current = await trx
     .selectFrom('booking_credentials')
     .selectAll()
@@ -105,12 +137,24 @@ export async function rescheduleCredentials(trx: Executor, deps: AppDeps, bookin
     .executeTakeFirst();
   if (!current) return undefined;
   await revokeTokenOf(trx, deps, current);
-  return repo.setSignedToken(trx, booking.tenant_id, booking.id, { ...(await signedTokenFields(trx, deps, booking)), qr_token_hash: null });
+  return repo.setSignedToken(trx, booking.tenant_id, booking.id, {
+    ...(await signedTokenFields(trx, deps, booking)),
+    qr_token_hash: null,
+  });
 }
 
 /** A cancelled booking's token id is revoked, so doors deciding offline refuse it too. */
-export async function revokeCredentials(trx: Executor, deps: AppDeps, booking: { id: string; tenant_id: string }): Promise<void> {
-  const current = await trx.selectFrom('booking_credentials').selectAll().where('tenant_id', '=', booking.tenant_id).where('booking_id', '=', booking.id).executeTakeFirst();
+export async function revokeCredentials(
+  trx: Executor,
+  deps: AppDeps,
+  booking: { id: string; tenant_id: string },
+): Promise<void> {
+  const current = await trx
+    .selectFrom('booking_credentials')
+    .selectAll()
+    .where('tenant_id', '=', booking.tenant_id)
+    .where('booking_id', '=', booking.id)
+    .executeTakeFirst();
   if (current) await revokeTokenOf(trx, deps, current);
 }
 
@@ -119,15 +163,25 @@ export async function revokeCredentials(trx: Executor, deps: AppDeps, booking: {
  * opaque token keeps working), and a row whose window or object no longer matches the booking is
  * reissued as after a reschedule.
  */
-export async function ensureSignedToken(trx: Executor, deps: AppDeps, row: BookingCredentialRow, booking: CredentialBookingWindow): Promise<BookingCredentialRow> {
-  if (!row.token_id) return repo.setSignedToken(trx, booking.tenant_id, booking.id, await signedTokenFields(trx, deps, booking));
-  const matches = row.valid_from?.getTime() === booking.start_time.getTime() && row.valid_until?.getTime() === booking.end_time.getTime() && row.object_id === booking.object_id;
+export async function ensureSignedToken(
+  trx: Executor,
+  deps: AppDeps,
+  row: BookingCredentialRow,
+  booking: CredentialBookingWindow,
+): Promise<BookingCredentialRow> {
+  if (!row.token_id)
+    return repo.setSignedToken(trx, booking.tenant_id, booking.id, await signedTokenFields(trx, deps, booking));
+  const matches =
+    row.valid_from?.getTime() === booking.start_time.getTime() &&
+    row.valid_until?.getTime() === booking.end_time.getTime() &&
+    row.object_id === booking.object_id;
   return matches ? row : ((await rescheduleCredentials(trx, deps, booking)) ?? row);
 }
 
 /** The QR token of a credentials row: signed again with the row's key, so identical on every request. */
 export async function signedQrToken(db: Executor, deps: AppDeps, row: BookingCredentialRow): Promise<string> {
-  if (!row.token_id || !row.key_id || !row.valid_from || !row.valid_until || !row.object_id) throw new Error(`Credentials of booking ${row.booking_id} have no signed token`);
+  if (!row.token_id || !row.key_id || !row.valid_from || !row.valid_until || !row.object_id)
+    throw new Error(`Credentials of booking ${row.booking_id} have no signed token`);
   const key = await deps.doorKeys.signingKey(db, row.tenant_id, row.key_id);
   return signDoorToken(key, row.key_id, {
     sub: row.booking_id,
@@ -148,14 +202,19 @@ export interface DoorOfflinePolicy {
 
 export async function getDoorOfflinePolicy(db: Executor, tenantId: string): Promise<DoorOfflinePolicy> {
   const row = await repo.findOfflinePolicy(db, tenantId);
-  return { maxOfflineSeconds: row?.max_offline_seconds ?? DEFAULT_MAX_OFFLINE_SECONDS, clockSkewSeconds: CLOCK_SKEW_SECONDS };
+  return {
+    maxOfflineSeconds: row?.max_offline_seconds ?? DEFAULT_MAX_OFFLINE_SECONDS,
+    clockSkewSeconds: CLOCK_SKEW_SECONDS,
+  };
 }
 
-/** Sets how long the tenant's doors may decide alone (0 = never offline). */
-export async function setDoorOfflinePolicy(db: Executor, deps: AppDeps, tenantId: string, maxOfflineSeconds: unknown): Promise<DoorOfflinePolicy> {
-  if (typeof maxOfflineSeconds !== 'number' || !Number.isInteger(maxOfflineSeconds) || maxOfflineSeconds < 0 || maxOfflineSeconds > MAX_MAX_OFFLINE_SECONDS) {
-    throw invalidField('maxOfflineSeconds', `must be a whole number of seconds from 0 to ${MAX_MAX_OFFLINE_SECONDS}`);
-  }
+/** Sets how long the tenant's doors may decide alone (0 = never offline; parseSetDoorOfflinePolicy checked the range). */
+export async function setDoorOfflinePolicy(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  maxOfflineSeconds: number,
+): Promise<DoorOfflinePolicy> {
   await repo.upsertOfflinePolicy(db, tenantId, maxOfflineSeconds, deps.now());
   return getDoorOfflinePolicy(db, tenantId);
 }
@@ -166,7 +225,11 @@ export interface DoorVerificationConfig {
 }
 
 /** The part of a device config that lets a door decide alone: the tenant's verification keys and the offline policy. */
-export async function doorVerificationConfig(trx: Executor, deps: AppDeps, tenantId: string): Promise<DoorVerificationConfig> {
+export async function doorVerificationConfig(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+): Promise<DoorVerificationConfig> {
   await activeKey(trx, deps, tenantId); // a door configured before the first booking knows the key already
   const now = deps.now();
   const keys = await repo.verifyingKeys(trx, tenantId, new Date(now.getTime() - CLOCK_SKEW_SECONDS * 1000));
@@ -181,7 +244,12 @@ export async function doorVerificationConfig(trx: Executor, deps: AppDeps, tenan
  * Token ids revoked since the device's previous heartbeat (with an overlap), still unexpired; all
  * unexpired ones for a device's first heartbeat.
  */
-export async function revokedTokenIdsSince(db: Executor, deps: AppDeps, tenantId: string, previousHeartbeat: Date | null): Promise<string[]> {
+export async function revokedTokenIdsSince(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  previousHeartbeat: Date | null,
+): Promise<string[]> {
   const since = previousHeartbeat ? new Date(previousHeartbeat.getTime() - REVOCATION_OVERLAP_SECONDS * 1000) : null;
   const now = deps.now();
   return repo.revokedTokenIds(db, tenantId, since, new Date(now.getTime() - CLOCK_SKEW_SECONDS * 1000));
@@ -189,34 +257,51 @@ export async function revokedTokenIdsSince(db: Executor, deps: AppDeps, tenantId
 
 // ── decisions doors made offline ─────────────────────────────────────────────────────────────
 
-export interface OfflineDecision {
-  token_id?: string | null;
-  door_id: string;
-  decided_at: string;
-  allowed: boolean;
-  reason?: string | null;
+export interface OfflineReportResult {
+  /** Entries recorded (new, or recorded before by an earlier upload). */
+  accepted: number;
+  /** Entries refused, by their index in the upload, with why. */
+  rejected: { index: number; reason: OfflineRejection }[];
 }
-
-/** How far in the future a reported decision may lie (a door's clock may run ahead a little). */
-const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
  * Stores decisions a door made offline in the access log (mode offline), once per entry however
- * often the door reports it (the key: device, token id, door, decision time). All or nothing: a
- * bad entry is a 400 naming it and nothing is stored. Returns how many entries are recorded.
+ * often the door reports it (the key: device, token id, door, decision time). A malformed entry
+ * (no reason on a denial, a reason on an admission) was refused by parseReportOfflineDecisions
+ * with a 400 naming it, so nothing is stored; an entry the server does not believe (offlineRejection) is refused alone, never stored, and named
+ * in `rejected`.
  */
-export async function recordOfflineDecisions(trx: Executor, deps: AppDeps, device: DevicePrincipal, entries: OfflineDecision[]): Promise<number> {
-  const now = deps.now();
-  const rows = entries.map((e, i) => {
-    const decidedAt = new Date(e.decided_at);
-    if (Number.isNaN(decidedAt.getTime())) throw invalidField(`entries.${i}.decided_at`, 'must be an ISO 8601 timestamp');
-    if (decidedAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) throw invalidField(`entries.${i}.decided_at`, 'must not lie in the future');
-    if (e.allowed && e.reason) throw invalidField(`entries.${i}.reason`, 'must be absent when allowed is true');
-    if (!e.allowed && !e.reason) throw invalidField(`entries.${i}.reason`, 'is required when allowed is false');
+export async function recordOfflineDecisions(
+  trx: Executor,
+  deps: AppDeps,
+  device: DevicePrincipal,
+  entries: ParsedOfflineDecision[],
+): Promise<OfflineReportResult> {
+  const parsed = entries.map((e, i) => {
+    const decidedAt = e.decided_at;
     const tokenId = e.token_id ?? null;
-    return { entry: e, decidedAt, tokenId, key: `${tokenId ?? ''}|${e.door_id}|${decidedAt.toISOString()}` };
+    return { index: i, entry: e, decidedAt, tokenId, key: `${tokenId ?? ''}|${e.door_id}|${decidedAt.toISOString()}` };
   });
-  const bookings = await repo.bookingsOfTokenIds(trx, device.tenantId, [...new Set(rows.flatMap((r) => (r.tokenId ? [r.tokenId] : [])))]);
+  if (parsed.length === 0) return { accepted: 0, rejected: [] };
+  const doors = await repo.doorsOfDevice(trx, device.tenantId, device.deviceId);
+  const tokens = await repo.knownTokens(trx, device.tenantId, [
+    ...new Set(parsed.flatMap((r) => (r.tokenId ? [r.tokenId] : []))),
+  ]);
+  const context = { doors, tokens, now: deps.now(), clockSkewSeconds: CLOCK_SKEW_SECONDS };
+  const rejected: OfflineReportResult['rejected'] = [];
+  const rows = parsed.filter((r) => {
+    const reason = offlineRejection(
+      { doorId: r.entry.door_id, tokenId: r.tokenId, decidedAt: r.decidedAt, allowed: r.entry.allowed },
+      context,
+    );
+    if (reason) rejected.push({ index: r.index, reason });
+    return !reason;
+  });
+  if (rejected.length)
+    deps.log.warn(
+      { deviceId: device.deviceId, tenantId: device.tenantId, rejected },
+      'offline access-log entries refused',
+    );
   if (rows.length) {
     await trx
       .insertInto('access_log')
@@ -225,7 +310,7 @@ export async function recordOfflineDecisions(trx: Executor, deps: AppDeps, devic
           tenant_id: device.tenantId,
           device_id: device.deviceId,
           door_id: r.entry.door_id,
-          booking_id: (r.tokenId && bookings.get(r.tokenId)) ?? null,
+          booking_id: (r.tokenId && tokens.get(r.tokenId)?.bookingId) ?? null,
           credential_type: r.tokenId ? 'qr' : null,
           allowed: r.entry.allowed,
           reason: r.entry.allowed ? null : (r.entry.reason ?? null),
@@ -235,8 +320,10 @@ export async function recordOfflineDecisions(trx: Executor, deps: AppDeps, devic
           offline_key: r.key,
         })),
       )
-      .onConflict((oc) => oc.columns(['tenant_id', 'device_id', 'offline_key']).where('offline_key', 'is not', null).doNothing())
+      .onConflict((oc) =>
+        oc.columns(['tenant_id', 'device_id', 'offline_key']).where('offline_key', 'is not', null).doNothing(),
+      )
       .execute();
   }
-  return rows.length;
+  return { accepted: rows.length, rejected };
 }

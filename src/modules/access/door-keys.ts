@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { Executor } from '../../db/index.js';
-import type { ServerSecret } from '../../crypto.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
 import { findKey } from './door-credentials.repository.js';
 
 /** How long an unknown key id is remembered as unknown (a garbage token costs one lookup a minute). */

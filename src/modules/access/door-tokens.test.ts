@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeProtectedHeader } from 'jose';
-import { doorTokenKeyId, generateSigningKey, looksSigned, signDoorToken, verifyDoorToken, type DoorTokenClaims } from './door-tokens.js';
+import {
+  doorTokenKeyId,
+  generateSigningKey,
+  looksSigned,
+  signDoorToken,
+  verifyDoorToken,
+  type DoorTokenClaims,
+} from './door-tokens.js';
 import { parseToken } from './credentials.js';
 import { createPublicKey } from 'node:crypto';
 

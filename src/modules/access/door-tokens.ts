@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, SignJWT } from 'jose';
-import { randomToken } from '../../crypto.js';
-import { isUuid } from '../../validation.js';
+import { randomToken } from '../../kernel/crypto.js';
+import { isUuid } from '../../kernel/validation.js';
 
 // Signed QR credentials (docs/devices.md, "Offline doors"): a compact JWS, EdDSA over Ed25519,
 // that a door verifies with its tenant's public keys (the JWKS in its config) without asking
@@ -42,7 +42,10 @@ export interface GeneratedKey {
 export function generateSigningKey(kid: string): GeneratedKey {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' });
-  return { privateKey, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: String(jwk.x), kid, alg: DOOR_TOKEN_ALG, use: 'sig' } };
+  return {
+    privateKey,
+    publicJwk: { kty: 'OKP', crv: 'Ed25519', x: String(jwk.x), kid, alg: DOOR_TOKEN_ALG, use: 'sig' },
+  };
 }
 
 /** Ed25519 signatures are deterministic: the same claims and key give the same token every time. */
@@ -60,7 +63,8 @@ export async function signDoorToken(privateKey: KeyObject, kid: string, claims: 
 export function doorTokenKeyId(token: string): string | undefined {
   try {
     const header = decodeProtectedHeader(token);
-    if (header.alg !== DOOR_TOKEN_ALG || header.typ !== DOOR_TOKEN_TYPE || typeof header.kid !== 'string') return undefined;
+    if (header.alg !== DOOR_TOKEN_ALG || header.typ !== DOOR_TOKEN_TYPE || typeof header.kid !== 'string')
+      return undefined;
     return header.kid;
   } catch {
     return undefined;

@@ -1,3 +1,7 @@
+import { defineModule } from '../../kernel/module.js';
+import { accessResolvers } from './access.resolvers.js';
+import type { AccessLogWriter } from './access-log-writer.js';
+import type { DoorKeyCache } from './door-keys.js';
 // The access module's public face: what other modules and the HTTP/GraphQL layers may use.
 export { AccessLogWriter, ACCESS_LOG_BATCH, ACCESS_LOG_FLUSH_MS } from './access-log-writer.js';
 export { DENIAL_REASONS, type DenialReason } from './access.decision.js';
@@ -19,5 +23,24 @@ export {
   rotateDoorSigningKey,
   setDoorOfflinePolicy,
   type DoorVerificationConfig,
-  type OfflineDecision,
+  type OfflineReportResult,
 } from './door-credentials.service.js';
+export { OFFLINE_REJECTIONS, type OfflineRejection } from './offline-entries.js';
+export { parseReportOfflineDecisions } from './access.commands.js';
+
+declare module '../../kernel/deps.js' {
+  interface Collaborators {
+    /** Buffers access-check log rows; the access check appends, log reads and shutdown flush. */
+    accessLog: AccessLogWriter;
+    /** Door signing keys by key id (public for verifying, unsealed private for signing), loaded once. */
+    doorKeys: DoorKeyCache;
+  }
+}
+
+/** The access module (src/app/modules.ts lists it; docs/architecture.md, "Modules"). */
+export const accessModule = defineModule({
+  name: 'access',
+  dependsOn: ['audit'],
+  typeDefs: ['access.graphql'],
+  resolvers: accessResolvers,
+});

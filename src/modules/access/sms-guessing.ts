@@ -1,4 +1,4 @@
-import type { FailureTier } from '../../limits/index.js';
+import type { FailureTier } from '../../kernel/limits/index.js';
 
 /**
  * Wrong SMS codes per door, a backoff in two steps: 10 in a minute, then 30 in an hour. Past either,

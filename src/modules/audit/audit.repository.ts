@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { AuditLogRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { AuditLogRow } from '../../kernel/db/types.js';
 
 export interface AuditInsert {
   tenant_id: string;
@@ -23,7 +23,12 @@ export async function insertAuditEntry(db: Executor, entry: AuditInsert): Promis
 }
 
 /** Newest first; `before` is an entry id (the cursor). One more row than asked tells whether more follow. */
-export async function listAuditEntries(db: Executor, tenantId: string, limit: number, before: string | null): Promise<AuditLogRow[]> {
+export async function listAuditEntries(
+  db: Executor,
+  tenantId: string,
+  limit: number,
+  before: string | null,
+): Promise<AuditLogRow[]> {
   let query = db.selectFrom('audit_log').selectAll().where('tenant_id', '=', tenantId);
   if (before !== null) query = query.where('id', '<', before);
   return query.orderBy('id', 'desc').limit(limit).execute();

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/index.js';
-import type { GraphQLContext } from '../../context.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { GraphQLContext } from '../../kernel/context.js';
 import { actorOf, recordAudit, type AuditAction } from './audit.service.js';
 
 /** Records what a GraphQL request's principal did; pass the transaction that did it. */
@@ -11,5 +11,13 @@ export async function auditRequest(
   target: { type: string; id: string },
   details?: Record<string, unknown>,
 ): Promise<void> {
-  await recordAudit(db, { tenantId, actor: await actorOf(db, ctx.principal), action, target, details, ip: ctx.clientAddress, at: ctx.deps.now() });
+  await recordAudit(db, {
+    tenantId,
+    actor: await actorOf(db, ctx.principal),
+    action,
+    target,
+    details,
+    ip: ctx.clientAddress,
+    at: ctx.deps.now(),
+  });
 }

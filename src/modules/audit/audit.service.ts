@@ -1,8 +1,8 @@
-import { PAGE_SIZES, connectionOf, pageSizeOf, type Connection } from '../../paging.js';
-import type { Executor } from '../../db/index.js';
-import type { AuditLogRow } from '../../db/types.js';
-import type { Principal } from '../../auth/principal.js';
-import { invalidField } from '../../errors.js';
+import { connectionOf, type Connection } from '../../kernel/paging.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { AuditLogRow } from '../../kernel/db/types.js';
+import type { Principal } from '../../kernel/auth/principal.js';
+import { encodeAuditCursor, type AuditLogPage } from './audit.commands.js';
 import * as repo from './audit.repository.js';
 
 /** What the audit log records. */
@@ -18,7 +18,28 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'device.registered',
+  'device.activated',
   'device.revoked',
+  'booking.guest_updated',
+  'device.doors_changed',
+  'device.command_created',
+  'oauth.consent_allowed',
+  'oauth.consent_denied',
+  'oauth_app.created',
+  'oauth_app.secret_rotated',
+  'oauth_app.deleted',
+  'connected_app.revoked',
+  'door.created',
+  'door.updated',
+  'door.deleted',
+  'door.offline_policy_changed',
+  'door.signing_key_rotated',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'booking.marked_paid',
+  'tenant_settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -53,7 +74,11 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
   });
 }
 
-export const userActor = (user: { id: string; email: string }): AuditActor => ({ type: 'user', id: user.id, label: user.email });
+export const userActor = (user: { id: string; email: string }): AuditActor => ({
+  type: 'user',
+  id: user.id,
+  label: user.email,
+});
 export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, label: 'command line' };
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, label: 'Portier' };
 /** A client that has not signed in (a failed sign-in's target is the user whose email was tried). */
@@ -63,7 +88,8 @@ export const ANONYMOUS_ACTOR: AuditActor = { type: 'anonymous', id: null, label:
 export async function actorOf(db: Executor, principal: Principal | null): Promise<AuditActor> {
   if (!principal || principal.kind !== 'apiKey') return SYSTEM_ACTOR;
   const via = principal.via;
-  if (via?.type === 'session') return { type: 'user', id: via.userId, label: (await repo.userEmail(db, via.userId)) ?? via.userId };
+  if (via?.type === 'session')
+    return { type: 'user', id: via.userId, label: (await repo.userEmail(db, via.userId)) ?? via.userId };
   if (via?.type === 'oauth') {
     const email = (await repo.userEmail(db, via.userId)) ?? via.userId;
     return { type: 'oauth', id: via.userId, label: `${email} through OAuth app ${via.clientId}` };
@@ -72,20 +98,19 @@ export async function actorOf(db: Executor, principal: Principal | null): Promis
   return { type: 'apiKey', id: principal.keyId, label: name ? `API key "${name}"` : `API key ${principal.keyId}` };
 }
 
-const encodeCursor = (id: string) => Buffer.from(`audit:${id}`).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const match = /^audit:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match?.[1]) throw invalidField('after', 'is not a cursor this list returned');
-  return match[1];
-}
-
 export type AuditPage = Connection<AuditLogRow>;
 
-/** Newest first, `first` entries after the cursor `after`; the total when asked (a second statement). */
-export async function listAuditLog(db: Executor, tenantId: string, first: number | null | undefined, after: string | null | undefined, withTotal = false): Promise<AuditPage> {
-  const size = pageSizeOf(PAGE_SIZES.auditLog, first);
-  const before = after ? decodeCursor(after) : null;
-  const [rows, total] = await Promise.all([repo.listAuditEntries(db, tenantId, size + 1, before), withTotal ? repo.countAuditEntries(db, tenantId) : null]);
-  return connectionOf(rows, size, after, (node) => encodeCursor(node.id), total);
+/** Newest first, `first` entries after the cursor `after` (`page`: parseListAuditLog); the total when asked (a second statement). */
+export async function listAuditLog(
+  db: Executor,
+  tenantId: string,
+  page: AuditLogPage,
+  withTotal = false,
+): Promise<AuditPage> {
+  const { first: size, after, beforeId } = page;
+  const [rows, total] = await Promise.all([
+    repo.listAuditEntries(db, tenantId, size + 1, beforeId),
+    withTotal ? repo.countAuditEntries(db, tenantId) : null,
+  ]);
+  return connectionOf(rows, size, after, (node) => encodeAuditCursor(node.id), total);
 }

@@ -1,10 +1,15 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { ObjectRow, SpecialDateRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { ObjectRow, SpecialDateRow } from '../../kernel/db/types.js';
 import type { SpecialDay } from './slots.js';
 
 /** The special dates of these objects on these local dates. */
-export async function specialDatesOn(db: Executor, tenantId: string, objectIds: readonly string[], dates: readonly string[]): Promise<SpecialDateRow[]> {
+export async function specialDatesOn(
+  db: Executor,
+  tenantId: string,
+  objectIds: readonly string[],
+  dates: readonly string[],
+): Promise<SpecialDateRow[]> {
   if (objectIds.length === 0 || dates.length === 0) return [];
   return db
     .selectFrom('special_dates')
@@ -22,7 +27,13 @@ export interface BlockingBooking {
 }
 
 /** PENDING and CONFIRMED bookings of these objects whose blocked range meets [from, to). */
-export async function blockingBookings(db: Executor, tenantId: string, objectIds: readonly string[], from: Date, to: Date): Promise<BlockingBooking[]> {
+export async function blockingBookings(
+  db: Executor,
+  tenantId: string,
+  objectIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<BlockingBooking[]> {
   if (objectIds.length === 0) return [];
   return db
     .selectFrom('bookings')
@@ -35,7 +46,7 @@ export async function blockingBookings(db: Executor, tenantId: string, objectIds
     .execute();
 }
 
-/** One object's availability inputs for a local date, read in one statement with `availabilityRows`. */
+/** One object's availability inputs for local dates, read in one statement with `availabilityRows`. */
 export interface AvailabilityRow {
   id: string;
   name: string;
@@ -46,31 +57,43 @@ export interface AvailabilityRow {
   max_advance_days: number;
   buffer_minutes: number;
   time_zone: string;
-  /** The object's special dates on the date (at most one). */
+  /** The object's special dates in the asked dates (at most one per date). */
   special: SpecialDay[] | null;
   /** Blocked ranges [start, until) of its PENDING and CONFIRMED bookings, as ms since the epoch. */
   blocked: [number, number][] | null;
 }
 
 /**
- * Everything the slots of a local date need, for one object (`objectId`, whatever its
- * accommodation: the caller decides), one accommodation's objects, or all the tenant's: each object
- * with its accommodation's zone, its special date and the bookings blocking anything from the
- * date's local midnight to two local days later (a 24:00 closing plus the largest buffer), found
- * through the no-overlap constraint's GiST index (the status list below is its predicate, spelled
- * as literals so that the planner can match it). One statement whatever the number of objects.
+ * Everything the slots of the local dates `from` to `to` (inclusive; one date when equal) need, for
+ * one object (`objectId`, whatever its accommodation: the caller decides), one accommodation's
+ * objects, or all the tenant's: each object with its accommodation's zone, its special dates in the
+ * range and the bookings blocking anything from `from`'s local midnight to two local days after `to`
+ * (a 24:00 closing plus the largest buffer), found through the no-overlap constraint's GiST index
+ * (the status list below is its predicate, spelled as literals so that the planner can match it).
+ * One statement whatever the number of objects or dates.
  */
-export async function availabilityRows(db: Executor, tenantId: string, date: string, filter: { objectId?: string; accommodationId?: string }): Promise<AvailabilityRow[]> {
-  const where = filter.objectId ? sql`AND o.id = ${filter.objectId}` : filter.accommodationId ? sql`AND o.accommodation_id = ${filter.accommodationId}` : sql``;
+export async function availabilityRows(
+  db: Executor,
+  tenantId: string,
+  from: string,
+  to: string,
+  filter: { objectId?: string; accommodationId?: string },
+): Promise<AvailabilityRow[]> {
+  const where = filter.objectId
+    ? sql`AND o.id = ${filter.objectId}`
+    : filter.accommodationId
+      ? sql`AND o.accommodation_id = ${filter.accommodationId}`
+      : sql``;
+  const dates = from === to ? sql`sd.date = ${from}::date` : sql`sd.date BETWEEN ${from}::date AND ${to}::date`;
   const result = await sql<AvailabilityRow>`
     SELECT o.id, o.name, o.accommodation_id, o.opening_hours, o.slot_increment_minutes, o.min_advance_minutes,
       o.max_advance_days, o.buffer_minutes, a.time_zone,
       (SELECT json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
-         FROM special_dates sd WHERE sd.tenant_id = o.tenant_id AND sd.object_id = o.id AND sd.date = ${date}::date) AS special,
+         FROM special_dates sd WHERE sd.tenant_id = o.tenant_id AND sd.object_id = o.id AND ${dates}) AS special,
       (SELECT json_agg(json_build_array(floor(extract(epoch FROM b.start_time) * 1000), floor(extract(epoch FROM b.blocked_until) * 1000)))
          FROM bookings b
         WHERE b.tenant_id = o.tenant_id AND b.object_id = o.id AND b.status IN ('PENDING', 'CONFIRMED')
-          AND tstzrange(b.start_time, b.blocked_until) && tstzrange(${date}::date::timestamp AT TIME ZONE a.time_zone, (${date}::date + 2)::timestamp AT TIME ZONE a.time_zone)) AS blocked
+          AND tstzrange(b.start_time, b.blocked_until) && tstzrange(${from}::date::timestamp AT TIME ZONE a.time_zone, (${to}::date + 2)::timestamp AT TIME ZONE a.time_zone)) AS blocked
     FROM objects o
     JOIN accommodations a ON a.tenant_id = o.tenant_id AND a.id = o.accommodation_id
     WHERE o.tenant_id = ${tenantId} ${where}

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import type { WeeklySchedule } from '../../db/types.js';
-import { daySlots, latestStart, localDateOf, openingOn, openingWindow, slotsOf, weekdayOf, type BlockedRange, type SlotRules, type SpecialDay } from './slots.js';
+import type { WeeklySchedule } from '../../kernel/db/types.js';
+import {
+  daySlots,
+  latestStart,
+  localDateOf,
+  openingOn,
+  openingWindow,
+  slotsOf,
+  weekdayOf,
+  type BlockedRange,
+  type SlotRules,
+  type SpecialDay,
+} from './slots.js';
 
 // Run under several TZ values by `npm run test:tz`: every expectation is in UTC or in an explicit zone.
 
@@ -42,7 +53,10 @@ describe('weekdayOf and localDateOf', () => {
 });
 
 describe('openingOn', () => {
-  const weekly: WeeklySchedule = { monday: { open: '08:00', close: '22:00' }, saturday: { open: '10:00', close: '18:00' } };
+  const weekly: WeeklySchedule = {
+    monday: { open: '08:00', close: '22:00' },
+    saturday: { open: '10:00', close: '18:00' },
+  };
   const special: SpecialDay[] = [
     { date: '2026-12-21', closed: true, reason: 'Inventory', open: null, close: null },
     { date: '2026-12-28', closed: false, reason: 'Short day', open: '09:00', close: '12:00' },
@@ -90,8 +104,19 @@ describe('openingWindow and slotsOf', () => {
 });
 
 describe('daySlots', () => {
-  const base = { zone: 'Europe/Berlin', weekly: DAILY('08:00', '22:00'), specialDates: [] as SpecialDay[], rules: RULES, blocked: [] as BlockedRange[], now: EARLIER };
-  const hourly = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `${String(from + i).padStart(2, '0')}:00-${String(from + i + 1).padStart(2, '0')}:00`);
+  const base = {
+    zone: 'Europe/Berlin',
+    weekly: DAILY('08:00', '22:00'),
+    specialDates: [] as SpecialDay[],
+    rules: RULES,
+    blocked: [] as BlockedRange[],
+    now: EARLIER,
+  };
+  const hourly = (from: number, to: number) =>
+    Array.from(
+      { length: to - from },
+      (_, i) => `${String(from + i).padStart(2, '0')}:00-${String(from + i + 1).padStart(2, '0')}:00`,
+    );
 
   it.each([
     ['an ordinary day', 'Europe/Berlin', '2026-11-20'],
@@ -107,13 +132,31 @@ describe('daySlots', () => {
   });
 
   it('skips the missing hour on a night opening across the spring change (Berlin)', () => {
-    const slots = daySlots({ ...base, weekly: DAILY('00:00', '06:00'), date: '2026-03-29', now: utc('2026-01-01T00:00:00Z') });
+    const slots = daySlots({
+      ...base,
+      weekly: DAILY('00:00', '06:00'),
+      date: '2026-03-29',
+      now: utc('2026-01-01T00:00:00Z'),
+    });
     expect(labels(slots)).toEqual(['00:00-01:00', '01:00-03:00', '03:00-04:00', '04:00-05:00', '05:00-06:00']);
   });
 
   it('repeats the doubled hour on a night opening across the autumn change (Berlin)', () => {
-    const slots = daySlots({ ...base, weekly: DAILY('00:00', '06:00'), date: '2026-10-25', now: utc('2026-01-01T00:00:00Z') });
-    expect(labels(slots)).toEqual(['00:00-01:00', '01:00-02:00', '02:00-02:00', '02:00-03:00', '03:00-04:00', '04:00-05:00', '05:00-06:00']);
+    const slots = daySlots({
+      ...base,
+      weekly: DAILY('00:00', '06:00'),
+      date: '2026-10-25',
+      now: utc('2026-01-01T00:00:00Z'),
+    });
+    expect(labels(slots)).toEqual([
+      '00:00-01:00',
+      '01:00-02:00',
+      '02:00-02:00',
+      '02:00-03:00',
+      '03:00-04:00',
+      '04:00-05:00',
+      '05:00-06:00',
+    ]);
   });
 
   it('labels a closing time of 24:00 as 24:00', () => {
@@ -122,19 +165,32 @@ describe('daySlots', () => {
   });
 
   it('has no slots on a closed special date or a weekday without hours', () => {
-    expect(daySlots({ ...base, date: '2026-12-24', specialDates: [{ date: '2026-12-24', closed: true, open: null, close: null }] })).toEqual([]);
-    expect(daySlots({ ...base, weekly: { monday: { open: '08:00', close: '22:00' } }, date: '2026-11-22' })).toEqual([]);
+    expect(
+      daySlots({
+        ...base,
+        date: '2026-12-24',
+        specialDates: [{ date: '2026-12-24', closed: true, open: null, close: null }],
+      }),
+    ).toEqual([]);
+    expect(daySlots({ ...base, weekly: { monday: { open: '08:00', close: '22:00' } }, date: '2026-11-22' })).toEqual(
+      [],
+    );
   });
 
   it('uses the hours of a special date that overrides them', () => {
-    const slots = daySlots({ ...base, date: '2026-12-24', specialDates: [{ date: '2026-12-24', closed: false, open: '10:00', close: '13:00' }] });
+    const slots = daySlots({
+      ...base,
+      date: '2026-12-24',
+      specialDates: [{ date: '2026-12-24', closed: false, open: '10:00', close: '13:00' }],
+    });
     expect(labels(slots)).toEqual(hourly(10, 13));
   });
 
   // The object's bookings, as blocked ranges [start, end + buffer); 10:00–11:00 local is 09:00–10:00Z.
   const booked10to11: BlockedRange = { start: utc('2026-11-20T09:00:00Z'), until: utc('2026-11-20T10:00:00Z') };
   const booked10to11buffer15: BlockedRange = { start: utc('2026-11-20T09:00:00Z'), until: utc('2026-11-20T10:15:00Z') };
-  const unavailable = (slots: { start: string; available: boolean }[]) => slots.filter((s) => !s.available).map((s) => s.start);
+  const unavailable = (slots: { start: string; available: boolean }[]) =>
+    slots.filter((s) => !s.available).map((s) => s.start);
 
   it.each([
     ['no bookings', [], 0, []],
@@ -143,7 +199,13 @@ describe('daySlots', () => {
     ['a booking 10–11 and this object’s 15-minute buffer', [booked10to11], 15, ['09:00', '10:00']],
     ['both buffers', [booked10to11buffer15], 15, ['09:00', '10:00', '11:00']],
   ] as const)('with %s, unavailable slots start at %j', (_name, blocked, bufferMinutes, expected) => {
-    const slots = daySlots({ ...base, date: '2026-11-20', now: utc('2026-11-01T00:00:00Z'), blocked: [...blocked], rules: { ...RULES, bufferMinutes } });
+    const slots = daySlots({
+      ...base,
+      date: '2026-11-20',
+      now: utc('2026-11-01T00:00:00Z'),
+      blocked: [...blocked],
+      rules: { ...RULES, bufferMinutes },
+    });
     expect(unavailable(slots)).toEqual(expected);
   });
 
@@ -154,10 +216,18 @@ describe('daySlots', () => {
     ['2026-11-20T10:00:00Z', 120, 365, ['08:00', '09:00', '10:00', '11:00', '12:00']],
     ['2026-11-19T16:00:00Z', 0, 1, ['18:00', '19:00', '20:00', '21:00']],
     ['2026-11-10T00:00:00Z', 0, 1, hourly(8, 22).map((l) => l.slice(0, 5))],
-  ] as const)('at %s with minAdvance %i and maxAdvanceDays %i, slots %j are unavailable', (now, minAdvanceMinutes, maxAdvanceDays, expected) => {
-    const slots = daySlots({ ...base, date: '2026-11-20', now: utc(now), rules: { ...RULES, minAdvanceMinutes, maxAdvanceDays } });
-    expect(unavailable(slots)).toEqual(expected);
-  });
+  ] as const)(
+    'at %s with minAdvance %i and maxAdvanceDays %i, slots %j are unavailable',
+    (now, minAdvanceMinutes, maxAdvanceDays, expected) => {
+      const slots = daySlots({
+        ...base,
+        date: '2026-11-20',
+        now: utc(now),
+        rules: { ...RULES, minAdvanceMinutes, maxAdvanceDays },
+      });
+      expect(unavailable(slots)).toEqual(expected);
+    },
+  );
 });
 
 describe('latestStart', () => {
@@ -173,7 +243,17 @@ describe('latestStart', () => {
 });
 
 describe('local dates and weekdays without Luxon agree with Luxon', () => {
-  const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC'];
+  const ZONES = [
+    'Europe/Berlin',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'Australia/Lord_Howe',
+    'Pacific/Kiritimati',
+    'Pacific/Pago_Pago',
+    'UTC',
+  ];
 
   it('localDateOf: 9 zones × 2,000 instants from 1970 to 2100, transitions included', () => {
     // Whole minutes from 1970 to 2100: the offsets localDateOf remembers are per minute.
@@ -181,7 +261,11 @@ describe('local dates and weekdays without Luxon agree with Luxon', () => {
     for (const zone of ZONES) {
       fc.assert(
         fc.property(instant, (at) => {
-          expect([zone, at.toISOString(), localDateOf(at, zone)]).toEqual([zone, at.toISOString(), DateTime.fromJSDate(at, { zone }).toISODate()]);
+          expect([zone, at.toISOString(), localDateOf(at, zone)]).toEqual([
+            zone,
+            at.toISOString(),
+            DateTime.fromJSDate(at, { zone }).toISODate(),
+          ]);
         }),
         { numRuns: 2_000, seed: 7 },
       );

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { zoneNamed } from '../../time-zones.js';
-import type { DayHours, Weekday, WeeklySchedule } from '../../db/types.js';
+import { zoneNamed } from '../../kernel/time-zones.js';
+import type { DayHours, Weekday, WeeklySchedule } from '../../kernel/db/types.js';
 
 // Pure slot computation. Every wall-clock value is read in the accommodation's IANA zone through
 // Luxon, and every duration is elapsed time, so results do not depend on the machine's TZ and stay
@@ -15,7 +15,10 @@ export interface SpecialDay {
 }
 
 /** How an object is open on one local date. */
-export type DayOpening = { open: true; hours: DayHours } | { open: false; closedBy: 'special_date'; reason: string } | { open: false; closedBy: 'weekday'; weekday: Weekday };
+export type DayOpening =
+  | { open: true; hours: DayHours }
+  | { open: false; closedBy: 'special_date'; reason: string }
+  | { open: false; closedBy: 'weekday'; weekday: Weekday };
 
 const WEEKDAY_OF_LUXON: Record<number, Weekday> = {
   1: 'monday',
@@ -29,17 +32,29 @@ const WEEKDAY_OF_LUXON: Record<number, Weekday> = {
 
 const MINUTE = 60_000;
 
-const WEEKDAY_OF_UTC_DAY: readonly Weekday[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAY_OF_UTC_DAY: readonly Weekday[] = [
+  'sunday',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+];
 
 /** The weekday name of a local date YYYY-MM-DD (calendar arithmetic, no zone involved). */
 export function weekdayOf(date: string): Weekday {
   const day = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return Number.isNaN(day) ? WEEKDAY_OF_LUXON[DateTime.fromISO(date, { zone: 'UTC' }).weekday] : WEEKDAY_OF_UTC_DAY[day];
+  const weekday = Number.isNaN(day)
+    ? WEEKDAY_OF_LUXON[DateTime.fromISO(date, { zone: 'UTC' }).weekday]
+    : WEEKDAY_OF_UTC_DAY[day];
+  if (weekday === undefined) throw new RangeError(`${date} is not a calendar date`);
+  return weekday;
 }
 
 /** The local date (YYYY-MM-DD) of an instant in `zone`. */
 export function localDateOf(instant: Date, zone: string): string {
-  // The zone's offset at that instant (remembered per minute, src/time-zones.ts) moves the instant
+  // The zone's offset at that instant (remembered per minute, src/kernel/time-zones.ts) moves the instant
   // to local wall-clock time; reading its UTC fields then needs no Luxon DateTime.
   const named = zoneNamed(zone);
   if (typeof named !== 'string') {
@@ -162,7 +177,12 @@ export interface ScheduledSlot {
  * day's hours and the slot increment. It is most of an availability answer's CPU (every label is a
  * time-zone conversion) and the same for every object that shares those four values.
  */
-export function computeSchedule(zone: string, date: string, hours: DayHours, incrementMinutes: number): ScheduledSlot[] {
+export function computeSchedule(
+  zone: string,
+  date: string,
+  hours: DayHours,
+  incrementMinutes: number,
+): ScheduledSlot[] {
   return slotsOf(openingWindow(zone, date, hours), incrementMinutes).map((slot) => ({
     start: slot.start.getTime(),
     end: slot.end.getTime(),
@@ -172,7 +192,12 @@ export function computeSchedule(zone: string, date: string, hours: DayHours, inc
 }
 
 /** Where daySlots gets a date's slot grid from. */
-export type ScheduleSource = (zone: string, date: string, hours: DayHours, incrementMinutes: number) => readonly ScheduledSlot[];
+export type ScheduleSource = (
+  zone: string,
+  date: string,
+  hours: DayHours,
+  incrementMinutes: number,
+) => readonly ScheduledSlot[];
 
 /**
  * The slots of one object on one local date. A slot is unavailable when a booking of exactly that
@@ -182,7 +207,12 @@ export type ScheduleSource = (zone: string, date: string, hours: DayHours, incre
 export function daySlots(input: DaySlotsInput): SlotView[] {
   const opening = openingOn(input.weekly, input.specialDates, input.date);
   if (!opening.open) return [];
-  const schedule = (input.schedules ?? computeSchedule)(input.zone, input.date, opening.hours, input.rules.slotIncrementMinutes);
+  const schedule = (input.schedules ?? computeSchedule)(
+    input.zone,
+    input.date,
+    opening.hours,
+    input.rules.slotIncrementMinutes,
+  );
   const earliest = earliestStart(input.now, input.rules.minAdvanceMinutes).getTime();
   const latest = input.latestMs ?? latestStart(input.now, input.zone, input.rules.maxAdvanceDays).getTime();
   const buffer = input.rules.bufferMinutes * MINUTE;

@@ -1,13 +1,50 @@
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { BookingRow } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
 import { recordEvent, type EventType } from '../webhooks/index.js';
+import { queueBookingNotifications, type BookingChange } from '../notifications/index.js';
+import * as catalog from '../catalog/index.js';
 import * as repo from './bookings.repository.js';
 
 /**
  * Writes a booking event to the outbox with `data.sequence`: the booking's next number, taken in the
  * same transaction under the booking row's lock, so a consumer can drop an event older than one it
- * has seen, however dispatchers deliver them.
+ * has seen, however dispatchers deliver them. Returns the event's id and that sequence.
  */
-export async function recordBookingEvent(trx: Executor, tenantId: string, type: EventType, bookingId: string, data: Record<string, unknown>): Promise<string> {
+export async function recordBookingEvent(
+  trx: Executor,
+  tenantId: string,
+  type: EventType,
+  bookingId: string,
+  data: Record<string, unknown>,
+): Promise<{ eventId: string; sequence: number }> {
   const sequence = await repo.nextEventSequence(trx, tenantId, bookingId);
-  return recordEvent(trx, tenantId, type, { ...data, sequence });
+  return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
+}
+
+/**
+ * Queues the guest's mail and SMS of a change in the change's transaction (docs/notifications.md),
+ * with the event's sequence as the calendar entry's SEQUENCE. Only a guest who was told of the
+ * booking hears of it again: confirmations always, reschedules and cancellations of a booking that
+ * was CONFIRMED.
+ */
+export async function notifyGuest(
+  trx: Executor,
+  deps: AppDeps,
+  change: BookingChange,
+  booking: BookingRow,
+  sequence: number,
+  objectName?: string,
+): Promise<void> {
+  if (!deps.env.mail && !deps.env.sms) return;
+  const object = await catalog.findObject(trx, booking.tenant_id, booking.object_id);
+  if (!object) return;
+  const accommodation = await catalog.accommodationOf(trx, booking.tenant_id, object);
+  await queueBookingNotifications(trx, deps, {
+    change,
+    booking,
+    objectName: objectName ?? object.name,
+    accommodation,
+    sequence,
+  });
 }

@@ -1,5 +1,5 @@
-import { atPath, keyedItems, resolveKey, type ImportContext } from '../../import/helpers.js';
-import { invalidField } from '../../errors.js';
+import { atPath, keyedItems, resolveKey, type ImportContext } from '../../kernel/import-helpers.js';
+import { invalidField } from '../../kernel/errors.js';
 import { BOOKING_STATUSES } from './transitions.js';
 import { createBooking } from './bookings.service.js';
 import { isBookingStatus, parseCreateBooking } from './bookings.commands.js';
@@ -14,7 +14,12 @@ const BOOKING_FIELDS = ['key', 'object', 'guestName', 'guestEmail', 'guestPhone'
 export async function importBookings(ctx: ImportContext, value: unknown): Promise<void> {
   for (const { key, item, path } of keyedItems('bookings', value)) {
     const unknown = Object.keys(item).filter((k) => !BOOKING_FIELDS.includes(k));
-    if (unknown.length) throw invalidField(`${path}.${unknown[0]}`, `is not a known field; expected ${BOOKING_FIELDS.join(', ')}`, 'import_invalid');
+    if (unknown.length)
+      throw invalidField(
+        `${path}.${unknown[0]}`,
+        `is not a known field; expected ${BOOKING_FIELDS.join(', ')}`,
+        'import_invalid',
+      );
     const objectId = resolveKey(ctx.result.objects, 'object', item.object, `${path}.object`);
     const status = item.status ?? 'PENDING';
     if (!isBookingStatus(status)) {

@@ -1,8 +1,17 @@
 import { sql } from 'kysely';
 import { activePricingRules, type PricingRule } from '../pricing/index.js';
-import type { Executor } from '../../db/index.js';
-import { compiledOnce } from '../../db/compiled-once.js';
-import { BOOKING_VIEW_COLUMNS, type AccommodationRow, type BookingRow, type BookingStatus, type BookingView, type ObjectRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import { compiledOnce } from '../../kernel/db/compiled-once.js';
+import {
+  BOOKING_VIEW_COLUMNS,
+  type AccommodationRow,
+  type BookingRow,
+  type BookingStatus,
+  type BookingView,
+  type Metadata,
+  type PaymentStatus,
+  type ObjectRow,
+} from '../../kernel/db/types.js';
 
 export interface NewBooking {
   tenant_id: string;
@@ -16,6 +25,9 @@ export interface NewBooking {
   status: BookingStatus;
   total_price: number;
   created_at?: Date;
+  updated_at?: Date;
+  /** The metadata as JSON text. */
+  metadata?: string;
 }
 
 export async function insertBooking(db: Executor, values: NewBooking): Promise<BookingRow> {
@@ -23,17 +35,62 @@ export async function insertBooking(db: Executor, values: NewBooking): Promise<B
 }
 
 export async function findBooking(db: Executor, tenantId: string, id: string): Promise<BookingRow | undefined> {
-  return db.selectFrom('bookings').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function findBookingForUpdate(db: Executor, tenantId: string, id: string): Promise<BookingRow | undefined> {
-  return db.selectFrom('bookings').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
+export async function findBookingForUpdate(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<BookingRow | undefined> {
+  return db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function updateBookingStatus(db: Executor, tenantId: string, id: string, status: BookingStatus, refundAmount: number | null, now: Date): Promise<BookingRow> {
+export async function updateBookingStatus(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  status: BookingStatus,
+  refundAmount: number | null,
+  now: Date,
+): Promise<BookingRow> {
   return db
     .updateTable('bookings')
     .set({ status, refund_amount: refundAmount, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Sets a booking's guest columns (those given). */
+export async function updateGuest(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  set: { guest_name?: string | null; guest_email?: string | null; guest_phone?: string | null },
+  now: Date,
+): Promise<BookingRow> {
+  const { guest_name, guest_email, guest_phone } = set;
+  return db
+    .updateTable('bookings')
+    .set({
+      ...(guest_name != null ? { guest_name } : {}),
+      ...(guest_email != null ? { guest_email } : {}),
+      ...('guest_phone' in set ? { guest_phone: guest_phone ?? null } : {}),
+      updated_at: now,
+    })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .returningAll()
@@ -46,7 +103,17 @@ export interface BookingFilters {
   from?: Date | null;
   to?: Date | null;
   guestEmail?: string | null;
+  /** Part of the guest's name or email, case-insensitive (bookings_guest_search_tenant_idx: the tenant, then trigrams). */
+  search?: string | null;
+  paymentStatus?: PaymentStatus | null;
+  /** Exact key/value pairs the metadata must hold (containment, on bookings_metadata_idx). */
+  metadata?: Metadata | null;
+  /** Changed at or after this instant. */
+  updatedSince?: Date | null;
 }
+
+/** A search fragment as a LIKE pattern matching it anywhere: %, _ and the escape character are literal. */
+export const containsPattern = (fragment: string): string => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   let q = db.selectFrom('bookings as b').where('b.tenant_id', '=', tenantId);
@@ -55,6 +122,14 @@ export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   if (f.from) q = q.where('b.start_time', '>=', f.from);
   if (f.to) q = q.where('b.start_time', '<', f.to);
   if (f.guestEmail) q = q.where(sql`lower(b.guest_email)`, '=', f.guestEmail.toLowerCase());
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    q = q.where((eb) => eb.or([eb('b.guest_name', 'ilike', pattern), eb('b.guest_email', 'ilike', pattern)]));
+  }
+  if (f.paymentStatus) q = q.where('b.payment_status', '=', f.paymentStatus);
+  if (f.metadata && Object.keys(f.metadata).length)
+    q = q.where(sql<boolean>`b.metadata @> ${JSON.stringify(f.metadata)}::jsonb`);
+  if (f.updatedSince) q = q.where('b.updated_at', '>=', f.updatedSince);
   return q;
 }
 
@@ -68,7 +143,12 @@ export interface BookingListPage {
 
 type JsonRow = Record<string, unknown> & { created_at: string };
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the row type the JSON aggregate holds
-const withDate = <T>(row: JsonRow): T => ({ ...row, created_at: new Date(row.created_at) }) as T;
+const withDate = <T>(row: JsonRow): T =>
+  ({
+    ...row,
+    created_at: new Date(row.created_at),
+    ...(typeof row.updated_at === 'string' ? { updated_at: new Date(row.updated_at) } : {}),
+  }) as T;
 
 /** A booking's place in the listing order (start time, then id): what a cursor carries. */
 export interface BookingKey {
@@ -101,7 +181,9 @@ export async function listBookings(
   plan: ListPlan = {},
   after: BookingKey | null = null,
 ): Promise<BookingListPage> {
-  const columns: readonly BookingViewColumn[] = plan.columns ? [...new Set<BookingViewColumn>(['id', ...plan.columns])] : BOOKING_VIEW_COLUMNS;
+  const columns: readonly BookingViewColumn[] = plan.columns
+    ? [...new Set<BookingViewColumn>(['id', ...plan.columns])]
+    : BOOKING_VIEW_COLUMNS;
   const related = plan.related ?? true;
   // The page CTE also carries what ordering and the related rows need.
   const pageColumns = [...new Set<BookingViewColumn>([...columns, 'start_time', 'object_id'])];
@@ -111,7 +193,11 @@ export async function listBookings(
   // bookings_tenant_start_idx; rows added before the key meanwhile cannot shift the page.
   const base = db.with('page', () =>
     filtered(db, tenantId, f)
-      .$if(after !== null, (q) => q.where(sql<boolean>`(b.start_time, b.id) > (${after?.startTime ?? null}::timestamptz, ${after?.id ?? null}::uuid)`))
+      .$if(after !== null, (q) =>
+        q.where(
+          sql<boolean>`(b.start_time, b.id) > (${after?.startTime ?? null}::timestamptz, ${after?.id ?? null}::uuid)`,
+        ),
+      )
       .select(pageColumns.map((c) => `b.${c}` as const))
       // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
       // where a window count would read every matching row in full.
@@ -148,8 +234,14 @@ export async function listBookings(
         .selectFrom('page as b')
         .select([...columns.map((c) => `b.${c}` as const), 'b.total_count'])
         .select([
-          sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as('objects_json'),
-          sql<JsonRow[] | null>`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as(
+          sql<
+            JsonRow[] | null
+          >`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(po)) FROM page_objects po) END`.as(
+            'objects_json',
+          ),
+          sql<
+            JsonRow[] | null
+          >`CASE WHEN row_number() OVER (ORDER BY b.start_time, b.id) = 1 THEN (SELECT jsonb_agg(to_jsonb(pa)) FROM page_accommodations pa) END`.as(
             'accommodations_json',
           ),
         ])
@@ -182,41 +274,6 @@ export async function listBookings(
   };
 }
 
-export interface PaymentView {
-  id: string;
-  status: BookingStatus;
-  start_time: Date;
-  end_time: Date;
-  total_price: number;
-  currency: string;
-  object_name: string;
-  accommodation_name: string;
-  accommodation_address: string;
-  time_zone: string;
-}
-
-/** What the payment page shows; looked up by id alone, because the page's token is the credential. */
-export async function findPaymentView(db: Executor, id: string): Promise<PaymentView | undefined> {
-  return db
-    .selectFrom('bookings as b')
-    .innerJoin('objects as o', (j) => j.onRef('o.tenant_id', '=', 'b.tenant_id').onRef('o.id', '=', 'b.object_id'))
-    .innerJoin('accommodations as a', (j) => j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'))
-    .select([
-      'b.id',
-      'b.status',
-      'b.start_time',
-      'b.end_time',
-      'b.total_price',
-      'b.currency',
-      'o.name as object_name',
-      'a.name as accommodation_name',
-      'a.address as accommodation_address',
-      'a.time_zone',
-    ])
-    .where('b.id', '=', id)
-    .executeTakeFirst();
-}
-
 /**
  * The object a booking is being created for, row-locked until the transaction ends. The exclusion
  * constraint alone is what forbids overlaps; the lock only queues concurrent creations for the same
@@ -241,17 +298,22 @@ export interface BookingContextRow extends ObjectRow {
   special_dates: SpecialDateOpening[];
 }
 
-const utcDay = (instant: Date, days: number) => new Date(instant.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+const utcDay = (instant: Date, days: number) =>
+  new Date(instant.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
 function bookingContextQuery(lock: boolean) {
   return compiledOnce(['tenantId', 'objectId', 'fromDay', 'toDay'], (db, p) => {
     const query = db
       .selectFrom('objects as o')
-      .innerJoin('accommodations as a', (join) => join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', p.tenantId))
+      .innerJoin('accommodations as a', (join) =>
+        join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', p.tenantId),
+      )
       .selectAll('o')
       .select('a.time_zone')
       .select(
-        sql<SpecialDateOpening[]>`coalesce((select json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
+        sql<
+          SpecialDateOpening[]
+        >`coalesce((select json_agg(json_build_object('date', sd.date, 'closed', sd.closed, 'reason', sd.reason, 'open', sd.open, 'close', sd.close))
           from special_dates sd where sd.tenant_id = o.tenant_id and sd.object_id = o.id and sd.date between ${p.fromDay}::date and ${p.toDay}::date), '[]'::json)`.as(
           'special_dates',
         ),
@@ -269,8 +331,19 @@ const bookingContext = { locked: bookingContextQuery(true), read: bookingContext
  * its row (locked against concurrent bookings of it when `lock`), its accommodation's zone, its
  * special dates around `start` and the tenant's active pricing rules.
  */
-export async function readBookingContext(db: Executor, tenantId: string, objectId: string, start: Date, lock: boolean): Promise<BookingContextRow | undefined> {
-  const rows = await (lock ? bookingContext.locked : bookingContext.read)(db, { tenantId, objectId, fromDay: utcDay(start, -1), toDay: utcDay(start, 1) });
+export async function readBookingContext(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  start: Date,
+  lock: boolean,
+): Promise<BookingContextRow | undefined> {
+  const rows = await (lock ? bookingContext.locked : bookingContext.read)(db, {
+    tenantId,
+    objectId,
+    fromDay: utcDay(start, -1),
+    toDay: utcDay(start, 1),
+  });
   return rows[0];
 }
 
@@ -283,10 +356,33 @@ export interface BookingMove {
 }
 
 /** Moves a booking to another object or time; the exclusion constraint still refuses an overlap. */
-export async function moveBooking(db: Executor, tenantId: string, id: string, move: BookingMove, now: Date): Promise<BookingRow> {
+export async function moveBooking(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  move: BookingMove,
+  now: Date,
+): Promise<BookingRow> {
   return db
     .updateTable('bookings')
     .set({ ...move, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Sets a booking's metadata (the merged map). */
+export async function setBookingMetadata(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  metadata: Metadata,
+  now: Date,
+): Promise<BookingRow> {
+  return db
+    .updateTable('bookings')
+    .set({ metadata: JSON.stringify(metadata), updated_at: now })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .returningAll()

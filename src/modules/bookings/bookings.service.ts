@@ -1,22 +1,34 @@
-import type { Executor } from '../../db/index.js';
-import type { AccommodationRow, BookingRow, BookingStatus, BookingView, ObjectRow } from '../../db/types.js';
-import { CONNECTION_PAGE, ISO_INSTANT, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, pageSizeOf, type Connection } from '../../paging.js';
-import type { AppDeps } from '../../deps.js';
-import { DomainError, conflict, invalid, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { AccommodationRow, BookingRow, BookingStatus, BookingView, ObjectRow } from '../../kernel/db/types.js';
+import { PAGE_SIZES, connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { DomainError, conflict, invalid, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
+import { mergeMetadata, metadataUnchanged, type MetadataPatch } from '../../kernel/metadata.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteWithRules, refundForCancellation } from '../pricing/index.js';
-import { recordBookingEvent } from './booking-events.js';
+import { notifyGuest, recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
-import { parseListBookings, type CreateBooking, type ListBookings, type UpdateBookingStatus } from './bookings.commands.js';
+import {
+  BOOKING_CURSOR,
+  type BookingsConnectionCommand,
+  type CreateBooking,
+  type ListBookings,
+  type UpdateBookingStatus,
+} from './bookings.commands.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { issueCredentials, revokeCredentials } from '../access/index.js';
 
 /** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
 /** The object (locked for the booking), its zone and special dates; an unknown object answers 404 on `objectId`. */
-export async function bookingContextOf(db: Executor, tenantId: string, objectId: string, start: Date): Promise<repo.BookingContextRow> {
+export async function bookingContextOf(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  start: Date,
+): Promise<repo.BookingContextRow> {
   const context = await repo.readBookingContext(db, tenantId, objectId, start, true);
   // Another tenant's object is as unknown as a missing one: 404, as for every resource (DESIGN 5).
   if (!context) {
@@ -57,6 +69,7 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
       currency: booking.currency,
       createdAt: booking.created_at.toISOString(),
       ...(booking.refund_amount != null ? { refundAmount: booking.refund_amount } : {}),
+      metadata: booking.metadata,
     },
   };
 }
@@ -67,13 +80,19 @@ export function bookingEventData(booking: BookingRow, objectName: string): Recor
  * Shared by creation and the price preview.
  */
 /** The booking-window rules (opening hours, special dates, booking rules, advance limits) for a range of the context's object. */
-export function bookingWindowErrors(context: repo.BookingContextRow, start: Date, end: Date, now: Date): BookingRuleError[] {
+export function bookingWindowErrors(
+  context: repo.BookingContextRow,
+  start: Date,
+  end: Date,
+  now: Date,
+): BookingRuleError[] {
   return validateBookingWindow(context, context.time_zone, context.special_dates, start, end, now);
 }
 
 function checkBookingWindow(context: repo.BookingContextRow, command: CreateBooking, now: Date): void {
   const errors = bookingWindowErrors(context, command.startTime, command.endTime, now);
-  if (errors.length) throw invalid(errors, errors[0].code);
+  const [first] = errors;
+  if (first) throw invalid(errors, first.code);
 }
 
 export interface CreateOptions {
@@ -88,7 +107,13 @@ export interface CreateOptions {
  * Creates a booking (PENDING unless imported); `trx` must be the caller's transaction and
  * `command` the caller's parsed input (parseCreateBooking).
  */
-export async function createBooking(trx: Executor, deps: AppDeps, tenantId: string, command: CreateBooking, options: CreateOptions = {}): Promise<BookingRow> {
+export async function createBooking(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  command: CreateBooking,
+  options: CreateOptions = {},
+): Promise<BookingRow> {
   // Read once: the booking window and the price are both read in the accommodation's zone.
   const object = await bookingContextOf(trx, tenantId, command.objectId, command.startTime);
   const timeZone = object.time_zone;
@@ -107,10 +132,31 @@ export async function createBooking(trx: Executor, deps: AppDeps, tenantId: stri
     status: options.imported?.status ?? 'PENDING',
     total_price: quote.totalPrice,
     created_at: now,
+    updated_at: now,
+    metadata: JSON.stringify(mergeMetadata({}, command.metadata ?? {})),
   });
-  if (!options.imported) await recordBookingEvent(trx, tenantId, 'booking.created', booking.id, bookingEventData(booking, object.name));
+  if (!options.imported)
+    await recordBookingEvent(trx, tenantId, 'booking.created', booking.id, bookingEventData(booking, object.name));
   await issueCredentials(trx, deps, booking);
   return booking;
+}
+
+/**
+ * Merges `patch` into a booking's metadata (any status): string values set their keys, null
+ * deletes, the other keys stay. The row is locked while it is read and written (`trx`: the
+ * caller's transaction); nothing is written, and updatedAt stays, when nothing changes. No event.
+ */
+export async function updateBookingMetadata(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  bookingId: string,
+  patch: MetadataPatch,
+): Promise<BookingRow> {
+  const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
+  if (!current) throw notFound('Booking', bookingId);
+  if (metadataUnchanged(current.metadata, patch)) return current;
+  return repo.setBookingMetadata(trx, tenantId, bookingId, mergeMetadata(current.metadata, patch), deps.now());
 }
 
 export async function getBooking(db: Executor, tenantId: string, id: string): Promise<BookingRow> {
@@ -126,7 +172,34 @@ export async function quoteCancellation(db: Executor, deps: AppDeps, tenantId: s
     throw conflict('invalid_transition', `A ${booking.status} booking cannot be cancelled`);
   }
   const quote = await cancellationQuote(db, tenantId, booking, deps.now());
-  return { bookingId: booking.id, totalPrice: booking.total_price, currency: booking.currency, ...quote };
+  const amountPaid = booking.amount_paid - booking.amount_refunded;
+  // What the guest gets back is the policy's refund of what was paid: nothing when nothing was paid.
+  const moneyBack = Math.max(0, Math.min(quote.refundAmount, amountPaid));
+  return {
+    bookingId: booking.id,
+    totalPrice: booking.total_price,
+    currency: booking.currency,
+    ...quote,
+    amountPaid,
+    moneyBack,
+  };
+}
+
+/**
+ * What happens to money when a booking is cancelled: the payments module gives back the policy's
+ * refund of what was paid (a port, so bookings need not depend on payments; built in composeDeps).
+ * Returns the booking with its payment columns as they are now.
+ */
+export type CancellationRefund = (
+  trx: Executor,
+  deps: AppDeps,
+  booking: BookingRow,
+  policyRefund: number,
+) => Promise<BookingRow>;
+
+export interface StatusChangeOptions {
+  /** Why the system changed it (e.g. payment_expired); carried as data.reason by the event. */
+  reason?: string;
 }
 
 /** Moves a booking along the allowed transitions; returns the refund when it cancels. */
@@ -136,6 +209,7 @@ export async function updateBookingStatus(
   tenantId: string,
   bookingId: string,
   { status: next }: UpdateBookingStatus,
+  options: StatusChangeOptions = {},
 ): Promise<{ booking: BookingRow; refundAmount: number | null }> {
   const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
   if (!current) throw notFound('Booking', bookingId);
@@ -144,25 +218,61 @@ export async function updateBookingStatus(
   }
   const now = deps.now();
   const refundAmount = next === 'CANCELLED' ? await refundForCancellation(trx, tenantId, current, now) : null;
-  const booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
+  let booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
   // Doors deciding offline learn the cancelled token's id with their next heartbeat.
   if (next === 'CANCELLED') await revokeCredentials(trx, deps, booking);
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);
-    await recordBookingEvent(trx, tenantId, event as 'booking.confirmed', booking.id, bookingEventData(booking, object?.name ?? ''));
+    const data = bookingEventData(booking, object?.name ?? '');
+    const { sequence } = await recordBookingEvent(
+      trx,
+      tenantId,
+      event as 'booking.confirmed',
+      booking.id,
+      options.reason ? { ...data, reason: options.reason } : data,
+    );
+    if (next === 'CONFIRMED' || (next === 'CANCELLED' && current.status === 'CONFIRMED')) {
+      await notifyGuest(trx, deps, next === 'CONFIRMED' ? 'confirmed' : 'cancelled', booking, sequence, object?.name);
+    }
   }
+  // After booking.cancelled: the money goes back (booking.refunded), or nothing was paid.
+  if (next === 'CANCELLED' && refundAmount !== null)
+    booking = await deps.cancellationRefund(trx, deps, booking, refundAmount);
   return { booking, refundAmount };
 }
 
 export type { ListPlan, BookingViewColumn } from './bookings.repository.js';
 
 /** A page of bookings, with the objects and accommodations they refer to (for priming loaders). */
-export async function listBookings(db: Executor, tenantId: string, command: ListBookings, options: { withTotal?: boolean; plan?: repo.ListPlan } = {}) {
+export async function listBookings(
+  db: Executor,
+  tenantId: string,
+  command: ListBookings,
+  options: { withTotal?: boolean; plan?: repo.ListPlan } = {},
+) {
   const page = command.page ?? 1;
   const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
-  const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
-  const result = await repo.listBookings(db, tenantId, filters, pageSize, (page - 1) * pageSize, options.withTotal ?? true, options.plan);
+  const filters = {
+    status: command.status,
+    objectId: command.objectId,
+    from: command.from,
+    to: command.to,
+    guestEmail: command.guestEmail,
+    search: command.search,
+    paymentStatus: command.paymentStatus,
+    metadata: command.metadata,
+    updatedSince: command.updatedSince,
+  };
+  const result = await repo.listBookings(
+    db,
+    tenantId,
+    filters,
+    pageSize,
+    (page - 1) * pageSize,
+    options.withTotal ?? true,
+    options.plan,
+  );
   return {
     bookings: result.rows,
     pagination: { page, pageSize, total: result.total },
@@ -170,31 +280,9 @@ export async function listBookings(db: Executor, tenantId: string, command: List
   };
 }
 
-const BOOKING_CURSOR = 'booking';
-
-/**
- * A booking's cursor: its place in the listing order (start time, then id). Booking times are whole
- * milliseconds (every write path takes them as JavaScript Dates), so the ISO text is the exact key.
- */
-export const bookingCursor = (b: { start_time: Date; id: string }): string => encodeCursor(BOOKING_CURSOR, [b.start_time.toISOString(), b.id]);
-
-function bookingKeyOf(cursor: string): repo.BookingKey {
-  const [startTime, id] = decodeCursor(BOOKING_CURSOR, cursor, [ISO_INSTANT, UUID_PART]) as [string, string];
-  const at = new Date(startTime);
-  if (Number.isNaN(at.getTime())) throw invalid([{ field: 'after', message: 'is not a cursor this connection returned' }]);
-  return { startTime: at, id };
-}
-
-/** The arguments of bookingsConnection (filters as in ListBookings). */
-export interface BookingsConnectionArgs {
-  first?: number | null;
-  after?: string | null;
-  status?: string | null;
-  objectId?: string | null;
-  from?: Date | string | null;
-  to?: Date | string | null;
-  guestEmail?: string | null;
-}
+/** A booking's cursor: its place in the listing order (start time, then id). */
+export const bookingCursor = (b: { start_time: Date; id: string }): string =>
+  encodeCursor(BOOKING_CURSOR, [b.start_time.toISOString(), b.id]);
 
 /**
  * A keyset page of bookings (start time, then id) after the cursor `after`, with the total when
@@ -203,17 +291,15 @@ export interface BookingsConnectionArgs {
 export async function bookingsConnection(
   db: Executor,
   tenantId: string,
-  args: BookingsConnectionArgs,
+  { first: size, after, key, filters }: BookingsConnectionCommand,
   options: { withTotal: boolean; plan: repo.ListPlan },
 ): Promise<Connection<BookingView> & { related: { objects: ObjectRow[]; accommodations: AccommodationRow[] } }> {
-  const size = pageSizeOf(CONNECTION_PAGE, args.first);
-  const key = args.after != null ? bookingKeyOf(args.after) : null;
-  const command = parseListBookings({ status: args.status, objectId: args.objectId, from: args.from, to: args.to, guestEmail: args.guestEmail });
-  const plan = options.plan.columns ? { ...options.plan, columns: [...options.plan.columns, 'start_time' as const] } : options.plan;
-  const filters = { status: command.status, objectId: command.objectId, from: command.from, to: command.to, guestEmail: command.guestEmail };
+  const plan = options.plan.columns
+    ? { ...options.plan, columns: [...options.plan.columns, 'start_time' as const] }
+    : options.plan;
   const result = await repo.listBookings(db, tenantId, filters, size + 1, 0, options.withTotal, plan, key);
   return {
-    ...connectionOf(result.rows, size, args.after, bookingCursor, options.withTotal ? result.total : null),
+    ...connectionOf(result.rows, size, after, bookingCursor, options.withTotal ? result.total : null),
     related: { objects: result.objects, accommodations: result.accommodations },
   };
 }

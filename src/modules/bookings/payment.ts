@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ServerSecret } from '../../crypto.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
 
 // The payment link: PUBLIC_URL/pay/<token>. The token carries the booking id and an HMAC of it
 // under PORTIER_SECRET, so it is stable, needs no storage, and cannot be forged from a database copy.

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireScope } from '../../auth/principal.js';
-import type { AppDeps } from '../../deps.js';
-import type { Scope } from '../../auth/scopes.js';
+import { requireScope } from '../../kernel/auth/principal.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { Scope } from '../../kernel/auth/scopes.js';
 import { previewPrice } from './price-preview.js';
 import { parsePricePreview } from './bookings.commands.js';
-import { problemResponse } from '../../http/problem-schema.js';
-import { named } from '../../rest/openapi-components.js';
+import { problemResponse } from '../../kernel/problem-schema.js';
+import { named } from '../../kernel/openapi-names.js';
 
 export const PRICE_PREVIEW_PATH = '/api/pricing/preview';
 
@@ -21,7 +21,11 @@ const PreviewBody = named(
     {
       objectId: Type.String({ format: 'uuid', description: 'A bookable object of the key’s tenant.' }),
       startTime: Type.String({ format: 'date-time', examples: ['2030-01-07T10:00:00Z'] }),
-      endTime: Type.String({ format: 'date-time', description: 'Later than startTime.', examples: ['2030-01-07T11:00:00Z'] }),
+      endTime: Type.String({
+        format: 'date-time',
+        description: 'Later than startTime.',
+        examples: ['2030-01-07T11:00:00Z'],
+      }),
     },
     { additionalProperties: false },
   ),
@@ -35,7 +39,10 @@ const PreviewResult = named(
       adjustments: Type.Array(
         named(
           'PriceAdjustment',
-          Type.Object({ rule: Type.String({ description: 'The pricing rule’s name.' }), amount: Type.Integer({ description: 'Cents; negative for a discount.' }) }),
+          Type.Object({
+            rule: Type.String({ description: 'The pricing rule’s name.' }),
+            amount: Type.Integer({ description: 'Cents; negative for a discount.' }),
+          }),
         ),
         {
           description: 'One entry per applied pricing rule.',
@@ -43,7 +50,9 @@ const PreviewResult = named(
       ),
       totalPrice: Type.Integer({ description: 'Cents: basePrice plus the adjustments, at least 0.' }),
       currency: Type.Literal('EUR'),
-      breakdown: Type.String({ description: 'Human-readable, e.g. "2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00".' }),
+      breakdown: Type.String({
+        description: 'Human-readable, e.g. "2 h × €20.00 = €40.00; Evening peak +€5.00; Total €45.00".',
+      }),
     },
     { description: 'What a booking of this object and time range, made now, would cost.' },
   ),
@@ -54,7 +63,7 @@ export function registerPricePreviewRoute(app: FastifyInstance, deps: AppDeps): 
   app.route({
     method: 'POST',
     url: PRICE_PREVIEW_PATH,
-    // The scope is checked when the request arrives (src/http/auth.ts), before the body, so a key
+    // The scope is checked when the request arrives (src/transport/http/auth.ts), before the body, so a key
     // without it learns nothing from validation.
     config: { auth: 'apiKey', scope: PREVIEW_SCOPE },
     schema: {

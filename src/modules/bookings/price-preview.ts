@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/index.js';
-import { invalid, notFound } from '../../errors.js';
+import type { Executor } from '../../kernel/db/index.js';
+import { invalid, notFound } from '../../kernel/errors.js';
 import type { PricePreview } from './bookings.commands.js';
 import { bookingWindowErrors } from './bookings.service.js';
 import { readBookingContext } from './bookings.repository.js';
@@ -10,6 +10,7 @@ export async function previewPrice(db: Executor, tenantId: string, command: Pric
   const context = await readBookingContext(db, tenantId, command.objectId, command.startTime, false);
   if (!context) throw notFound('Object', command.objectId);
   const errors = bookingWindowErrors(context, command.startTime, command.endTime, now);
-  if (errors.length) throw invalid(errors, errors[0].code);
+  const [first] = errors;
+  if (first) throw invalid(errors, first.code);
   return quoteWithRules(context.pricing_rules, context, context.time_zone, command.startTime, command.endTime, now);
 }

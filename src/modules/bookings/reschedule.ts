@@ -1,21 +1,17 @@
-import type { Executor } from '../../db/index.js';
-import type { BookingRow } from '../../db/types.js';
-import type { AppDeps } from '../../deps.js';
-import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isUuid, parseInstant } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { BookingRow } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { conflict, invalid, invalidField, notFound } from '../../kernel/errors.js';
+import { commandErrors, throwIfInvalid } from '../../kernel/commands.js';
+import { isUuid } from '../../kernel/validation.js';
+import { MoveTimes, type RescheduleBooking } from './bookings.commands.js';
 import { quoteWithRules } from '../pricing/index.js';
-import { recordBookingEvent } from './booking-events.js';
+import { notifyGuest, recordBookingEvent } from './booking-events.js';
 import { issueCredentials, rescheduleCredentials } from '../access/index.js';
 import * as repo from './bookings.repository.js';
 import { bookingContextOf, bookingEventData, bookingWindowErrors } from './bookings.service.js';
 
 // A reschedule (docs/bookings.md): the same booking moves, never a cancel plus a create.
-
-export interface RescheduleInput {
-  startTime: unknown;
-  endTime: unknown;
-  objectId?: unknown;
-}
 
 export interface PreviousSlot {
   objectId: string;
@@ -29,7 +25,7 @@ const EXCLUSION_VIOLATION = '23P01';
 
 /**
  * Moves a PENDING or CONFIRMED booking to new times, and optionally to another object of the
- * tenant: the field checks, booking rules and no-overlap rule of creation, the price quoted again
+ * tenant (`command`: the caller's parsed input, parseRescheduleBooking): the booking rules and no-overlap rule of creation, the price quoted again
  * now, its credentials following the new window, and one booking.rescheduled event carrying the
  * previous slot. `trx` must be the caller's transaction.
  */
@@ -38,29 +34,25 @@ export async function rescheduleBooking(
   deps: AppDeps,
   tenantId: string,
   bookingId: string,
-  input: RescheduleInput,
+  command: RescheduleBooking,
 ): Promise<{ booking: BookingRow; previous: PreviousSlot }> {
-  const v = new Validator();
-  const start = parseInstant(input.startTime);
-  const end = parseInstant(input.endTime);
-  v.check(start !== undefined, 'startTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  v.check(end !== undefined, 'endTime', 'must be an ISO 8601 timestamp with a time zone offset');
-  if (input.objectId != null) v.check(isUuid(input.objectId), 'objectId', 'must be the id of a bookable object');
-  v.throwIfAny();
-  const [from, to] = [start as Date, end as Date];
-  if (!(from < to)) throw invalidField('endTime', 'must be later than startTime', 'invalid_time_range');
+  const { startTime: from, endTime: to } = command;
 
   const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
   if (!current) throw notFound('Booking', bookingId);
   if (!RESCHEDULABLE.has(current.status)) {
-    throw conflict('invalid_transition', `A ${current.status} booking cannot be rescheduled; only PENDING and CONFIRMED bookings can`);
+    throw conflict(
+      'invalid_transition',
+      `A ${current.status} booking cannot be rescheduled; only PENDING and CONFIRMED bookings can`,
+    );
   }
-  const objectId = (input.objectId as string | null | undefined) ?? current.object_id;
+  const objectId = command.objectId ?? current.object_id;
   const object = await bookingContextOf(trx, tenantId, objectId, from);
   const timeZone = object.time_zone;
   const now = deps.now();
   const errors = bookingWindowErrors(object, from, to, now);
-  if (errors.length) throw invalid(errors, errors[0].code);
+  const [first] = errors;
+  if (first) throw invalid(errors, first.code);
   const quote = quoteWithRules(object.pricing_rules, object, timeZone, from, to, now);
 
   let booking: BookingRow;
@@ -69,7 +61,13 @@ export async function rescheduleBooking(
       trx,
       tenantId,
       current.id,
-      { object_id: object.id, start_time: from, end_time: to, blocked_until: new Date(to.getTime() + object.buffer_minutes * 60_000), total_price: quote.totalPrice },
+      {
+        object_id: object.id,
+        start_time: from,
+        end_time: to,
+        blocked_until: new Date(to.getTime() + object.buffer_minutes * 60_000),
+        total_price: quote.totalPrice,
+      },
       now,
     );
   } catch (error) {
@@ -78,14 +76,20 @@ export async function rescheduleBooking(
     }
     throw error;
   }
-  const previous: PreviousSlot = { objectId: current.object_id, startTime: current.start_time, endTime: current.end_time, totalPrice: current.total_price };
+  const previous: PreviousSlot = {
+    objectId: current.object_id,
+    startTime: current.start_time,
+    endTime: current.end_time,
+    totalPrice: current.total_price,
+  };
   // The old token id is revoked and a token for the new window issued; a booking that never had
   // credentials (imported) gets them now.
   if (!(await rescheduleCredentials(trx, deps, booking))) await issueCredentials(trx, deps, booking);
-  await recordBookingEvent(trx, tenantId, 'booking.rescheduled', booking.id, {
+  const { sequence } = await recordBookingEvent(trx, tenantId, 'booking.rescheduled', booking.id, {
     ...bookingEventData(booking, object.name),
     previous: { ...previous, startTime: previous.startTime.toISOString(), endTime: previous.endTime.toISOString() },
   });
+  if (booking.status === 'CONFIRMED') await notifyGuest(trx, deps, 'rescheduled', booking, sequence, object.name);
   return { booking, previous };
 }
 
@@ -100,13 +104,17 @@ export interface UpdateBookingInput {
 export function updateKind(input: UpdateBookingInput): 'status' | 'reschedule' {
   const moves = input.startTime != null || input.endTime != null || input.objectId != null;
   if (input.status != null && moves) {
-    throw invalidField('status', 'cannot be combined with startTime, endTime or objectId: change the status and the times in two requests');
+    throw invalidField(
+      'status',
+      'cannot be combined with startTime, endTime or objectId: change the status and the times in two requests',
+    );
   }
   if (input.status != null) return 'status';
-  if (!moves) throw invalidField('status', 'is required: send status, or startTime and endTime (and optionally objectId) to reschedule');
-  const v = new Validator();
-  v.check(input.startTime != null, 'startTime', 'is required to reschedule (with endTime)');
-  v.check(input.endTime != null, 'endTime', 'is required to reschedule (with startTime)');
-  v.throwIfAny();
+  if (!moves)
+    throw invalidField(
+      'status',
+      'is required: send status, or startTime and endTime (and optionally objectId) to reschedule, or metadata',
+    );
+  throwIfInvalid(MoveTimes, commandErrors(MoveTimes, input));
   return 'reschedule';
 }

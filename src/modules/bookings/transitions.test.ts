@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOOKING_STATUSES, canTransition, eventOfStatus } from './transitions.js';
-import type { BookingStatus } from '../../db/types.js';
+import type { BookingStatus } from '../../kernel/db/types.js';
 
 const allowed: [BookingStatus, BookingStatus][] = [
   ['PENDING', 'CONFIRMED'],

@@ -1,4 +1,4 @@
-import type { BookingStatus } from '../../db/types.js';
+import type { BookingStatus } from '../../kernel/db/types.js';
 
 export const BOOKING_STATUSES: readonly BookingStatus[] = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED'];
 

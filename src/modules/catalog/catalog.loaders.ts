@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
-import { groupLoader, rowLoader } from '../../db/batch.js';
+import type { DB } from '../../kernel/db/types.js';
+import { groupLoader, rowLoader } from '../../kernel/db/batch.js';
 import * as repo from './catalog.repository.js';
 
 export function createCatalogLoaders(db: Kysely<DB>) {

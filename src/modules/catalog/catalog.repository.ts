@@ -1,9 +1,19 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { AccommodationRow, DoorRow, ObjectRow, SpecialDateRow, WeeklySchedule } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type {
+  AccommodationRow,
+  DoorRow,
+  Metadata,
+  ObjectRow,
+  SpecialDateRow,
+  WeeklySchedule,
+} from '../../kernel/db/types.js';
 import type { BookingRules } from './catalog.rules.js';
 
-export async function insertAccommodation(db: Executor, values: { tenant_id: string; name: string; address: string; time_zone: string }): Promise<AccommodationRow> {
+export async function insertAccommodation(
+  db: Executor,
+  values: { tenant_id: string; name: string; address: string; time_zone: string },
+): Promise<AccommodationRow> {
   return db.insertInto('accommodations').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -14,30 +24,68 @@ export async function updateAccommodation(
   values: Partial<{ name: string; address: string; time_zone: string }>,
 ): Promise<AccommodationRow | undefined> {
   if (Object.keys(values).length === 0) return findAccommodation(db, tenantId, id);
-  return db.updateTable('accommodations').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('accommodations')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findAccommodation(db: Executor, tenantId: string, id: string): Promise<AccommodationRow | undefined> {
-  return db.selectFrom('accommodations').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+export async function findAccommodation(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<AccommodationRow | undefined> {
+  return db
+    .selectFrom('accommodations')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function listAccommodations(db: Executor, tenantId: string): Promise<AccommodationRow[]> {
-  return db.selectFrom('accommodations').selectAll().where('tenant_id', '=', tenantId).orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('accommodations')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 export async function deleteAccommodation(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('accommodations').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('accommodations')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 export async function insertObject(
   db: Executor,
-  values: { tenant_id: string; accommodation_id: string; name: string; price_per_hour: number; opening_hours: WeeklySchedule; rules: BookingRules },
+  values: {
+    tenant_id: string;
+    accommodation_id: string;
+    name: string;
+    price_per_hour: number;
+    opening_hours: WeeklySchedule;
+    rules: BookingRules;
+    metadata: Metadata;
+  },
 ): Promise<ObjectRow> {
-  const { rules, opening_hours, ...rest } = values;
+  const { rules, opening_hours, metadata, ...rest } = values;
   return db
     .insertInto('objects')
-    .values({ ...rest, opening_hours: JSON.stringify(opening_hours), ...rulesToColumns(rules) })
+    .values({
+      ...rest,
+      opening_hours: JSON.stringify(opening_hours),
+      metadata: JSON.stringify(metadata),
+      ...rulesToColumns(rules),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -68,30 +116,127 @@ export async function updateObject(
   db: Executor,
   tenantId: string,
   id: string,
-  values: Partial<{ name: string; price_per_hour: number; opening_hours: WeeklySchedule; rules: BookingRules }>,
+  values: Partial<{
+    name: string;
+    price_per_hour: number;
+    opening_hours: WeeklySchedule;
+    rules: BookingRules;
+    metadata: Metadata;
+  }>,
 ): Promise<ObjectRow | undefined> {
-  const { rules, opening_hours, ...rest } = values;
+  const { rules, opening_hours, metadata, ...rest } = values;
   const set = {
     ...rest,
     ...(opening_hours ? { opening_hours: JSON.stringify(opening_hours) } : {}),
+    ...(metadata ? { metadata: JSON.stringify(metadata) } : {}),
     ...(rules ? rulesToColumns(rules) : {}),
   };
   if (Object.keys(set).length === 0) return findObject(db, tenantId, id);
-  return db.updateTable('objects').set(set).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  return (
+    db
+      .updateTable('objects')
+      // Any change counts (the updatedSince filter): the transaction's time, as created_at's default.
+      .set({ ...set, updated_at: sql<Date>`now()` })
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 export async function findObject(db: Executor, tenantId: string, id: string): Promise<ObjectRow | undefined> {
   return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listObjects(db: Executor, tenantId: string, accommodationId?: string): Promise<ObjectRow[]> {
-  let query = db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId);
-  if (accommodationId) query = query.where('accommodation_id', '=', accommodationId);
-  return query.orderBy('name').orderBy('id').execute();
+/** An object, row-locked until the transaction ends (a metadata merge reads and writes it). */
+export async function findObjectForUpdate(db: Executor, tenantId: string, id: string): Promise<ObjectRow | undefined> {
+  return db
+    .selectFrom('objects')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+}
+
+/** Marks an object changed (its special dates changed): updatedAt is now. */
+export async function touchObject(db: Executor, tenantId: string, id: string): Promise<void> {
+  await db
+    .updateTable('objects')
+    .set({ updated_at: sql<Date>`now()` })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The object filters of both listings: its accommodation, exact metadata pairs, changed since. */
+export interface ObjectFilter {
+  accommodationId?: string;
+  metadata?: Metadata | null;
+  updatedSince?: Date | null;
+}
+
+function filteredObjects(db: Executor, tenantId: string, filter: ObjectFilter) {
+  let query = db.selectFrom('objects').where('tenant_id', '=', tenantId);
+  if (filter.accommodationId) query = query.where('accommodation_id', '=', filter.accommodationId);
+  if (filter.metadata && Object.keys(filter.metadata).length)
+    query = query.where(sql<boolean>`metadata @> ${JSON.stringify(filter.metadata)}::jsonb`);
+  if (filter.updatedSince) query = query.where('updated_at', '>=', filter.updatedSince);
+  return query;
+}
+
+/** An object with its accommodation's IANA zone (`time_zone`), in one statement. */
+export async function findObjectWithZone(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<(ObjectRow & { time_zone: string }) | undefined> {
+  return db
+    .selectFrom('objects as o')
+    .innerJoin('accommodations as a', (join) =>
+      join.onRef('a.id', '=', 'o.accommodation_id').onRef('a.tenant_id', '=', 'o.tenant_id'),
+    )
+    .selectAll('o')
+    .select('a.time_zone')
+    .where('o.tenant_id', '=', tenantId)
+    .where('o.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** One page of the tenant's objects (optionally of one accommodation) by name, then id, and how many there are. */
+export async function objectPage(
+  db: Executor,
+  tenantId: string,
+  filter: ObjectFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ObjectRow[]; total: number }> {
+  const query = filteredObjects(db, tenantId, filter);
+  const [rows, counted] = await Promise.all([
+    query.selectAll().orderBy('name').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(counted.total) };
+}
+
+export async function listObjects(
+  db: Executor,
+  tenantId: string,
+  accommodationId?: string,
+  filter: Omit<ObjectFilter, 'accommodationId'> = {},
+): Promise<ObjectRow[]> {
+  return filteredObjects(db, tenantId, { ...filter, accommodationId })
+    .selectAll()
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 export async function deleteObject(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('objects').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('objects')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -107,26 +252,57 @@ export async function countBookingsOfObjects(db: Executor, tenantId: string, obj
 }
 
 export async function listSpecialDates(db: Executor, tenantId: string, objectId: string): Promise<SpecialDateRow[]> {
-  return db.selectFrom('special_dates').selectAll().where('tenant_id', '=', tenantId).where('object_id', '=', objectId).orderBy('date').execute();
+  return db
+    .selectFrom('special_dates')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('object_id', '=', objectId)
+    .orderBy('date')
+    .execute();
 }
 
 export async function upsertSpecialDate(
   db: Executor,
-  row: { tenant_id: string; object_id: string; date: string; closed: boolean; reason: string; open: string | null; close: string | null },
+  row: {
+    tenant_id: string;
+    object_id: string;
+    date: string;
+    closed: boolean;
+    reason: string;
+    open: string | null;
+    close: string | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('special_dates')
     .values(row)
-    .onConflict((oc) => oc.columns(['tenant_id', 'object_id', 'date']).doUpdateSet({ closed: row.closed, reason: row.reason, open: row.open, close: row.close }))
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'object_id', 'date'])
+        .doUpdateSet({ closed: row.closed, reason: row.reason, open: row.open, close: row.close }),
+    )
     .execute();
 }
 
-export async function deleteSpecialDate(db: Executor, tenantId: string, objectId: string, date: string): Promise<boolean> {
-  const result = await db.deleteFrom('special_dates').where('tenant_id', '=', tenantId).where('object_id', '=', objectId).where('date', '=', date).executeTakeFirst();
+export async function deleteSpecialDate(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  date: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('special_dates')
+    .where('tenant_id', '=', tenantId)
+    .where('object_id', '=', objectId)
+    .where('date', '=', date)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function insertDoor(db: Executor, values: { tenant_id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number }): Promise<DoorRow> {
+export async function insertDoor(
+  db: Executor,
+  values: { tenant_id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number },
+): Promise<DoorRow> {
   return db.insertInto('doors').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -137,7 +313,13 @@ export async function updateDoor(
   values: Partial<{ name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number }>,
 ): Promise<DoorRow | undefined> {
   if (Object.keys(values).length === 0) return findDoor(db, tenantId, id);
-  return db.updateTable('doors').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('doors')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function findDoor(db: Executor, tenantId: string, id: string): Promise<DoorRow | undefined> {
@@ -153,7 +335,12 @@ export async function deleteDoor(db: Executor, tenantId: string, id: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function replaceDoorObjects(db: Executor, tenantId: string, doorId: string, objectIds: string[]): Promise<void> {
+export async function replaceDoorObjects(
+  db: Executor,
+  tenantId: string,
+  doorId: string,
+  objectIds: string[],
+): Promise<void> {
   await db.deleteFrom('door_objects').where('tenant_id', '=', tenantId).where('door_id', '=', doorId).execute();
   if (objectIds.length) {
     await db
@@ -165,7 +352,12 @@ export async function replaceDoorObjects(db: Executor, tenantId: string, doorId:
 
 export async function existingObjectIds(db: Executor, tenantId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('objects').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('objects')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -206,7 +398,10 @@ export async function specialDatesByObjectIds(db: Executor, ids: readonly string
     .execute();
 }
 
-export async function doorObjectsByDoorIds(db: Executor, ids: readonly string[]): Promise<{ door_id: string; object_id: string }[]> {
+export async function doorObjectsByDoorIds(
+  db: Executor,
+  ids: readonly string[],
+): Promise<{ door_id: string; object_id: string }[]> {
   return db
     .selectFrom('door_objects')
     .select(['door_id', 'object_id'])

@@ -1,24 +1,40 @@
+import { auditRequest as audit } from '../audit/index.js';
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../auth/principal.js';
-import { inTransaction, nonNull } from '../../graphql/helpers.js';
-import { whenReady } from '../../db/batch.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { inTransaction, nonNull } from '../../kernel/graphql-helpers.js';
+import { whenReady } from '../../kernel/db/batch.js';
+import type { GraphQLContext } from '../../kernel/context.js';
+import type { ObjectRow } from '../../kernel/db/types.js';
 import * as repo from './catalog.repository.js';
 import * as catalog from './catalog.service.js';
 import {
   parseCreateAccommodation,
   parseCreateDoor,
   parseCreateObject,
+  parseListObjects,
+  parseObjectFilters,
   parseSpecialDate,
   parseUpdateAccommodation,
   parseUpdateDoor,
   parseUpdateObject,
 } from './catalog.commands.js';
 
+/** The IANA zone of an object's accommodation, through the request's loader (batched, and known once loaded). */
+const timeZoneOf = (ctx: GraphQLContext, row: ObjectRow) =>
+  whenReady(ctx.loaders.accommodationById.get(row.accommodation_id), (a) => nonNull(a, 'accommodation').time_zone);
+
 export const catalogResolvers: Resolvers = {
   Query: {
     accommodations: (_, a, ctx) => catalog.listAccommodations(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     accommodation: (_, a, ctx) => catalog.getAccommodation(ctx.db, tenantOf(ctx.principal), a.id),
-    bookableObjects: (_, a, ctx) => catalog.listObjects(ctx.db, tenantOf(ctx.principal, a.tenantId), a.accommodationId),
+    bookableObjects: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return catalog.listObjects(ctx.db, tenantId, parseObjectFilters(a));
+    },
+    objectPage: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return catalog.objectPage(ctx.db, tenantId, parseListObjects(a));
+    },
     bookableObject: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal), a.id),
     openingHours: (_, a, ctx) => catalog.getOpeningHours(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
     bookingRules: (_, a, ctx) => catalog.getBookingRules(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
@@ -26,31 +42,64 @@ export const catalogResolvers: Resolvers = {
     door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal), a.id),
   },
   Mutation: {
-    createAccommodation: (_, a, ctx) => catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateAccommodation(a)),
-    updateAccommodation: (_, a, ctx) => catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateAccommodation(a)),
-    deleteAccommodation: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    createObject: (_, a, ctx) => catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateObject(a)),
-    updateObject: (_, a, ctx) => catalog.updateObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateObject(a)),
-    deleteObject: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    setOpeningHours: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule)),
+    createAccommodation: (_, a, ctx) =>
+      catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateAccommodation(a)),
+    updateAccommodation: (_, a, ctx) =>
+      catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateAccommodation(a)),
+    deleteAccommodation: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
+    createObject: (_, a, ctx) =>
+      catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateObject(a)),
+    updateObject: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseUpdateObject(a);
+      return inTransaction(ctx, (trx) => catalog.updateObject(trx, tenantId, a.id, command));
+    },
+    deleteObject: (_, a, ctx) =>
+      inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
+    setOpeningHours: (_, a, ctx) =>
+      inTransaction(ctx, (trx) =>
+        catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule),
+      ),
     setSpecialDate: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseSpecialDate(a);
       return inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantId, a.objectId, command));
     },
-    removeSpecialDate: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date)),
-    setBookingRules: (_, a, ctx) => inTransaction(ctx, (trx) => catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules)),
+    removeSpecialDate: (_, a, ctx) =>
+      inTransaction(ctx, (trx) =>
+        catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date),
+      ),
+    setBookingRules: (_, a, ctx) =>
+      inTransaction(ctx, (trx) =>
+        catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules),
+      ),
     createDoor: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateDoor(a);
-      return inTransaction(ctx, (trx) => catalog.createDoor(trx, tenantId, command));
+      return inTransaction(ctx, async (trx) => {
+        const door = await catalog.createDoor(trx, tenantId, command);
+        await audit(ctx, trx, tenantId, 'door.created', { type: 'door', id: door.id }, { ...command });
+        return door;
+      });
     },
     updateDoor: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseUpdateDoor(a);
-      return inTransaction(ctx, (trx) => catalog.updateDoor(trx, tenantId, a.id, command));
+      return inTransaction(ctx, async (trx) => {
+        const door = await catalog.updateDoor(trx, tenantId, a.id, command);
+        await audit(ctx, trx, tenantId, 'door.updated', { type: 'door', id: a.id }, { ...command });
+        return door;
+      });
     },
-    deleteDoor: (_, a, ctx) => catalog.deleteDoor(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    deleteDoor: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const deleted = await catalog.deleteDoor(trx, tenantId, a.id);
+        await audit(ctx, trx, tenantId, 'door.deleted', { type: 'door', id: a.id });
+        return deleted;
+      });
+    },
   },
   Accommodation: {
     timeZone: (row) => row.time_zone,
@@ -60,10 +109,15 @@ export const catalogResolvers: Resolvers = {
   BookableObject: {
     pricePerHour: (row) => row.price_per_hour,
     accommodationId: (row) => row.accommodation_id,
-    accommodation: (row, _, ctx) => whenReady(ctx.loaders.accommodationById.get(row.accommodation_id), (a) => nonNull(a, 'accommodation')),
-    openingHours: async (row, _, ctx) => catalog.openingHoursView(row, await ctx.loaders.specialDatesByObject.load(row.id)),
-    bookingRules: (row) => repo.rulesOf(row),
+    accommodation: (row, _, ctx) =>
+      whenReady(ctx.loaders.accommodationById.get(row.accommodation_id), (a) => nonNull(a, 'accommodation')),
+    timeZone: (row, _, ctx) => timeZoneOf(ctx, row),
+    openingHours: async (row, _, ctx) =>
+      catalog.openingHoursView(row, await ctx.loaders.specialDatesByObject.load(row.id), await timeZoneOf(ctx, row)),
+    bookingRules: (row, _, ctx) => whenReady(timeZoneOf(ctx, row), (timeZone) => ({ ...repo.rulesOf(row), timeZone })),
     createdAt: (row) => row.created_at,
+    metadata: (row) => row.metadata,
+    updatedAt: (row) => row.updated_at,
   },
   Door: {
     gpioPin: (row) => row.gpio_pin,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOOKING_RULES, mergeBookingRules, normalizeSchedule, validateDayHours, validateSchedule } from './catalog.rules.js';
+import {
+  DEFAULT_BOOKING_RULES,
+  mergeBookingRules,
+  normalizeSchedule,
+  validateDayHours,
+  validateSchedule,
+} from './catalog.rules.js';
 
 const fieldsOf = (errors: { field: string }[]) => errors.map((e) => e.field);
 
@@ -22,7 +28,9 @@ describe('validateDayHours', () => {
   });
 
   it('says why close is refused', () => {
-    expect(validateDayHours({ open: '22:00', close: '08:00' }, 'monday')).toEqual([{ field: 'monday.close', message: 'must be later than open (22:00)' }]);
+    expect(validateDayHours({ open: '22:00', close: '08:00' }, 'monday')).toEqual([
+      { field: 'monday.close', message: 'must be later than open (22:00)' },
+    ]);
   });
 });
 
@@ -34,7 +42,10 @@ describe('validateSchedule', () => {
     [{ monday: { open: '08:00', close: '22:00' }, sunday: null }, []],
     [{ Monday: { open: '08:00', close: '22:00' } }, ['openingHours.Monday']],
     [{ holiday: { open: '08:00', close: '22:00' } }, ['openingHours.holiday']],
-    [{ monday: { open: '22:00', close: '08:00' }, tuesday: { open: 'x', close: '08:00' } }, ['openingHours.monday.close', 'openingHours.tuesday.open']],
+    [
+      { monday: { open: '22:00', close: '08:00' }, tuesday: { open: 'x', close: '08:00' } },
+      ['openingHours.monday.close', 'openingHours.tuesday.open'],
+    ],
     [[], ['openingHours']],
     ['monday', ['openingHours']],
   ])('%j gives errors on %j', (value, fields) => {
@@ -42,7 +53,9 @@ describe('validateSchedule', () => {
   });
 
   it('names errors under the field it is given', () => {
-    expect(fieldsOf(validateSchedule({ friday: { open: '10:00', close: '09:00' } }, 'schedule'))).toEqual(['schedule.friday.close']);
+    expect(fieldsOf(validateSchedule({ friday: { open: '10:00', close: '09:00' } }, 'schedule'))).toEqual([
+      'schedule.friday.close',
+    ]);
   });
 });
 
@@ -63,7 +76,9 @@ describe('normalizeSchedule', () => {
   });
 
   it('drops fields other than open and close', () => {
-    expect(normalizeSchedule({ monday: { open: '08:00', close: '09:00', extra: 1 } as never })).toEqual({ monday: { open: '08:00', close: '09:00' } });
+    expect(normalizeSchedule({ monday: { open: '08:00', close: '09:00', extra: 1 } as never })).toEqual({
+      monday: { open: '08:00', close: '09:00' },
+    });
   });
 });
 
@@ -106,7 +121,10 @@ describe('mergeBookingRules', () => {
     [{ maxAdvanceDays: 1.5 }, ['bookingRules.maxAdvanceDays']],
     [{ minAdvanceMinutes: '10' }, ['bookingRules.minAdvanceMinutes']],
     [{ cleanupMinutes: 10 }, ['bookingRules.cleanupMinutes']],
-    [{ bufferMinutes: -1, slotIncrementMinutes: 0 }, ['bookingRules.bufferMinutes', 'bookingRules.slotIncrementMinutes']],
+    [
+      { bufferMinutes: -1, slotIncrementMinutes: 0 },
+      ['bookingRules.bufferMinutes', 'bookingRules.slotIncrementMinutes'],
+    ],
   ])('refuses %j on %j', (input, fields) => {
     expect(fieldsOf(mergeBookingRules(DEFAULT_BOOKING_RULES, input as never).errors)).toEqual(fields);
   });

@@ -1,6 +1,6 @@
-import type { DayHours, WeeklySchedule } from '../../db/types.js';
-import { type FieldError } from '../../errors.js';
-import { WEEKDAYS, isHhmm, isWeekday, minutesOfDay } from '../../validation.js';
+import type { DayHours, WeeklySchedule } from '../../kernel/db/types.js';
+import { type FieldError } from '../../kernel/errors.js';
+import { WEEKDAYS, isHhmm, isWeekday, minutesOfDay } from '../../kernel/validation.js';
 
 // Pure validation of catalog values; each returns the field errors it finds.
 
@@ -46,7 +46,8 @@ export function validateDayHours(value: unknown, field: string): FieldError[] {
 /** A weekly schedule: weekday keys only; a missing or null weekday is closed. */
 export function validateSchedule(value: unknown, field = 'openingHours'): FieldError[] {
   if (value == null) return [];
-  if (typeof value !== 'object' || Array.isArray(value)) return [{ field, message: 'must be an object keyed by weekday' }];
+  if (typeof value !== 'object' || Array.isArray(value))
+    return [{ field, message: 'must be an object keyed by weekday' }];
   const errors: FieldError[] = [];
   for (const [day, hours] of Object.entries(value)) {
     if (!isWeekday(day)) {
@@ -58,7 +59,9 @@ export function validateSchedule(value: unknown, field = 'openingHours'): FieldE
   return errors;
 }
 
-export function normalizeSchedule(value: Record<string, DayHours | null | undefined> | null | undefined): WeeklySchedule {
+export function normalizeSchedule(
+  value: Record<string, DayHours | null | undefined> | null | undefined,
+): WeeklySchedule {
   const schedule: WeeklySchedule = {};
   for (const day of WEEKDAYS) {
     const hours = value?.[day];
@@ -80,7 +83,10 @@ export function mergeBookingRules(
   }
   for (const [name, raw] of Object.entries(input ?? {})) {
     if (!(name in RULE_LIMITS)) {
-      errors.push({ field: `${field}.${name}`, message: `is not a booking rule; use ${Object.keys(RULE_LIMITS).join(', ')}` });
+      errors.push({
+        field: `${field}.${name}`,
+        message: `is not a booking rule; use ${Object.keys(RULE_LIMITS).join(', ')}`,
+      });
       continue;
     }
     if (raw == null) continue;
@@ -92,7 +98,10 @@ export function mergeBookingRules(
     rules[name as keyof BookingRules] = raw;
   }
   if (!errors.length && rules.maxDurationMinutes < rules.minDurationMinutes) {
-    errors.push({ field: `${field}.maxDurationMinutes`, message: `must be at least minDurationMinutes (${rules.minDurationMinutes})` });
+    errors.push({
+      field: `${field}.maxDurationMinutes`,
+      message: `must be at least minDurationMinutes (${rules.minDurationMinutes})`,
+    });
   }
   return { rules, errors };
 }

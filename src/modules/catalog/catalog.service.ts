@@ -1,16 +1,40 @@
-import type { Executor } from '../../db/index.js';
-import type { AccommodationRow, DayHours, DoorRow, ObjectRow, SpecialDateRow, WeeklySchedule } from '../../db/types.js';
-import { conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isLocalDate, isUuid } from '../../validation.js';
-import type { CreateAccommodation, CreateDoor, CreateObject, SpecialDate, UpdateAccommodation, UpdateDoor, UpdateObject } from './catalog.commands.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type {
+  AccommodationRow,
+  DayHours,
+  DoorRow,
+  ObjectRow,
+  SpecialDateRow,
+  WeeklySchedule,
+} from '../../kernel/db/types.js';
+import { conflict, invalid, invalidField, notFound } from '../../kernel/errors.js';
+import { isLocalDate, isUuid } from '../../kernel/validation.js';
+import type {
+  CreateAccommodation,
+  CreateDoor,
+  CreateObject,
+  ListObjects,
+  ObjectFilters,
+  SpecialDate,
+  UpdateAccommodation,
+  UpdateDoor,
+  UpdateObject,
+} from './catalog.commands.js';
 import * as repo from './catalog.repository.js';
+import { mergeMetadata, metadataUnchanged } from '../../kernel/metadata.js';
 import { mergeBookingRules, normalizeSchedule, validateSchedule, type BookingRules } from './catalog.rules.js';
 
 // Every function takes the tenant already resolved from the principal (tenantOf) and the
 // executor of the caller's transaction.
 
 // Reads other modules use (the repository itself stays private to this module).
-export { accommodationsByIds, existingObjectIds, findAccommodation, findObject, rulesOf } from './catalog.repository.js';
+export {
+  accommodationsByIds,
+  existingObjectIds,
+  findAccommodation,
+  findObject,
+  rulesOf,
+} from './catalog.repository.js';
 
 /** The accommodation of an object the caller already holds (every object has one: a foreign key). */
 export async function accommodationOf(db: Executor, tenantId: string, object: ObjectRow): Promise<AccommodationRow> {
@@ -20,11 +44,25 @@ export async function accommodationOf(db: Executor, tenantId: string, object: Ob
 }
 
 /** Creates the accommodation the caller parsed (parseCreateAccommodation). */
-export async function createAccommodation(db: Executor, tenantId: string, command: CreateAccommodation): Promise<AccommodationRow> {
-  return repo.insertAccommodation(db, { tenant_id: tenantId, name: command.name, address: command.address, time_zone: command.timeZone });
+export async function createAccommodation(
+  db: Executor,
+  tenantId: string,
+  command: CreateAccommodation,
+): Promise<AccommodationRow> {
+  return repo.insertAccommodation(db, {
+    tenant_id: tenantId,
+    name: command.name,
+    address: command.address,
+    time_zone: command.timeZone,
+  });
 }
 
-export async function updateAccommodation(db: Executor, tenantId: string, id: string, command: UpdateAccommodation): Promise<AccommodationRow> {
+export async function updateAccommodation(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  command: UpdateAccommodation,
+): Promise<AccommodationRow> {
   const row = isUuid(id)
     ? await repo.updateAccommodation(db, tenantId, id, {
         ...(command.name != null ? { name: command.name } : {}),
@@ -54,7 +92,10 @@ export async function deleteAccommodation(db: Executor, tenantId: string, id: st
       objects.map((o) => o.id),
     )) > 0
   ) {
-    throw conflict('has_bookings', `Accommodation ${id} has objects with bookings; cancel or keep them instead of deleting`);
+    throw conflict(
+      'has_bookings',
+      `Accommodation ${id} has objects with bookings; cancel or keep them instead of deleting`,
+    );
   }
   return repo.deleteAccommodation(db, tenantId, id);
 }
@@ -71,6 +112,7 @@ export async function createObject(db: Executor, tenantId: string, command: Crea
     price_per_hour: command.pricePerHour,
     opening_hours: command.openingHours,
     rules: command.rules,
+    metadata: mergeMetadata({}, command.metadata),
   });
 }
 
@@ -80,16 +122,48 @@ export async function getObject(db: Executor, tenantId: string, id: string): Pro
   return row;
 }
 
-export const listObjects = (db: Executor, tenantId: string, accommodationId?: string | null) => {
+export const listObjects = (db: Executor, tenantId: string, filters: ObjectFilters = {}) => {
+  const { accommodationId, metadata, updatedSince } = filters;
   if (accommodationId != null && !isUuid(accommodationId)) return Promise.resolve([] as ObjectRow[]);
-  return repo.listObjects(db, tenantId, accommodationId ?? undefined);
+  return repo.listObjects(db, tenantId, accommodationId ?? undefined, { metadata, updatedSince });
 };
 
-export async function updateObject(db: Executor, tenantId: string, id: string, command: UpdateObject): Promise<ObjectRow> {
-  await getObject(db, tenantId, id);
+/** One page of the tenant's objects (parseListObjects), by name, with the number of all that match. */
+export async function objectPage(
+  db: Executor,
+  tenantId: string,
+  command: ListObjects,
+): Promise<{ objects: ObjectRow[]; pagination: { page: number; pageSize: number; total: number } }> {
+  const { rows, total } = await repo.objectPage(
+    db,
+    tenantId,
+    {
+      accommodationId: command.accommodationId ?? undefined,
+      metadata: command.metadata,
+      updatedSince: command.updatedSince,
+    },
+    { limit: command.pageSize, offset: (command.page - 1) * command.pageSize },
+  );
+  return { objects: rows, pagination: { page: command.page, pageSize: command.pageSize, total } };
+}
+
+/** Changes the given fields; `db` must be the caller's transaction (the row is locked for the metadata merge). */
+export async function updateObject(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  command: UpdateObject,
+): Promise<ObjectRow> {
+  // Locked: two metadata merges of one object must not lose each other's keys.
+  const current = isUuid(id) ? await repo.findObjectForUpdate(db, tenantId, id) : undefined;
+  if (!current) throw notFound('Object', id);
+  const patch = command.metadata;
   const row = await repo.updateObject(db, tenantId, id, {
     ...(command.name != null ? { name: command.name } : {}),
     ...(command.pricePerHour != null ? { price_per_hour: command.pricePerHour } : {}),
+    ...(patch != null && !metadataUnchanged(current.metadata, patch)
+      ? { metadata: mergeMetadata(current.metadata, patch) }
+      : {}),
   });
   if (!row) throw notFound('Object', id);
   return row;
@@ -104,13 +178,20 @@ export async function deleteObject(db: Executor, tenantId: string, id: string): 
 }
 
 export interface OpeningHoursView {
+  /** The IANA zone of the object's accommodation. */
+  timeZone: string;
   schedule: Record<keyof WeeklySchedule, DayHours | null>;
   specialDates: { date: string; closed: boolean; reason: string; open: string | null; close: string | null }[];
 }
 
-export function openingHoursView(object: ObjectRow, specialDates: SpecialDateRow[]): OpeningHoursView {
+export function openingHoursView(
+  object: ObjectRow,
+  specialDates: SpecialDateRow[],
+  timeZone: string,
+): OpeningHoursView {
   const s = object.opening_hours;
   return {
+    timeZone,
     schedule: {
       monday: s.monday ?? null,
       tuesday: s.tuesday ?? null,
@@ -120,16 +201,37 @@ export function openingHoursView(object: ObjectRow, specialDates: SpecialDateRow
       saturday: s.saturday ?? null,
       sunday: s.sunday ?? null,
     },
-    specialDates: specialDates.map((d) => ({ date: d.date, closed: d.closed, reason: d.reason, open: d.open, close: d.close })),
+    specialDates: specialDates.map((d) => ({
+      date: d.date,
+      closed: d.closed,
+      reason: d.reason,
+      open: d.open,
+      close: d.close,
+    })),
   };
 }
 
-export async function getOpeningHours(db: Executor, tenantId: string, objectId: string): Promise<OpeningHoursView> {
-  const object = await getObject(db, tenantId, objectId);
-  return openingHoursView(object, await repo.listSpecialDates(db, tenantId, objectId));
+/** An object of the tenant with its accommodation's zone (`time_zone`); NOT_FOUND otherwise. */
+async function getObjectWithZone(db: Executor, tenantId: string, id: string) {
+  const row = isUuid(id) ? await repo.findObjectWithZone(db, tenantId, id) : undefined;
+  if (!row) throw notFound('Object', id);
+  return row;
 }
 
-export async function setOpeningHours(db: Executor, tenantId: string, objectId: string, schedule: Record<string, DayHours | null | undefined>): Promise<OpeningHoursView> {
+export async function getOpeningHours(db: Executor, tenantId: string, objectId: string): Promise<OpeningHoursView> {
+  const object = await getObjectWithZone(db, tenantId, objectId);
+  return openingHoursView(object, await repo.listSpecialDates(db, tenantId, objectId), object.time_zone);
+}
+
+/** Booking rules with the IANA zone of the object's accommodation (the GraphQL and REST shape). */
+export type BookingRulesView = BookingRules & { timeZone: string };
+
+export async function setOpeningHours(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  schedule: Record<string, DayHours | null | undefined>,
+): Promise<OpeningHoursView> {
   const errors = validateSchedule(schedule, 'schedule');
   if (errors.length) throw invalid(errors);
   await getObject(db, tenantId, objectId);
@@ -138,29 +240,48 @@ export async function setOpeningHours(db: Executor, tenantId: string, objectId: 
 }
 
 /** Sets the special date the caller parsed (parseSpecialDate). */
-export async function setSpecialDate(db: Executor, tenantId: string, objectId: string, command: SpecialDate): Promise<OpeningHoursView> {
+export async function setSpecialDate(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  command: SpecialDate,
+): Promise<OpeningHoursView> {
   await getObject(db, tenantId, objectId);
   await repo.upsertSpecialDate(db, { tenant_id: tenantId, object_id: objectId, ...command });
+  await repo.touchObject(db, tenantId, objectId);
   return getOpeningHours(db, tenantId, objectId);
 }
 
-export async function removeSpecialDate(db: Executor, tenantId: string, objectId: string, date: string): Promise<OpeningHoursView> {
+export async function removeSpecialDate(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  date: string,
+): Promise<OpeningHoursView> {
   await getObject(db, tenantId, objectId);
-  if (!isLocalDate(date) || !(await repo.deleteSpecialDate(db, tenantId, objectId, date))) throw notFound('Special date', date);
+  if (!isLocalDate(date) || !(await repo.deleteSpecialDate(db, tenantId, objectId, date)))
+    throw notFound('Special date', date);
+  await repo.touchObject(db, tenantId, objectId);
   return getOpeningHours(db, tenantId, objectId);
 }
 
-export async function getBookingRules(db: Executor, tenantId: string, objectId: string): Promise<BookingRules> {
-  return repo.rulesOf(await getObject(db, tenantId, objectId));
+export async function getBookingRules(db: Executor, tenantId: string, objectId: string): Promise<BookingRulesView> {
+  const object = await getObjectWithZone(db, tenantId, objectId);
+  return { ...repo.rulesOf(object), timeZone: object.time_zone };
 }
 
-export async function setBookingRules(db: Executor, tenantId: string, objectId: string, input: Partial<Record<keyof BookingRules, unknown>>): Promise<BookingRules> {
-  const object = await getObject(db, tenantId, objectId);
+export async function setBookingRules(
+  db: Executor,
+  tenantId: string,
+  objectId: string,
+  input: Partial<Record<keyof BookingRules, unknown>>,
+): Promise<BookingRulesView> {
+  const object = await getObjectWithZone(db, tenantId, objectId);
   const { rules, errors } = mergeBookingRules(repo.rulesOf(object), input, 'rules');
   if (errors.length) throw invalid(errors);
   const updated = await repo.updateObject(db, tenantId, objectId, { rules });
   if (!updated) throw notFound('Object', objectId);
-  return repo.rulesOf(updated);
+  return { ...repo.rulesOf(updated), timeZone: object.time_zone };
 }
 
 /** The tenant's objects a door opens for: ids only (each checked), without repeats. */

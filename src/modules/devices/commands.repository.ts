@@ -1,7 +1,7 @@
-import { compiledOnce } from '../../db/compiled-once.js';
+import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from '../../kernel/db/types.js';
 
 export async function insertCommand(
   db: Executor,
@@ -28,7 +28,12 @@ export async function insertCommand(
  * those past expires_at become expired (and are not returned as deliverable). Row locks make
  * concurrent polls hand out each command once.
  */
-export async function claimPendingCommands(db: Executor, tenantId: string, deviceId: string, now: Date): Promise<DeviceCommandRow[]> {
+export async function claimPendingCommands(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  now: Date,
+): Promise<DeviceCommandRow[]> {
   const rows = await db
     .updateTable('device_commands')
     .set({
@@ -40,7 +45,9 @@ export async function claimPendingCommands(db: Executor, tenantId: string, devic
     .where('status', '=', 'pending')
     .returningAll()
     .execute();
-  return rows.filter((r) => r.status === 'delivered').sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
+  return rows
+    .filter((r) => r.status === 'delivered')
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
 const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'now'], (db, p) =>
@@ -79,7 +86,10 @@ export interface HeartbeatResult {
   presence: { offlineSince: Date | null; sequence: number } | null;
 }
 
-type HeartbeatRow = { [K in keyof DeviceCommandRow]: DeviceCommandRow[K] | null } & { device_offline_since: Date | null; device_event_sequence: number | null };
+type HeartbeatRow = { [K in keyof DeviceCommandRow]: DeviceCommandRow[K] | null } & {
+  device_offline_since: Date | null;
+  device_event_sequence: number | null;
+};
 
 /**
  * A heartbeat in one statement: records the telemetry, hands out the pending commands as
@@ -88,14 +98,30 @@ type HeartbeatRow = { [K in keyof DeviceCommandRow]: DeviceCommandRow[K] | null 
  * the device offline a moment before is seen). One statement is atomic on its own, so no
  * transaction (and no extra round trips) is needed on the fleet's hottest path.
  */
-export async function heartbeatAndClaim(db: Executor, tenantId: string, deviceId: string, telemetry: DeviceTelemetryData, now: Date): Promise<HeartbeatResult> {
-  const rows = (await heartbeatStatement(db, { tenantId, deviceId, telemetry: JSON.stringify(telemetry), now })) as HeartbeatRow[];
+export async function heartbeatAndClaim(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  telemetry: DeviceTelemetryData,
+  now: Date,
+): Promise<HeartbeatResult> {
+  const rows = (await heartbeatStatement(db, {
+    tenantId,
+    deviceId,
+    telemetry: JSON.stringify(telemetry),
+    now,
+  })) as HeartbeatRow[];
   const device = rows.find((r) => r.device_event_sequence !== null);
   const commands = rows
     .filter((r) => r.id !== null && r.status === 'delivered')
     .map(({ device_offline_since: _o, device_event_sequence: _s, ...command }) => command as DeviceCommandRow)
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
-  return { commands, presence: device ? { offlineSince: device.device_offline_since, sequence: device.device_event_sequence as number } : null };
+  return {
+    commands,
+    presence: device
+      ? { offlineSince: device.device_offline_since, sequence: device.device_event_sequence as number }
+      : null,
+  };
 }
 
 /** Records the result of a command not yet reported; undefined when it was reported, expired or is unknown. */
@@ -106,11 +132,18 @@ export async function completeCommand(
 ): Promise<DeviceCommandRow | undefined> {
   return db
     .updateTable('device_commands')
-    .set({ status: report.status, result: report.result === undefined ? null : JSON.stringify(report.result), error: report.error, completed_at: where.now })
+    .set({
+      status: report.status,
+      result: report.result === undefined ? null : JSON.stringify(report.result),
+      error: report.error,
+      completed_at: where.now,
+    })
     .where('tenant_id', '=', where.tenantId)
     .where('device_id', '=', where.deviceId)
     .where('id', '=', where.id)
-    .where((eb) => eb.or([eb('status', '=', 'delivered'), eb.and([eb('status', '=', 'pending'), eb('expires_at', '>', where.now)])]))
+    .where((eb) =>
+      eb.or([eb('status', '=', 'delivered'), eb.and([eb('status', '=', 'pending'), eb('expires_at', '>', where.now)])]),
+    )
     .returningAll()
     .executeTakeFirst();
 }
@@ -125,14 +158,23 @@ export async function findCommandWithReport(
   return db
     .selectFrom('device_commands')
     .selectAll()
-    .select(sql<boolean>`(status = ${report.status} AND result IS NOT DISTINCT FROM ${result}::jsonb AND error IS NOT DISTINCT FROM ${report.error}::text)`.as('same_report'))
+    .select(
+      sql<boolean>`(status = ${report.status} AND result IS NOT DISTINCT FROM ${result}::jsonb AND error IS NOT DISTINCT FROM ${report.error}::text)`.as(
+        'same_report',
+      ),
+    )
     .where('tenant_id', '=', where.tenantId)
     .where('device_id', '=', where.deviceId)
     .where('id', '=', where.id)
     .executeTakeFirst();
 }
 
-export async function listCommands(db: Executor, tenantId: string, deviceId: string, limit: number): Promise<DeviceCommandRow[]> {
+export async function listCommands(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  limit: number,
+): Promise<DeviceCommandRow[]> {
   return db
     .selectFrom('device_commands')
     .selectAll()

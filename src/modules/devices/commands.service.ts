@@ -1,8 +1,8 @@
-import type { Executor } from '../../db/index.js';
-import type { DeviceCommandRow } from '../../db/types.js';
-import type { AppDeps } from '../../deps.js';
-import { conflict, invalidField, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { DeviceCommandRow } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { conflict, invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { COMMAND_TTL_SECONDS } from './devices.rules.js';
 import type { CreateDeviceCommand } from './devices.commands.js';
 import { getDevice } from './devices.service.js';
@@ -13,7 +13,13 @@ import * as repo from './commands.repository.js';
  * Queues a command for a device (tenant side); `trx` must be the caller's transaction and
  * `command` the caller's parsed input (parseCreateDeviceCommand).
  */
-export async function createCommand(trx: Executor, deps: AppDeps, tenantId: string, deviceId: string, command: CreateDeviceCommand): Promise<DeviceCommandRow> {
+export async function createCommand(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  deviceId: string,
+  command: CreateDeviceCommand,
+): Promise<DeviceCommandRow> {
   const device = await getDevice(trx, tenantId, deviceId);
   if (device.revoked_at) throw conflict('device_revoked', `Device ${device.id} is revoked and takes no commands`);
   const { doorId } = command;
@@ -33,13 +39,23 @@ export async function createCommand(trx: Executor, deps: AppDeps, tenantId: stri
 }
 
 /** `limit`: the caller's page size (pageSizeOf, PAGE_SIZES.deviceCommands). */
-export async function listCommands(db: Executor, tenantId: string, deviceId: string, limit: number): Promise<DeviceCommandRow[]> {
+export async function listCommands(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  limit: number,
+): Promise<DeviceCommandRow[]> {
   await getDevice(db, tenantId, deviceId);
   return repo.listCommands(db, tenantId, deviceId, limit);
 }
 
 /** Hands out the device's pending commands (they become delivered); expired ones never are. */
-export function claimCommands(db: Executor, deps: AppDeps, tenantId: string, deviceId: string): Promise<DeviceCommandRow[]> {
+export function claimCommands(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  deviceId: string,
+): Promise<DeviceCommandRow[]> {
   return repo.claimPendingCommands(db, tenantId, deviceId, deps.now());
 }
 
@@ -53,7 +69,14 @@ export interface CommandReport {
  * Records what the device did with a command. Repeating the same report is harmless (200 with the
  * command); a different report after the first is a conflict, as is a report for an expired one.
  */
-export async function reportCommand(db: Executor, deps: AppDeps, tenantId: string, deviceId: string, commandId: string, report: CommandReport): Promise<DeviceCommandRow> {
+export async function reportCommand(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  deviceId: string,
+  commandId: string,
+  report: CommandReport,
+): Promise<DeviceCommandRow> {
   if (!isUuid(commandId)) throw notFound('Command', commandId);
   const normalized = { status: report.status, result: report.result, error: report.error ?? null };
   const where = { tenantId, deviceId, id: commandId };
@@ -64,7 +87,10 @@ export async function reportCommand(db: Executor, deps: AppDeps, tenantId: strin
   const { same_report: same, ...command } = current;
   if (same) return command;
   if (command.status === 'executed' || command.status === 'failed') {
-    throw conflict('command_already_reported', `Command ${commandId} was already reported as ${command.status} with a different result`);
+    throw conflict(
+      'command_already_reported',
+      `Command ${commandId} was already reported as ${command.status} with a different result`,
+    );
   }
   throw conflict('command_expired', `Command ${commandId} expired before it was delivered`);
 }

@@ -1,11 +1,17 @@
-import { compiledOnce } from '../../db/compiled-once.js';
+import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { DeviceRow, DoorRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { DeviceRow, DoorRow } from '../../kernel/db/types.js';
 
 export async function insertDevice(
   db: Executor,
-  values: { tenant_id: string; name: string; activation_code_hash: string; activation_expires_at: Date; created_at: Date },
+  values: {
+    tenant_id: string;
+    name: string;
+    activation_code_hash: string;
+    activation_expires_at: Date;
+    created_at: Date;
+  },
 ): Promise<DeviceRow> {
   return db.insertInto('devices').values(values).returningAll().executeTakeFirstOrThrow();
 }
@@ -15,10 +21,21 @@ export async function findDevice(db: Executor, tenantId: string, id: string): Pr
 }
 
 export async function listDevices(db: Executor, tenantId: string): Promise<DeviceRow[]> {
-  return db.selectFrom('devices').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('id').execute();
+  return db
+    .selectFrom('devices')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
-export async function revokeDevice(db: Executor, tenantId: string, id: string, now: Date): Promise<DeviceRow | undefined> {
+export async function revokeDevice(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  now: Date,
+): Promise<DeviceRow | undefined> {
   return db
     .updateTable('devices')
     .set({ revoked_at: now })
@@ -29,7 +46,12 @@ export async function revokeDevice(db: Executor, tenantId: string, id: string, n
     .executeTakeFirst();
 }
 
-export async function replaceDeviceDoors(db: Executor, tenantId: string, deviceId: string, doorIds: string[]): Promise<void> {
+export async function replaceDeviceDoors(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  doorIds: string[],
+): Promise<void> {
   await db.deleteFrom('device_doors').where('tenant_id', '=', tenantId).where('device_id', '=', deviceId).execute();
   if (doorIds.length) {
     await db
@@ -41,7 +63,12 @@ export async function replaceDeviceDoors(db: Executor, tenantId: string, deviceI
 
 export async function existingDoorIds(db: Executor, tenantId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('doors').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('doors')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -55,7 +82,13 @@ export async function activateDevice(
 ): Promise<Pick<DeviceRow, 'id' | 'tenant_id'> | undefined> {
   return db
     .updateTable('devices')
-    .set({ activated_at: values.now, key_hash: values.keyHash, key_prefix: values.keyPrefix, serial: values.serial, firmware_version: values.firmwareVersion })
+    .set({
+      activated_at: values.now,
+      key_hash: values.keyHash,
+      key_prefix: values.keyPrefix,
+      serial: values.serial,
+      firmware_version: values.firmwareVersion,
+    })
     .where('activation_code_hash', '=', values.codeHash)
     .where('activated_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -69,11 +102,18 @@ export async function findDeviceByActivationCodeHash(db: Executor, codeHash: str
 }
 
 const deviceByKeyHash = compiledOnce(['keyHash'], (db, p) =>
-  db.selectFrom('devices').select(['id', 'tenant_id', 'last_heartbeat_at']).where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+  db
+    .selectFrom('devices')
+    .select(['id', 'tenant_id', 'last_heartbeat_at'])
+    .where('key_hash', '=', p.keyHash)
+    .where('revoked_at', 'is', null),
 );
 
 /** The device behind a key: one lookup on the unique key_hash index (every device request). */
-export async function findActiveDeviceByKeyHash(db: Executor, keyHash: string): Promise<Pick<DeviceRow, 'id' | 'tenant_id' | 'last_heartbeat_at'> | undefined> {
+export async function findActiveDeviceByKeyHash(
+  db: Executor,
+  keyHash: string,
+): Promise<Pick<DeviceRow, 'id' | 'tenant_id' | 'last_heartbeat_at'> | undefined> {
   return (await deviceByKeyHash(db, { keyHash }))[0];
 }
 
@@ -92,7 +132,12 @@ export async function doorsOfDevices(db: Executor, deviceIds: readonly string[])
     .execute();
 }
 
-export async function findDeviceDoor(db: Executor, tenantId: string, deviceId: string, doorId: string): Promise<DoorRow | undefined> {
+export async function findDeviceDoor(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  doorId: string,
+): Promise<DoorRow | undefined> {
   return db
     .selectFrom('device_doors as dd')
     .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
@@ -104,13 +149,19 @@ export async function findDeviceDoor(db: Executor, tenantId: string, deviceId: s
 }
 
 /** A device's doors with the objects each serves, for the device config. */
-export async function configDoors(db: Executor, tenantId: string, deviceId: string): Promise<(DoorRow & { object_ids: string[] })[]> {
+export async function configDoors(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+): Promise<(DoorRow & { object_ids: string[] })[]> {
   return db
     .selectFrom('device_doors as dd')
     .innerJoin('doors as d', (j) => j.onRef('d.tenant_id', '=', 'dd.tenant_id').onRef('d.id', '=', 'dd.door_id'))
     .selectAll('d')
     .select(
-      sql<string[]>`coalesce((SELECT array_agg(o.object_id::text ORDER BY o.object_id) FROM door_objects o WHERE o.tenant_id = d.tenant_id AND o.door_id = d.id), '{}')`.as(
+      sql<
+        string[]
+      >`coalesce((SELECT array_agg(o.object_id::text ORDER BY o.object_id) FROM door_objects o WHERE o.tenant_id = d.tenant_id AND o.door_id = d.id), '{}')`.as(
         'object_ids',
       ),
     )
@@ -122,6 +173,11 @@ export async function configDoors(db: Executor, tenantId: string, deviceId: stri
 }
 
 export async function lastHeartbeatAt(db: Executor, tenantId: string, deviceId: string): Promise<Date | null> {
-  const row = await db.selectFrom('devices').select('last_heartbeat_at').where('tenant_id', '=', tenantId).where('id', '=', deviceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('devices')
+    .select('last_heartbeat_at')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', deviceId)
+    .executeTakeFirst();
   return row?.last_heartbeat_at ?? null;
 }

@@ -1,9 +1,9 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../auth/principal.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { inTransaction } from '../../kernel/graphql-helpers.js';
 import * as commands from './commands.service.js';
-import { PAGE_SIZES, pageSizeOf } from '../../paging.js';
-import { parseCreateDeviceCommand, parseRegisterDevice } from './devices.commands.js';
+import { PAGE_SIZES, pageSizeOf } from '../../kernel/paging.js';
+import { parseCreateDeviceCommand, parseRegisterDevice, parseSetDeviceDoors } from './devices.commands.js';
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
 import { auditRequest } from '../audit/index.js';
@@ -12,35 +12,81 @@ export const deviceResolvers: Resolvers = {
   Query: {
     devices: (_, a, ctx) => devices.listDevices(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal), a.id),
-    deviceCommands: (_, a, ctx) => commands.listCommands(ctx.db, tenantOf(ctx.principal, a.tenantId), a.deviceId, pageSizeOf(PAGE_SIZES.deviceCommands, a.first)),
+    deviceCommands: (_, a, ctx) =>
+      commands.listCommands(
+        ctx.db,
+        tenantOf(ctx.principal, a.tenantId),
+        a.deviceId,
+        pageSizeOf(PAGE_SIZES.deviceCommands, a.first),
+      ),
   },
   Mutation: {
     registerDevice: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      const command = parseRegisterDevice(a);
+      const command = parseRegisterDevice({ name: a.name, doorIds: a.doorIds ?? undefined });
       return inTransaction(ctx, async (trx) => {
-        const registered = await devices.registerDevice(trx, ctx.deps, tenantId, command, a.doorIds);
-        await auditRequest(ctx, trx, tenantId, 'device.registered', { type: 'device', id: registered.device.id }, { name: registered.device.name, doorIds: a.doorIds });
+        const registered = await devices.registerDevice(trx, ctx.deps, tenantId, command);
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'device.registered',
+          { type: 'device', id: registered.device.id },
+          { name: registered.device.name, doorIds: a.doorIds },
+        );
         return registered;
       });
     },
     setDeviceDoors: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => devices.setDeviceDoors(trx, tenantId, a.id, a.doorIds));
+      const command = parseSetDeviceDoors({ doorIds: a.doorIds });
+      return inTransaction(ctx, async (trx) => {
+        const device = await devices.setDeviceDoors(trx, tenantId, a.id, command);
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'device.doors_changed',
+          { type: 'device', id: a.id },
+          { doorIds: a.doorIds },
+        );
+        return device;
+      });
     },
     revokeDevice: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return inTransaction(ctx, async (trx) => {
         const wasRevoked = (await devices.getDevice(trx, tenantId, a.id)).revoked_at !== null;
         const device = await devices.revokeDevice(trx, ctx.deps, tenantId, a.id);
-        if (!wasRevoked) await auditRequest(ctx, trx, tenantId, 'device.revoked', { type: 'device', id: device.id }, { name: device.name });
+        if (!wasRevoked)
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'device.revoked',
+            { type: 'device', id: device.id },
+            { name: device.name },
+          );
         return device;
       });
     },
     createDeviceCommand: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateDeviceCommand(a);
-      return { command: await inTransaction(ctx, (trx) => commands.createCommand(trx, ctx.deps, tenantId, a.deviceId, command)) };
+      return {
+        command: await inTransaction(ctx, async (trx) => {
+          const created = await commands.createCommand(trx, ctx.deps, tenantId, a.deviceId, command);
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'device.command_created',
+            { type: 'device', id: a.deviceId },
+            { commandId: created.id, ...command },
+          );
+          return created;
+        }),
+      };
     },
   },
   Device: {

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps.js';
-import type { DevicePrincipal } from '../../auth/principal.js';
-import { DomainError, forbidden, unauthenticated } from '../../errors.js';
-import { checkAccess, recordOfflineDecisions } from '../access/index.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { DevicePrincipal } from '../../kernel/auth/principal.js';
+import { DomainError, forbidden, unauthenticated } from '../../kernel/errors.js';
+import { checkAccess, parseReportOfflineDecisions, recordOfflineDecisions } from '../access/index.js';
 import { claimCommands, reportCommand } from './commands.service.js';
 import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from './devices.service.js';
 import { commandView } from './devices.rules.js';
-import { problemResponse } from '../../http/problem-schema.js';
+import { parseActivateDevice } from './devices.commands.js';
+import { problemResponse } from '../../kernel/problem-schema.js';
 import {
   AccessCheckBody,
   AccessCheckResult,
@@ -31,7 +32,8 @@ type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
 /** The calling device; a key may act only for its own device id. */
 function deviceOf(req: DeviceRequest): DevicePrincipal {
   const principal = req.principal;
-  if (principal?.kind !== 'device') throw unauthenticated('A device key is required: send Authorization: Bearer svc_dk_…');
+  if (principal?.kind !== 'device')
+    throw unauthenticated('A device key is required: send Authorization: Bearer svc_dk_…');
   return principal;
 }
 
@@ -42,7 +44,9 @@ async function ownDeviceOnly(req: DeviceRequest): Promise<void> {
 }
 
 function tooManyAttempts(code: string, message: string, seconds: number): DomainError {
-  return new DomainError('RATE_LIMITED', code, `${message}; try again in ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
+  return new DomainError('RATE_LIMITED', code, `${message}; try again in ${seconds} s`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
 }
 
 /** The device protocol under /api/devices (the controllers at the venue call these). */
@@ -59,20 +63,29 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       schema: {
         operationId: 'activateDevice',
         summary: 'Activate a device with its one-time activation code',
-        description: 'Unknown code 400 activation_code_invalid; used, expired or revoked 409; after 5 unknown codes from one address in 15 minutes, 429.',
+        description:
+          'Unknown code 400 activation_code_invalid; used, expired or revoked 409; after 5 unknown codes from one address in 15 minutes, 429.',
         tags,
         body: ActivateBody,
         response: {
           200: ActivationResult,
-          409: problemResponse('The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).'),
+          409: problemResponse(
+            'The code was already used (activation_code_used), has expired (activation_code_expired), or its device was revoked (device_revoked).',
+          ),
         },
       },
     },
     async (req) => {
       const wait = await activationCodes.retryAfterSeconds(req.ip);
-      if (wait > 0) throw tooManyAttempts('too_many_activation_attempts', 'Too many invalid activation codes from this address', wait);
+      if (wait > 0)
+        throw tooManyAttempts(
+          'too_many_activation_attempts',
+          'Too many invalid activation codes from this address',
+          wait,
+        );
       try {
-        return await activateDevice(db, deps, req.body);
+        const command = parseActivateDevice(req.body);
+        return await db.transaction().execute((trx) => activateDevice(trx, deps, command, req.ip));
       } catch (error) {
         if (isUnknownActivationCode(error)) await activationCodes.recordFailure(req.ip);
         throw error;
@@ -96,7 +109,11 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     },
     async (req) => {
       const answer = await heartbeat(db, deps, deviceOf(req), req.body);
-      return { status: 'ok', pending_commands: answer.commands.map(commandView), revoked_token_ids: answer.revokedTokenIds };
+      return {
+        status: 'ok',
+        pending_commands: answer.commands.map(commandView),
+        revoked_token_ids: answer.revokedTokenIds,
+      };
     },
   );
 
@@ -105,7 +122,13 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     {
       config: device,
       onRequest: ownDeviceOnly,
-      schema: { operationId: 'pollDeviceCommands', summary: 'Poll pending commands (a backup to the heartbeat)', tags, params: DeviceParams, response: { 200: CommandList } },
+      schema: {
+        operationId: 'pollDeviceCommands',
+        summary: 'Poll pending commands (a backup to the heartbeat)',
+        tags,
+        params: DeviceParams,
+        response: { 200: CommandList },
+      },
     },
     async (req) => {
       const caller = deviceOf(req);
@@ -126,7 +149,12 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
         tags,
         params: CommandParams,
         body: CommandReportBody,
-        response: { 200: CommandResult, 409: problemResponse('A different report was already stored (command_already_reported) or the command expired (command_expired).') },
+        response: {
+          200: CommandResult,
+          409: problemResponse(
+            'A different report was already stored (command_already_reported) or the command expired (command_expired).',
+          ),
+        },
       },
     },
     async (req) => {
@@ -143,7 +171,8 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       onRequest: ownDeviceOnly,
       schema: {
         operationId: 'deviceConfig',
-        summary: 'The device’s configuration: doors, GPIO pins, behaviours, the keys to verify QR tokens offline and the offline policy',
+        summary:
+          'The device’s configuration: doors, GPIO pins, behaviours, the keys to verify QR tokens offline and the offline policy',
         tags,
         params: DeviceParams,
         response: { 200: DeviceConfigResult },
@@ -179,7 +208,8 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       schema: {
         operationId: 'deviceAccessLogReport',
         summary: 'Report decisions the door made offline',
-        description: 'Each entry is stored once (key: device, token_id, door_id, decided_at); sending it again is harmless. All or nothing: a bad entry is a 400 naming it.',
+        description:
+          'Each entry is stored once (key: device, token_id, door_id, decided_at); sending it again is harmless. An entry is believed only for a door the device drives, not in the future, and, when it opened the door, with a token id of this tenant, inside the token’s window ± the clock skew, at a door serving the token’s object; other entries are refused one by one in `rejected` and never stored. A malformed entry (a denial without reason, an admission with one) is a 400 naming it and nothing is stored.',
         tags,
         params: DeviceParams,
         body: AccessLogReportBody,
@@ -187,8 +217,9 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (req, reply) => {
-      const accepted = await db.transaction().execute((trx) => recordOfflineDecisions(trx, deps, deviceOf(req), req.body.entries));
-      return reply.code(202).send({ accepted });
+      const entries = parseReportOfflineDecisions(req.body);
+      const result = await db.transaction().execute((trx) => recordOfflineDecisions(trx, deps, deviceOf(req), entries));
+      return reply.code(202).send(result);
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { DeviceCommandRow, DeviceRow } from '../../db/types.js';
+import type { DeviceCommandRow, DeviceRow } from '../../kernel/db/types.js';
 
 export const HEARTBEAT_INTERVAL_SECONDS = 15;
 /** A device is online while heartbeats arrive within 3 intervals. */
@@ -10,10 +10,27 @@ export const ACTIVATION_CODE_TTL_DAYS = 7;
 export const COMMAND_TTL_SECONDS = 60;
 export const DEVICE_KEY_PREFIX = 'svc_dk_';
 export const COMMAND_TYPES = ['unlock'] as const;
+export type CommandType = (typeof COMMAND_TYPES)[number];
+
+/** Each command type's payload (commands.service.ts writes them), as JSON Schema: the OpenAPI document types DeviceCommand.payload by type with these. */
+export const COMMAND_PAYLOADS: Record<CommandType, Record<string, unknown>> = {
+  unlock: {
+    type: 'object',
+    description: 'Open the door on gpio_pin for duration_seconds.',
+    properties: {
+      gpio_pin: { type: 'integer', minimum: 0, description: 'The controller pin of the door’s lock.' },
+      duration_seconds: { type: 'integer', minimum: 1, description: 'How long the lock stays open.' },
+    },
+    required: ['gpio_pin', 'duration_seconds'],
+  },
+};
 
 export type DeviceStatus = 'PENDING_ACTIVATION' | 'ACTIVATION_EXPIRED' | 'ACTIVE' | 'REVOKED';
 
-export function deviceStatus(device: Pick<DeviceRow, 'revoked_at' | 'activated_at' | 'activation_expires_at'>, now: Date): DeviceStatus {
+export function deviceStatus(
+  device: Pick<DeviceRow, 'revoked_at' | 'activated_at' | 'activation_expires_at'>,
+  now: Date,
+): DeviceStatus {
   if (device.revoked_at) return 'REVOKED';
   if (device.activated_at) return 'ACTIVE';
   return device.activation_expires_at > now ? 'PENDING_ACTIVATION' : 'ACTIVATION_EXPIRED';

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { DeviceCommandStatus } from '../../db/types.js';
-import { DENIAL_REASONS, type DenialReason } from '../access/index.js';
-import { named } from '../../rest/openapi-components.js';
+import type { DeviceCommandStatus } from '../../kernel/db/types.js';
+import { DENIAL_REASONS, OFFLINE_REJECTIONS, type DenialReason, type OfflineRejection } from '../access/index.js';
+import { named } from '../../kernel/openapi-names.js';
+import { COMMAND_TYPES, type CommandType } from './devices.rules.js';
 
 // JSON schemas of the device protocol's request bodies; fastify validates them before a handler
 // runs, and a violation becomes a problem+json 400 naming the field.
@@ -37,7 +38,9 @@ export const CommandReportBody = named(
   'DeviceCommandReport',
   Type.Object({
     status: Type.Unsafe<'executed' | 'failed'>({ type: 'string', enum: ['executed', 'failed'] }),
-    result: Type.Optional(Type.Unknown({ description: 'Any JSON value: what the controller reports with status executed (stored as is).' })),
+    result: Type.Optional(
+      Type.Unknown({ description: 'Any JSON value: what the controller reports with status executed (stored as is).' }),
+    ),
     error: Type.Optional(Type.String({ maxLength: 2000 })),
   }),
 );
@@ -74,8 +77,15 @@ export const DeviceCommand = named(
   Type.Object(
     {
       id: Type.String({ format: 'uuid' }),
-      type: Type.String({ description: 'unlock' }),
-      payload: Type.Object({}, { additionalProperties: true, description: 'For unlock: {gpio_pin, duration_seconds}.' }),
+      type: Type.Unsafe<CommandType>({
+        type: 'string',
+        enum: [...COMMAND_TYPES],
+        description: 'What the command asks; payload has this type’s shape.',
+      }),
+      payload: Type.Object(
+        {},
+        { additionalProperties: true, description: 'For unlock: {gpio_pin, duration_seconds}.' },
+      ),
       status: Type.Unsafe<DeviceCommandStatus>({ type: 'string', enum: [...COMMAND_STATUSES] }),
       expires_at: Type.String({ format: 'date-time' }),
       created_at: Type.String({ format: 'date-time' }),
@@ -89,7 +99,9 @@ export const HeartbeatResult = named(
   Type.Object(
     {
       status: Type.Literal('ok'),
-      pending_commands: Type.Array(DeviceCommand, { description: 'Commands handed out now, oldest first (each only once).' }),
+      pending_commands: Type.Array(DeviceCommand, {
+        description: 'Commands handed out now, oldest first (each only once).',
+      }),
       revoked_token_ids: Type.Array(Type.String(), {
         description:
           'Ids (jti) of QR tokens revoked (cancelled or rescheduled bookings) since the previous heartbeat, with a 60 s overlap; all unexpired ones on the first heartbeat. Refuse them offline.',
@@ -102,12 +114,19 @@ export const HeartbeatResult = named(
 export const CommandList = named(
   'PendingDeviceCommandList',
   Type.Object(
-    { commands: Type.Array(DeviceCommand, { description: 'Pending commands handed out now, oldest first (each only once).' }) },
+    {
+      commands: Type.Array(DeviceCommand, {
+        description: 'Pending commands handed out now, oldest first (each only once).',
+      }),
+    },
     { description: 'The pending commands.' },
   ),
 );
 
-export const CommandResult = named('DeviceCommandReportResult', Type.Object({ command: DeviceCommand }, { description: 'The report is stored (or was already, identically).' }));
+export const CommandResult = named(
+  'DeviceCommandReportResult',
+  Type.Object({ command: DeviceCommand }, { description: 'The report is stored (or was already, identically).' }),
+);
 
 export const DeviceConfigResult = named(
   'DeviceConfig',
@@ -121,18 +140,35 @@ export const DeviceConfigResult = named(
           gpio_pin: Type.Integer(),
           behavior: Type.String({ description: 'e.g. unlock_per_scan' }),
           unlock_duration_seconds: Type.Integer(),
-          object_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'The bookable objects the door serves.' }),
+          object_ids: Type.Array(Type.String({ format: 'uuid' }), {
+            description: 'The bookable objects the door serves.',
+          }),
         }),
       ),
       heartbeat_interval_seconds: Type.Integer(),
       jwks: Type.Object(
-        { keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'An Ed25519 public key (OKP JWK with kid, alg EdDSA).' })) },
-        { description: 'The tenant’s keys that verify signed QR tokens (the active key and retired keys with unexpired tokens).' },
+        {
+          keys: Type.Array(
+            Type.Object(
+              {},
+              { additionalProperties: true, description: 'An Ed25519 public key (OKP JWK with kid, alg EdDSA).' },
+            ),
+          ),
+        },
+        {
+          description:
+            'The tenant’s keys that verify signed QR tokens (the active key and retired keys with unexpired tokens).',
+        },
       ),
       offline: Type.Object(
         {
-          max_offline_seconds: Type.Integer({ description: 'How long after its last successful heartbeat the door may verify QR tokens itself (0: never).' }),
-          clock_skew_seconds: Type.Integer({ description: 'How far the door’s clock may be off: it widens a token’s window by this much, offline only.' }),
+          max_offline_seconds: Type.Integer({
+            description:
+              'How long after its last successful heartbeat the door may verify QR tokens itself (0: never).',
+          }),
+          clock_skew_seconds: Type.Integer({
+            description: 'How far the door’s clock may be off: it widens a token’s window by this much, offline only.',
+          }),
         },
         { description: 'The offline policy of the tenant.' },
       ),
@@ -148,12 +184,19 @@ export const OfflineDecisionEntry = named(
   'OfflineAccessDecision',
   Type.Object({
     token_id: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'The jti of the scanned token; null when it was no valid signed token.' }),
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description: 'The jti of the scanned token; null when it was no valid signed token.',
+      }),
     ),
     door_id: Type.String({ format: 'uuid' }),
     decided_at: Type.String({ format: 'date-time' }),
     allowed: Type.Boolean(),
-    reason: Type.Optional(Type.Union([Type.Unsafe<(typeof OFFLINE_REASONS)[number]>({ type: 'string', enum: [...OFFLINE_REASONS] }), Type.Null()])),
+    reason: Type.Optional(
+      Type.Union([
+        Type.Unsafe<(typeof OFFLINE_REASONS)[number]>({ type: 'string', enum: [...OFFLINE_REASONS] }),
+        Type.Null(),
+      ]),
+    ),
   }),
 );
 
@@ -167,7 +210,24 @@ export type AccessLogReportBody = Static<typeof AccessLogReportBody>;
 
 export const AccessLogReportResult = named(
   'AccessLogReportResult',
-  Type.Object({ accepted: Type.Integer({ description: 'How many entries are recorded (new or already).' }) }, { description: 'Recorded.' }),
+  Type.Object(
+    {
+      accepted: Type.Integer({ description: 'How many entries are recorded (new, or already by an earlier upload).' }),
+      rejected: Type.Array(
+        Type.Object({
+          index: Type.Integer({ description: 'The entry’s position in `entries` (from 0).' }),
+          reason: Type.Unsafe<OfflineRejection>({
+            type: 'string',
+            enum: [...OFFLINE_REJECTIONS],
+            description:
+              'door_not_assigned: the device does not drive this door (another device’s, another tenant’s, unknown); decided_in_future: later than now plus the clock skew; unknown_token: no token of this tenant has this id; token_required: an admission without a token id; outside_token_validity: an admission outside the token’s window ± the clock skew; token_not_for_door: an admission at a door that does not serve the token’s object.',
+          }),
+        }),
+        { description: 'Entries refused, never stored; sending them again is refused again.' },
+      ),
+    },
+    { description: 'Recorded, except the entries in `rejected`.' },
+  ),
 );
 
 export const AccessCheckResult = named(
@@ -177,7 +237,9 @@ export const AccessCheckResult = named(
       allowed: Type.Boolean(),
       behavior: Type.Optional(Type.String({ description: 'When allowed, e.g. unlock_per_scan.' })),
       unlockDurationSeconds: Type.Optional(Type.Integer({ description: 'When allowed.' })),
-      reason: Type.Optional(Type.Unsafe<DenialReason>({ type: 'string', enum: [...DENIAL_REASONS], description: 'When denied.' })),
+      reason: Type.Optional(
+        Type.Unsafe<DenialReason>({ type: 'string', enum: [...DENIAL_REASONS], description: 'When denied.' }),
+      ),
     },
     { description: 'The decision; a denial is a 200 too, with allowed false and a reason.' },
   ),

@@ -1,35 +1,29 @@
 import * as commandsRepo from './commands.repository.js';
-import type { DeviceCommandRow } from '../../db/types.js';
-import type { Executor } from '../../db/index.js';
-import type { DeviceRow, DeviceTelemetryData } from '../../db/types.js';
-import type { AppDeps } from '../../deps.js';
-import type { DevicePrincipal } from '../../auth/principal.js';
-import { displayPrefix, randomToken, sha256 } from '../../crypto.js';
-import { DomainError, Validator, conflict, invalidField, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import type { DeviceCommandRow } from '../../kernel/db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { DeviceRow, DeviceTelemetryData } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { DevicePrincipal } from '../../kernel/auth/principal.js';
+import { displayPrefix, randomToken, sha256 } from '../../kernel/crypto.js';
+import { DomainError, conflict, invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { newActivationCode, normalizeActivationCode } from './activation-code.js';
-import type { RegisterDevice } from './devices.commands.js';
+import type { ActivateDevice, RegisterDevice, SetDeviceDoors } from './devices.commands.js';
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
 import * as repo from './devices.repository.js';
 import { markDeviceBackOnline } from './presence.js';
 import { doorVerificationConfig, revokedTokenIdsSince, type DoorVerificationConfig } from '../access/index.js';
+import { recordAudit } from '../audit/index.js';
 
 // Tenant side: register, list, re-assign doors, revoke. Device side: activate, authenticate,
 // heartbeat telemetry, config. Every tenant-side function takes the tenant from the principal.
 
-async function checkDoorIds(db: Executor, tenantId: string, doorIds: unknown): Promise<string[]> {
-  const v = new Validator();
-  if (v.check(Array.isArray(doorIds), 'doorIds', 'must be a list of door ids')) {
-    const ids = doorIds as unknown[];
-    const malformed = ids.filter((id) => !isUuid(id));
-    if (v.check(malformed.length === 0, 'doorIds', `not door ids: ${malformed.join(', ')}`)) {
-      const known = await repo.existingDoorIds(db, tenantId, ids as string[]);
-      const unknown = (ids as string[]).filter((id) => !known.has(id));
-      v.check(unknown.length === 0, 'doorIds', `unknown doors: ${unknown.join(', ')}`);
-    }
-  }
-  v.throwIfAny();
-  return [...new Set(doorIds as string[])];
+/** The door ids, once every one is a door of the tenant. */
+async function checkDoorIds(db: Executor, tenantId: string, doorIds: string[]): Promise<string[]> {
+  const known = await repo.existingDoorIds(db, tenantId, doorIds);
+  const unknown = doorIds.filter((id) => !known.has(id));
+  if (unknown.length) throw invalidField('doorIds', `unknown doors: ${unknown.join(', ')}`);
+  return doorIds;
 }
 
 export interface RegisteredDevice {
@@ -38,10 +32,17 @@ export interface RegisteredDevice {
   activationCode: string;
 }
 
-/** Registers a controller for doors; `trx` must be the caller's transaction. */
-/** `command`: the caller's parsed input (parseRegisterDevice); the door ids are checked here. */
-export async function registerDevice(trx: Executor, deps: AppDeps, tenantId: string, command: RegisterDevice, doorIdsGiven: unknown): Promise<RegisteredDevice> {
-  const doorIds = await checkDoorIds(trx, tenantId, doorIdsGiven ?? []);
+/**
+ * Registers a controller for doors; `trx` must be the caller's transaction. `command`: the caller's
+ * parsed input (parseRegisterDevice); that the doors are the tenant's is checked here.
+ */
+export async function registerDevice(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  command: RegisterDevice,
+): Promise<RegisteredDevice> {
+  const doorIds = await checkDoorIds(trx, tenantId, command.doorIds ?? []);
   const now = deps.now();
   const { shown: activationCode, canonical } = newActivationCode();
   const device = await repo.insertDevice(trx, {
@@ -63,7 +64,12 @@ export async function getDevice(db: Executor, tenantId: string, id: string): Pro
 
 export const listDevices = repo.listDevices;
 
-export async function setDeviceDoors(trx: Executor, tenantId: string, id: string, doorIds: unknown): Promise<DeviceRow> {
+export async function setDeviceDoors(
+  trx: Executor,
+  tenantId: string,
+  id: string,
+  { doorIds }: SetDeviceDoors,
+): Promise<DeviceRow> {
   const device = await getDevice(trx, tenantId, id);
   await repo.replaceDeviceDoors(trx, tenantId, id, await checkDoorIds(trx, tenantId, doorIds));
   return device;
@@ -74,12 +80,6 @@ export async function revokeDevice(db: Executor, deps: AppDeps, tenantId: string
   const device = await getDevice(db, tenantId, id);
   if (device.revoked_at) return device;
   return (await repo.revokeDevice(db, tenantId, id, deps.now())) ?? getDevice(db, tenantId, id);
-}
-
-export interface ActivationInput {
-  activation_code: string;
-  serial: string;
-  firmware_version: string;
 }
 
 export interface Activation {
@@ -95,11 +95,17 @@ export const UNKNOWN_ACTIVATION_CODE = 'activation_code_invalid';
  * Consumes a one-time activation code and returns the device key (shown once, stored hashed).
  * Unknown code → 400, used / expired / revoked → 409.
  */
-export async function activateDevice(db: Executor, deps: AppDeps, input: ActivationInput): Promise<Activation> {
-  const v = new Validator();
-  v.check(input.serial.trim().length > 0, 'serial', 'must not be blank');
-  v.check(input.firmware_version.trim().length > 0, 'firmware_version', 'must not be blank');
-  v.throwIfAny();
+/**
+ * Exchanges an activation code for the device key (shown once), and records `device.activated` in
+ * the audit log: from then on the key opens the device API. Call it in a transaction, so the
+ * activation and its audit entry exist together. `ip` is the activating client's address.
+ */
+export async function activateDevice(
+  db: Executor,
+  deps: AppDeps,
+  input: ActivateDevice,
+  ip: string | null = null,
+): Promise<Activation> {
   const code = normalizeActivationCode(input.activation_code);
   const unknown = () => invalidField('activation_code', 'is not a valid activation code', UNKNOWN_ACTIVATION_CODE);
   if (!code) throw unknown();
@@ -110,19 +116,40 @@ export async function activateDevice(db: Executor, deps: AppDeps, input: Activat
     codeHash,
     keyHash: sha256(deviceKey),
     keyPrefix: displayPrefix(deviceKey),
-    serial: input.serial.trim(),
-    firmwareVersion: input.firmware_version.trim(),
+    serial: input.serial,
+    firmwareVersion: input.firmware_version,
     now,
   });
   if (activated) {
     deps.log.info({ deviceId: activated.id, tenantId: activated.tenant_id }, 'device activated');
-    return { device_id: activated.id, device_key: deviceKey, message: 'Device activated. Store the device key now: it is shown only once.' };
+    await recordAudit(db, {
+      tenantId: activated.tenant_id,
+      // Whoever holds the code: nobody signed in, so the actor is anonymous and the entry says how it acted.
+      actor: { type: 'anonymous', id: null, label: 'activation code' },
+      action: 'device.activated',
+      target: { type: 'device', id: activated.id },
+      details: { serial: input.serial, firmwareVersion: input.firmware_version, keyPrefix: displayPrefix(deviceKey) },
+      ip,
+      at: now,
+    });
+    return {
+      device_id: activated.id,
+      device_key: deviceKey,
+      message: 'Device activated. Store the device key now: it is shown only once.',
+    };
   }
   const device = await repo.findDeviceByActivationCodeHash(db, codeHash);
   if (!device) throw unknown();
   if (device.revoked_at) throw conflict('device_revoked', 'This device was revoked; register a new device');
-  if (device.activated_at) throw conflict('activation_code_used', 'This activation code was already used; register a new device to get a new code');
-  throw conflict('activation_code_expired', `This activation code expired (codes are valid for ${ACTIVATION_CODE_TTL_DAYS} days); register the device again`);
+  if (device.activated_at)
+    throw conflict(
+      'activation_code_used',
+      'This activation code was already used; register a new device to get a new code',
+    );
+  throw conflict(
+    'activation_code_expired',
+    `This activation code expired (codes are valid for ${ACTIVATION_CODE_TTL_DAYS} days); register the device again`,
+  );
 }
 
 export function isUnknownActivationCode(error: unknown): boolean {
@@ -133,7 +160,9 @@ export function isUnknownActivationCode(error: unknown): boolean {
 export async function authenticateDevice(db: Executor, plain: string): Promise<DevicePrincipal | null> {
   if (!plain.startsWith(DEVICE_KEY_PREFIX)) return null;
   const device = await repo.findActiveDeviceByKeyHash(db, sha256(plain));
-  return device ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id, lastHeartbeatAt: device.last_heartbeat_at } : null;
+  return device
+    ? { kind: 'device', deviceId: device.id, tenantId: device.tenant_id, lastHeartbeatAt: device.last_heartbeat_at }
+    : null;
 }
 
 export interface HeartbeatAnswer {
@@ -147,14 +176,28 @@ export interface HeartbeatAnswer {
  * with the token ids revoked since the previous heartbeat (read before this one is recorded). A
  * device marked offline is marked online again, with its device.online event.
  */
-export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrincipal, telemetry: DeviceTelemetryData): Promise<HeartbeatAnswer> {
+export async function heartbeat(
+  db: Executor,
+  deps: AppDeps,
+  device: DevicePrincipal,
+  telemetry: DeviceTelemetryData,
+): Promise<HeartbeatAnswer> {
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
   // The previous heartbeat as the key's lookup read it (before this one is recorded): the
   // revocations since then and the heartbeat itself are independent, so both go at once.
-  const previous = device.lastHeartbeatAt !== undefined ? device.lastHeartbeatAt : await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
+  const previous =
+    device.lastHeartbeatAt !== undefined
+      ? device.lastHeartbeatAt
+      : await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
   const [revokedTokenIds, { commands, presence }] = await Promise.all([
     revokedTokenIdsSince(db, deps, device.tenantId, previous),
-    commandsRepo.heartbeatAndClaim(db, device.tenantId, device.deviceId, { cpu_percent, memory_percent, wifi_signal_dbm, door_states }, deps.now()),
+    commandsRepo.heartbeatAndClaim(
+      db,
+      device.tenantId,
+      device.deviceId,
+      { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
+      deps.now(),
+    ),
   ]);
   // Back after missing three heartbeats: one device.online (the common online case costs nothing more).
   if (presence?.offlineSince) {
@@ -170,7 +213,14 @@ export async function heartbeat(db: Executor, deps: AppDeps, device: DevicePrinc
 
 export interface DeviceConfig extends DoorVerificationConfig {
   device_id: string;
-  doors: { id: string; name: string; gpio_pin: number; behavior: string; unlock_duration_seconds: number; object_ids: string[] }[];
+  doors: {
+    id: string;
+    name: string;
+    gpio_pin: number;
+    behavior: string;
+    unlock_duration_seconds: number;
+    object_ids: string[];
+  }[];
   heartbeat_interval_seconds: number;
 }
 

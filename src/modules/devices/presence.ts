@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
-import type { Executor } from '../../db/index.js';
+import type { DB } from '../../kernel/db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
 import { OFFLINE_AFTER_SECONDS } from './devices.rules.js';
 import * as repo from './presence.repository.js';
 import type { PresenceChange } from './presence.repository.js';
@@ -8,16 +8,21 @@ import type { PresenceChange } from './presence.repository.js';
 // Device presence events (docs/webhooks.md#device-presence). A device that misses three heartbeats
 // becomes offline (one device.offline), and its next heartbeat brings it back (one device.online).
 // The devices module does not depend on webhooks: it writes its events through a port, the outbox's
-// recordEvent, handed over by the composition root (src/deps.ts).
+// recordEvent, handed over by the composition root (src/kernel/deps.ts).
 
 export type DevicePresenceEventType = 'device.offline' | 'device.online';
 
-/** Writes an event to the outbox in `db`'s transaction (webhooks' recordEvent, wired in src/deps.ts). */
-export type RecordDeviceEvent = (db: Executor, tenantId: string, type: DevicePresenceEventType, data: Record<string, unknown>) => Promise<unknown>;
+/** Writes an event to the outbox in `db`'s transaction (webhooks' recordEvent, wired in src/kernel/deps.ts). */
+export type RecordDeviceEvent = (
+  db: Executor,
+  tenantId: string,
+  type: DevicePresenceEventType,
+  data: Record<string, unknown>,
+) => Promise<unknown>;
 
 /**
  * The tenants whose devices' presence is tracked: those with an active subscription to a presence
- * event (wired in src/deps.ts). A fleet nobody listens to is not swept, and its heartbeats stay one
+ * event (wired in src/kernel/deps.ts). A fleet nobody listens to is not swept, and its heartbeats stay one
  * statement; a new subscription hears of devices already silent at the next sweep.
  */
 export type ListeningTenants = (db: Executor) => Promise<string[]>;
@@ -30,7 +35,11 @@ export function offlineThreshold(now: Date): Date {
   return new Date(now.getTime() - OFFLINE_AFTER_SECONDS * 1000);
 }
 
-function presenceData(change: PresenceChange, doorIds: string[], extra: Record<string, unknown>): Record<string, unknown> {
+function presenceData(
+  change: PresenceChange,
+  doorIds: string[],
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     device: { id: change.id, name: change.name, doorIds },
     lastSeenAt: change.last_seen_at.toISOString(),
@@ -44,7 +53,12 @@ function presenceData(change: PresenceChange, doorIds: string[], extra: Record<s
  * device.offline per device, in the transaction that marks it; returns how many. Any number of
  * processes may sweep at once (the webhook dispatchers do, each pass): each transition is taken once.
  */
-export async function sweepDevicePresence(db: Kysely<DB>, now: Date, record: RecordDeviceEvent, listening?: ListeningTenants): Promise<number> {
+export async function sweepDevicePresence(
+  db: Kysely<DB>,
+  now: Date,
+  record: RecordDeviceEvent,
+  listening?: ListeningTenants,
+): Promise<number> {
   const threshold = offlineThreshold(now);
   const tenantIds = listening ? await listening(db) : undefined;
   if (tenantIds?.length === 0) return 0;
@@ -57,7 +71,12 @@ export async function sweepDevicePresence(db: Kysely<DB>, now: Date, record: Rec
         changes.map((c) => c.id),
       );
       for (const change of changes) {
-        await record(trx, change.tenant_id, 'device.offline', presenceData(change, doors.get(change.id) ?? [], { offlineAfterSeconds: OFFLINE_AFTER_SECONDS }));
+        await record(
+          trx,
+          change.tenant_id,
+          'device.offline',
+          presenceData(change, doors.get(change.id) ?? [], { offlineAfterSeconds: OFFLINE_AFTER_SECONDS }),
+        );
       }
       return changes.length;
     });
@@ -79,7 +98,12 @@ export async function markDeviceBackOnline(
     const change = await repo.markBackOnline(trx, device);
     if (!change) return false;
     const doors = await repo.doorIdsOf(trx, [change.id]);
-    await record(trx, change.tenant_id, 'device.online', presenceData(change, doors.get(change.id) ?? [], { offlineSince: device.offlineSince.toISOString() }));
+    await record(
+      trx,
+      change.tenant_id,
+      'device.online',
+      presenceData(change, doors.get(change.id) ?? [], { offlineSince: device.offlineSince.toISOString() }),
+    );
     return true;
   };
   return db.isTransaction ? write(db) : db.transaction().execute(write);

@@ -1,9 +1,17 @@
-import type { Executor } from '../../db/index.js';
-import type { OAuthAppRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { OAuthAppRow } from '../../kernel/db/types.js';
 
 export async function insertApp(
   db: Executor,
-  values: { client_id: string; tenant_id: string; name: string; redirect_uris: string[]; scopes: string[]; public: boolean; secret_hash: string | null },
+  values: {
+    client_id: string;
+    tenant_id: string;
+    name: string;
+    redirect_uris: string[];
+    scopes: string[];
+    public: boolean;
+    secret_hash: string | null;
+  },
 ): Promise<OAuthAppRow> {
   return db.insertInto('oauth_apps').values(values).returningAll().executeTakeFirstOrThrow();
 }
@@ -13,10 +21,22 @@ export async function findApp(db: Executor, clientId: string): Promise<OAuthAppR
 }
 
 export async function listApps(db: Executor, tenantId: string): Promise<OAuthAppRow[]> {
-  return db.selectFrom('oauth_apps').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('client_id').execute();
+  return db
+    .selectFrom('oauth_apps')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('client_id')
+    .execute();
 }
 
-export async function setSecretHash(db: Executor, tenantId: string, clientId: string, secretHash: string, at: Date): Promise<OAuthAppRow | undefined> {
+export async function setSecretHash(
+  db: Executor,
+  tenantId: string,
+  clientId: string,
+  secretHash: string,
+  at: Date,
+): Promise<OAuthAppRow | undefined> {
   return db
     .updateTable('oauth_apps')
     .set({ secret_hash: secretHash, secret_rotated_at: at })
@@ -28,7 +48,12 @@ export async function setSecretHash(db: Executor, tenantId: string, clientId: st
 }
 
 export async function deleteApp(db: Executor, tenantId: string, clientId: string): Promise<OAuthAppRow | undefined> {
-  return db.deleteFrom('oauth_apps').where('tenant_id', '=', tenantId).where('client_id', '=', clientId).returningAll().executeTakeFirst();
+  return db
+    .deleteFrom('oauth_apps')
+    .where('tenant_id', '=', tenantId)
+    .where('client_id', '=', clientId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** How many tenants hold at least one grant of each app. */

@@ -1,25 +1,15 @@
-import type { Executor } from '../../db/index.js';
-import type { OAuthAppRow } from '../../db/types.js';
-import { randomToken, sha256 } from '../../crypto.js';
-import { Validator, invalidField, notFound } from '../../errors.js';
-import { SCOPES, isScope } from '../../auth/scopes.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { OAuthAppRow } from '../../kernel/db/types.js';
+import { randomToken, sha256 } from '../../kernel/crypto.js';
+import { invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { findTenant } from '../tenants/index.js';
-import { classifyRedirectUri } from './redirect-uris.js';
+import type { CreateApp } from './apps.commands.js';
 import * as repo from './apps.repository.js';
 import { revokeGrantsOfApp } from './grants.service.js';
 
 export const CLIENT_ID_PREFIX = 'app_';
 export const CLIENT_SECRET_PREFIX = 'pcs_';
-const MAX_REDIRECT_URIS = 10;
-
-export interface AppInput {
-  tenantId: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-  public?: boolean | null;
-}
 
 export interface CreatedApp {
   app: OAuthAppRow;
@@ -34,29 +24,13 @@ function newSecret(): { plain: string; hash: string } {
 
 /** Compares a presented client secret with the stored hash (the hash of a 256-bit random value). */
 export function secretMatches(secretHash: string | null, presented: string): boolean {
-  return secretHash !== null && typeof presented === 'string' && presented.length > 0 && sha256(presented) === secretHash;
+  return (
+    secretHash !== null && typeof presented === 'string' && presented.length > 0 && sha256(presented) === secretHash
+  );
 }
 
-export async function createApp(db: Executor, input: AppInput): Promise<CreatedApp> {
-  const v = new Validator();
-  v.check(typeof input.name === 'string' && input.name.trim().length > 0 && input.name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
-  if (
-    v.check(
-      Array.isArray(input.redirectUris) && input.redirectUris.length > 0 && input.redirectUris.length <= MAX_REDIRECT_URIS,
-      'redirectUris',
-      `must list 1 to ${MAX_REDIRECT_URIS} redirect URIs`,
-    )
-  ) {
-    for (const uri of input.redirectUris) {
-      const checked = classifyRedirectUri(uri);
-      if ('error' in checked) v.add('redirectUris', checked.error);
-    }
-  }
-  if (v.check(Array.isArray(input.scopes) && input.scopes.length > 0, 'scopes', `must list at least one of ${SCOPES.join(', ')}`)) {
-    const unknown = input.scopes.filter((s) => !isScope(s));
-    v.check(unknown.length === 0, 'scopes', `unknown scope ${unknown.join(', ')}; known scopes are ${SCOPES.join(', ')}`);
-  }
-  v.throwIfAny();
+/** `input`: the tenant and the caller's parsed command (parseCreateApp). */
+export async function createApp(db: Executor, input: { tenantId: string } & CreateApp): Promise<CreatedApp> {
   if (!isUuid(input.tenantId) || !(await findTenant(db, input.tenantId))) throw notFound('Tenant', input.tenantId);
 
   const isPublic = input.public === true;
@@ -64,7 +38,7 @@ export async function createApp(db: Executor, input: AppInput): Promise<CreatedA
   const app = await repo.insertApp(db, {
     client_id: CLIENT_ID_PREFIX + randomToken(16),
     tenant_id: input.tenantId,
-    name: input.name.trim(),
+    name: input.name,
     redirect_uris: [...new Set(input.redirectUris)],
     scopes: [...new Set(input.scopes)],
     public: isPublic,

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerSecret } from '../../crypto.js';
-import { randomToken } from '../../crypto.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
+import { randomToken } from '../../kernel/crypto.js';
 
 // CSRF protection of the interaction forms: a random cookie (HttpOnly, SameSite=Strict, scoped
 // to the interaction pages) and, in each form, an HMAC of it bound to the interaction. A POST
@@ -20,16 +20,31 @@ export function readCookie(req: FastifyRequest, name: string): string | undefine
 }
 
 /** The form token for this interaction; sets the cookie when the browser has none yet. */
-export function csrfTokenFor(req: FastifyRequest, reply: FastifyReply, secret: ServerSecret, uid: string, options: { path: string; secure: boolean }): string {
+export function csrfTokenFor(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  secret: ServerSecret,
+  uid: string,
+  options: { path: string; secure: boolean },
+): string {
   let value = readCookie(req, CSRF_COOKIE);
   if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
     value = randomToken(32);
-    reply.header('set-cookie', `${CSRF_COOKIE}=${value}; Path=${options.path}; HttpOnly; SameSite=Strict${options.secure ? '; Secure' : ''}`);
+    reply.header(
+      'set-cookie',
+      `${CSRF_COOKIE}=${value}; Path=${options.path}; HttpOnly; SameSite=Strict${options.secure ? '; Secure' : ''}`,
+    );
   }
   return secret.derive('oauth-interaction-csrf', `${value}:${uid}`);
 }
 
-export function csrfValid(req: FastifyRequest, secret: ServerSecret, uid: string, presented: unknown, publicUrl: string): boolean {
+export function csrfValid(
+  req: FastifyRequest,
+  secret: ServerSecret,
+  uid: string,
+  presented: unknown,
+  publicUrl: string,
+): boolean {
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== new URL(publicUrl).origin) return false;
   const value = readCookie(req, CSRF_COOKIE);

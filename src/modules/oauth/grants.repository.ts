@@ -1,11 +1,39 @@
-import type { Executor } from '../../db/index.js';
-import type { OAuthGrantRow } from '../../db/types.js';
+import { sql } from 'kysely';
+import { isUuid } from '../../kernel/validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { OAuthGrantRow } from '../../kernel/db/types.js';
 
 export async function insertGrant(
   db: Executor,
-  values: { grant_id: string; tenant_id: string; client_id: string; user_id: string; scopes: string[]; expires_at: Date },
+  values: {
+    grant_id: string;
+    tenant_id: string;
+    client_id: string;
+    user_id: string;
+    scopes: string[];
+    expires_at: Date;
+  },
 ): Promise<OAuthGrantRow> {
   return db.insertInto('oauth_grants').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Whether a grant still stands for this user: not ended, not expired, its user not removed. */
+export async function grantStands(db: Executor, grantId: string, userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  const row = await db
+    .selectFrom('oauth_grants as g')
+    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 'g.user_id').onRef('u.tenant_id', '=', 'g.tenant_id'))
+    .select('g.grant_id')
+    .where('g.grant_id', '=', grantId)
+    .where('g.user_id', '=', userId)
+    .where('g.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function userExists(db: Executor, userId: string): Promise<boolean> {
+  if (!isUuid(userId)) return false;
+  return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
 export async function grantIdsOf(db: Executor, filter: { clientId: string; tenantId?: string }): Promise<string[]> {
@@ -54,7 +82,8 @@ export async function listConnectedApps(db: Executor, tenantId: string, now: Dat
       continue;
     }
     seen.scopes = [...new Set([...seen.scopes, ...row.scopes])];
-    if (row.last_used_at && (!seen.last_used_at || row.last_used_at > seen.last_used_at)) seen.last_used_at = row.last_used_at;
+    if (row.last_used_at && (!seen.last_used_at || row.last_used_at > seen.last_used_at))
+      seen.last_used_at = row.last_used_at;
   }
   return [...byApp.values()];
 }

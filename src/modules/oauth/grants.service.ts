@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/index.js';
-import { notFound } from '../../errors.js';
+import type { Executor } from '../../kernel/db/index.js';
+import { notFound } from '../../kernel/errors.js';
 import * as repo from './grants.repository.js';
 import { deleteGrantState } from './store.js';
 

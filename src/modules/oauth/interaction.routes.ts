@@ -1,8 +1,9 @@
+import { recordAudit } from '../audit/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
-import type { AppDeps } from '../../deps.js';
-import { isScope } from '../../auth/scopes.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { isScope } from '../../kernel/auth/scopes.js';
 import { findApp } from './apps.repository.js';
 import { findTenant } from '../tenants/index.js';
 import { insertGrant } from './grants.repository.js';
@@ -14,7 +15,7 @@ import { GRANT_TTL_SECONDS, INTERACTION_BASE } from './provider.js';
 import type { OAuthUser, UserDirectory } from './directory.js';
 import { usersDirectory } from './users-directory.js';
 import { OAUTH_DOCS } from './oauth.docs.js';
-import type { RouteDoc } from '../../rest/openapi-registry.js';
+import type { RouteDoc } from '../../kernel/route-doc.js';
 
 // The pages a user sees while authorizing an app: sign in (unless the dashboard session already
 // says who they are), then consent. One visit per authorization request.
@@ -45,10 +46,20 @@ function cspOf(redirectUri: unknown): string {
 }
 
 function html(reply: FastifyReply, status: number, body: string, redirectUri?: unknown): FastifyReply {
-  return reply.status(status).headers(PAGE_HEADERS).header('content-security-policy', cspOf(redirectUri)).type('text/html; charset=utf-8').send(body);
+  return reply
+    .status(status)
+    .headers(PAGE_HEADERS)
+    .header('content-security-policy', cspOf(redirectUri))
+    .type('text/html; charset=utf-8')
+    .send(body);
 }
 
-export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, provider: Provider, directory: UserDirectory = usersDirectory(deps)): void {
+export function registerInteractionRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  provider: Provider,
+  directory: UserDirectory = usersDirectory(deps),
+): void {
   const db = deps.database.db;
   const secure = deps.env.publicUrl.startsWith('https:');
   const cookieOptions = { path: INTERACTION_BASE, secure };
@@ -88,9 +99,24 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
   }
 
   const expired = (reply: FastifyReply) =>
-    html(reply, 400, errorPage({ title: 'This sign-in page has expired', description: 'The authorization request is no longer open in this browser.' }));
+    html(
+      reply,
+      400,
+      errorPage({
+        title: 'This sign-in page has expired',
+        description: 'The authorization request is no longer open in this browser.',
+      }),
+    );
   const forbiddenForm = (reply: FastifyReply) =>
-    html(reply, 403, errorPage({ title: 'The form could not be verified', error: 'csrf_failed', description: 'Reload the page and try again.' }));
+    html(
+      reply,
+      403,
+      errorPage({
+        title: 'The form could not be verified',
+        error: 'csrf_failed',
+        description: 'Reload the page and try again.',
+      }),
+    );
 
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -102,10 +128,17 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       const details = await interactionOf(req, reply);
       if (!details) return expired(reply);
       const view = await appView(details.params.client_id);
-      if (!view) return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
+      if (!view)
+        return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
       const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
       const user = await userOf(req, details.result);
-      if (!user) return html(reply, 200, signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }), details.params.redirect_uri);
+      if (!user)
+        return html(
+          reply,
+          200,
+          signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken }),
+          details.params.redirect_uri,
+        );
       const check = checkRequestedScopes(details.params.scope as string | undefined, view.scopes, user.scopes);
       if (!check.ok) return finish(req, reply, { error: 'invalid_scope', error_description: check.description });
       return html(
@@ -123,58 +156,97 @@ export function registerInteractionRoutes(app: FastifyInstance, deps: AppDeps, p
       );
     });
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/sign-in`, config(OAUTH_DOCS.signIn), async (req, reply) => {
-      const details = await interactionOf(req, reply);
-      if (!details) return expired(reply);
-      const form = req.body ?? {};
-      if (!csrfValid(req, deps.secret, details.uid, form.csrf, deps.env.publicUrl)) return forbiddenForm(reply);
-      const view = await appView(details.params.client_id);
-      if (!view) return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
-      const email = typeof form.email === 'string' ? form.email.trim() : '';
-      const password = typeof form.password === 'string' ? form.password : '';
-      const signedIn = email && password ? await directory.signIn(req, email, password) : { ok: false as const, message: 'Enter your email and password.' };
-      if (!signedIn.ok) {
-        if (signedIn.retryAfterSeconds) reply.header('retry-after', String(signedIn.retryAfterSeconds));
-        const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
-        return html(
-          reply,
-          signedIn.retryAfterSeconds ? 429 : 401,
-          signInPage({ app: view, action: `${INTERACTION_BASE}/${details.uid}/sign-in`, csrfToken, email, error: signedIn.message }),
-          details.params.redirect_uri,
-        );
-      }
-      await provider.interactionResult(req.raw, reply.raw, { login: { accountId: signedIn.user.userId, remember: false } });
-      return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
-    });
+    scope.post<{ Params: Params; Body: Form }>(
+      `${INTERACTION_BASE}/:uid/sign-in`,
+      config(OAUTH_DOCS.signIn),
+      async (req, reply) => {
+        const details = await interactionOf(req, reply);
+        if (!details) return expired(reply);
+        const form = req.body ?? {};
+        if (!csrfValid(req, deps.secret, details.uid, form.csrf, deps.env.publicUrl)) return forbiddenForm(reply);
+        const view = await appView(details.params.client_id);
+        if (!view)
+          return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
+        const email = typeof form.email === 'string' ? form.email.trim() : '';
+        const password = typeof form.password === 'string' ? form.password : '';
+        const signedIn =
+          email && password
+            ? await directory.signIn(req, email, password)
+            : { ok: false as const, message: 'Enter your email and password.' };
+        if (!signedIn.ok) {
+          if (signedIn.retryAfterSeconds) reply.header('retry-after', String(signedIn.retryAfterSeconds));
+          const csrfToken = csrfTokenFor(req, reply, deps.secret, details.uid, cookieOptions);
+          return html(
+            reply,
+            signedIn.retryAfterSeconds ? 429 : 401,
+            signInPage({
+              app: view,
+              action: `${INTERACTION_BASE}/${details.uid}/sign-in`,
+              csrfToken,
+              email,
+              error: signedIn.message,
+            }),
+            details.params.redirect_uri,
+          );
+        }
+        await provider.interactionResult(req.raw, reply.raw, {
+          login: { accountId: signedIn.user.userId, remember: false },
+        });
+        return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
+      },
+    );
 
-    scope.post<{ Params: Params; Body: Form }>(`${INTERACTION_BASE}/:uid/decision`, config(OAUTH_DOCS.decision), async (req, reply) => {
-      const details = await interactionOf(req, reply);
-      if (!details) return expired(reply);
-      const form = req.body ?? {};
-      if (!csrfValid(req, deps.secret, details.uid, form.csrf, deps.env.publicUrl)) return forbiddenForm(reply);
-      const user = await userOf(req, details.result);
-      if (!user) return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
-      if (form.decision !== 'allow') {
-        return finish(req, reply, { error: 'access_denied', error_description: 'The user denied the authorization request' });
-      }
-      const clientId = details.params.client_id as string;
-      const appRow = await findApp(db, clientId);
-      if (!appRow) return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
-      const check = checkRequestedScopes(details.params.scope as string | undefined, appRow.scopes, user.scopes);
-      if (!check.ok) return finish(req, reply, { error: 'invalid_scope', error_description: check.description });
+    scope.post<{ Params: Params; Body: Form }>(
+      `${INTERACTION_BASE}/:uid/decision`,
+      config(OAUTH_DOCS.decision),
+      async (req, reply) => {
+        const details = await interactionOf(req, reply);
+        if (!details) return expired(reply);
+        const form = req.body ?? {};
+        if (!csrfValid(req, deps.secret, details.uid, form.csrf, deps.env.publicUrl)) return forbiddenForm(reply);
+        const user = await userOf(req, details.result);
+        if (!user) return reply.redirect(`${INTERACTION_BASE}/${details.uid}`, 303);
+        const audit = (action: 'oauth.consent_allowed' | 'oauth.consent_denied', facts: Record<string, unknown>) =>
+          recordAudit(db, {
+            tenantId: user.tenantId,
+            actor: { type: 'user', id: user.userId, label: user.email },
+            action,
+            target: { type: 'oauthApp', id: String(facts.clientId) },
+            details: facts,
+            ip: req.ip,
+            at: deps.now(),
+          });
+        if (form.decision !== 'allow') {
+          await audit('oauth.consent_denied', {
+            clientId: details.params.client_id,
+            scope: details.params.scope ?? null,
+          });
+          return finish(req, reply, {
+            error: 'access_denied',
+            error_description: 'The user denied the authorization request',
+          });
+        }
+        const clientId = details.params.client_id as string;
+        const appRow = await findApp(db, clientId);
+        if (!appRow)
+          return html(reply, 400, errorPage({ title: 'This app is no longer registered', error: 'invalid_client' }));
+        const check = checkRequestedScopes(details.params.scope as string | undefined, appRow.scopes, user.scopes);
+        if (!check.ok) return finish(req, reply, { error: 'invalid_scope', error_description: check.description });
 
-      const grant = new provider.Grant({ accountId: user.userId, clientId });
-      grant.addOIDCScope(check.scopes.join(' '));
-      const grantId = await grant.save();
-      await insertGrant(db, {
-        grant_id: grantId,
-        tenant_id: user.tenantId,
-        client_id: clientId,
-        user_id: user.userId,
-        scopes: check.scopes,
-        expires_at: new Date(Date.now() + GRANT_TTL_SECONDS * 1000),
-      });
-      return finish(req, reply, { login: { accountId: user.userId, remember: false }, consent: { grantId } });
-    });
+        const grant = new provider.Grant({ accountId: user.userId, clientId });
+        grant.addOIDCScope(check.scopes.join(' '));
+        const grantId = await grant.save();
+        await insertGrant(db, {
+          grant_id: grantId,
+          tenant_id: user.tenantId,
+          client_id: clientId,
+          user_id: user.userId,
+          scopes: check.scopes,
+          expires_at: new Date(Date.now() + GRANT_TTL_SECONDS * 1000),
+        });
+        await audit('oauth.consent_allowed', { clientId, scopes: check.scopes, grantId });
+        return finish(req, reply, { login: { accountId: user.userId, remember: false }, consent: { grantId } });
+      },
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
-import type { ServerSecret } from '../../crypto.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
 
 // Keys oidc-provider needs, derived from PORTIER_SECRET so that every process agrees without
 // storing them: the cookie-signing keys and one Ed25519 signing key for its JWKS (Portier issues
@@ -14,5 +14,10 @@ export function cookieKeys(secret: ServerSecret): string[] {
 export function signingJwk(secret: ServerSecret): JsonWebKey {
   const seed = Buffer.from(secret.derive('oauth-signing-key', 'v1'), 'base64url');
   const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-  return { ...key.export({ format: 'jwk' }), kid: secret.derive('oauth-signing-key-id', 'v1', 12), use: 'sig', alg: 'EdDSA' };
+  return {
+    ...key.export({ format: 'jwk' }),
+    kid: secret.derive('oauth-signing-key-id', 'v1', 12),
+    use: 'sig',
+    alg: 'EdDSA',
+  };
 }

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
+import type { DB } from '../../kernel/db/types.js';
 import { authorizedTenantCounts } from './apps.repository.js';
 
 export function createOAuthLoaders(db: Kysely<DB>) {

@@ -1,8 +1,10 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../auth/principal.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { inTransaction } from '../../kernel/graphql-helpers.js';
 import * as apps from './apps.service.js';
+import { parseCreateApp } from './apps.commands.js';
 import * as grants from './grants.service.js';
+import { auditRequest as audit } from '../audit/index.js';
 
 export const oauthResolvers: Resolvers = {
   Query: {
@@ -10,22 +12,57 @@ export const oauthResolvers: Resolvers = {
     connectedApps: (_, __, ctx) => grants.listConnectedApps(ctx.db, tenantOf(ctx.principal), ctx.deps.now()),
   },
   Mutation: {
-    createOAuthApp: async (_, a, ctx) => {
-      const created = await apps.createApp(ctx.db, { tenantId: tenantOf(ctx.principal), name: a.name, redirectUris: a.redirectUris, scopes: a.scopes, public: a.public });
-      return { app: created.app, clientSecret: created.clientSecret };
+    createOAuthApp: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal);
+      const command = parseCreateApp({
+        name: a.name,
+        redirectUris: a.redirectUris,
+        scopes: a.scopes,
+        public: a.public,
+      });
+      return inTransaction(ctx, async (trx) => {
+        const created = await apps.createApp(trx, { tenantId, ...command });
+        const app = created.app;
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'oauth_app.created',
+          { type: 'oauthApp', id: app.client_id },
+          { name: app.name, redirectUris: app.redirect_uris, scopes: app.scopes, public: app.public },
+        );
+        return { app, clientSecret: created.clientSecret };
+      });
     },
-    rotateOAuthAppSecret: async (_, a, ctx) => {
-      const rotated = await apps.rotateSecret(ctx.db, tenantOf(ctx.principal), a.clientId, ctx.deps.now());
-      return { app: rotated.app, clientSecret: rotated.clientSecret };
+    rotateOAuthAppSecret: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal);
+      return inTransaction(ctx, async (trx) => {
+        const rotated = await apps.rotateSecret(trx, tenantId, a.clientId, ctx.deps.now());
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'oauth_app.secret_rotated',
+          { type: 'oauthApp', id: rotated.app.client_id },
+          { name: rotated.app.name },
+        );
+        return { app: rotated.app, clientSecret: rotated.clientSecret };
+      });
     },
     deleteOAuthApp: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal);
-      await inTransaction(ctx, (trx) => apps.deleteApp(trx, tenantId, a.clientId));
+      await inTransaction(ctx, async (trx) => {
+        await apps.deleteApp(trx, tenantId, a.clientId);
+        await audit(ctx, trx, tenantId, 'oauth_app.deleted', { type: 'oauthApp', id: a.clientId });
+      });
       return true;
     },
     revokeConnectedApp: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal);
-      await inTransaction(ctx, (trx) => grants.revokeConnectedApp(trx, tenantId, a.clientId));
+      await inTransaction(ctx, async (trx) => {
+        await grants.revokeConnectedApp(trx, tenantId, a.clientId);
+        await audit(ctx, trx, tenantId, 'connected_app.revoked', { type: 'oauthApp', id: a.clientId });
+      });
       return true;
     },
   },

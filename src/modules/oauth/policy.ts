@@ -1,5 +1,5 @@
 import { errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import { SCOPES } from '../../auth/scopes.js';
+import { SCOPES } from '../../kernel/auth/scopes.js';
 
 const { Prompt, Check } = interactionPolicy;
 const KNOWN = new Set<string>(SCOPES);

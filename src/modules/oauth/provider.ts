@@ -1,11 +1,12 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { AppDeps } from '../../deps.js';
-import { SCOPES } from '../../auth/scopes.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { SCOPES } from '../../kernel/auth/scopes.js';
 import { KyselyAdapter } from './store.js';
 import { cookieKeys, signingJwk } from './keys.js';
 import { portierPolicy } from './policy.js';
 import { errorPage } from './views.js';
 import { secretMatches } from './apps.service.js';
+import { grantStands, userExists } from './grants.repository.js';
 
 // The authorization server: oidc-provider (panva), configured down to what Portier offers —
 // the authorization code flow with PKCE S256 for registered apps, rotating refresh tokens,
@@ -38,13 +39,39 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const GRANT_TTL_SECONDS = 365 * 24 * 60 * 60;
 export const INTERACTION_TTL_SECONDS = 15 * 60;
 
+/** OpenID Connect discovery fields oidc-provider always lists: Portier issues no ID tokens and serves no claims. */
+const OPENID_ONLY = [
+  'claims_parameter_supported',
+  'claims_supported',
+  'claim_types_supported',
+  'subject_types_supported',
+  'id_token_signing_alg_values_supported',
+  'request_uri_parameter_supported',
+  'request_parameter_supported',
+];
+
+/** The RFC 8414 metadata of what Portier offers (docs/oauth.md, "Metadata"). */
+export function advertised(metadata: Record<string, unknown>): Record<string, unknown> {
+  const result = Object.fromEntries(Object.entries(metadata).filter(([name]) => !OPENID_ONLY.includes(name)));
+  result.response_modes_supported = ['query'];
+  result.scopes_supported = [...SCOPES];
+  return result;
+}
+
 export function createProvider(deps: AppDeps): Provider {
   const db = deps.database.db;
   const secure = deps.env.publicUrl.startsWith('https:');
   const configuration: Configuration = {
     adapter: (name: string) => new KyselyAdapter(name, db, deps.secret),
     clients: [],
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    // The account behind a code or refresh token is its grant's user, while that user is still one
+    // of the tenant's users and the grant stands: a removed user's refresh token gets invalid_grant
+    // (the grant rows go with the user), as does one whose grant the tenant or app ended.
+    findAccount: async (_ctx, id, token) => {
+      const grantId = token && typeof token.grantId === 'string' ? token.grantId : undefined;
+      const live = grantId ? await grantStands(db, grantId, id) : await userExists(db, id);
+      return live ? { accountId: id, claims: () => ({ sub: id }) } : undefined;
+    },
     scopes: [...SCOPES],
     claims: {},
     responseTypes: ['code'],
@@ -107,7 +134,11 @@ export function createProvider(deps: AppDeps): Provider {
     },
     cookies: {
       keys: cookieKeys(deps.secret),
-      names: { session: 'portier_oauth_session', interaction: 'portier_oauth_interaction', resume: 'portier_oauth_resume' },
+      names: {
+        session: 'portier_oauth_session',
+        interaction: 'portier_oauth_interaction',
+        resume: 'portier_oauth_resume',
+      },
       long: { httpOnly: true, sameSite: 'lax', secure },
       short: { httpOnly: true, sameSite: 'lax', secure },
     },
@@ -116,10 +147,16 @@ export function createProvider(deps: AppDeps): Provider {
     // Browser apps (public clients) may call the token and revocation endpoints from their
     // redirect URIs' origins; nothing else is allowed cross-origin.
     clientBasedCORS: (_ctx, origin, client) =>
-      origin !== 'null' && client.clientAuthMethod === 'none' && client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) === true,
+      origin !== 'null' &&
+      client.clientAuthMethod === 'none' &&
+      client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) === true,
     renderError: (ctx: KoaContextWithOIDC, out) => {
       ctx.type = 'html';
-      ctx.body = errorPage({ title: 'This authorization request cannot go on', error: out.error, description: out.error_description });
+      ctx.body = errorPage({
+        title: 'This authorization request cannot go on',
+        error: out.error,
+        description: out.error_description,
+      });
     },
     discovery: { service_documentation: `${deps.env.publicUrl}/api/docs` },
   };
@@ -131,6 +168,14 @@ export function createProvider(deps: AppDeps): Provider {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
     return secretMatches(this.clientSecret ?? null, actual);
   };
+  // The metadata says what Portier does, not what oidc-provider could: it is an OAuth 2.0
+  // authorization server (RFC 8414), not an OpenID provider.
+  provider.use(async (ctx, next) => {
+    await next();
+    const { oidc } = ctx as Partial<KoaContextWithOIDC>;
+    if (oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object')
+      ctx.body = advertised(ctx.body as Record<string, unknown>);
+  });
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oauth server error'));
   return provider;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRequestedScopes } from './scope-check.js';
-import { effectiveScopes } from '../../auth/scopes.js';
+import { effectiveScopes } from '../../kernel/auth/scopes.js';
 
 const ADMIN = effectiveScopes(['admin']);
 const STAFF = ['bookings:read', 'bookings:write', 'devices:read'];
@@ -8,7 +8,12 @@ const STAFF = ['bookings:read', 'bookings:write', 'devices:read'];
 describe('checkRequestedScopes', () => {
   it.each([
     ['bookings:read', ['bookings:read', 'catalog:read'], ADMIN, { ok: true, scopes: ['bookings:read'] }],
-    ['bookings:read bookings:read catalog:read', ['bookings:read', 'catalog:read'], ADMIN, { ok: true, scopes: ['bookings:read', 'catalog:read'] }],
+    [
+      'bookings:read bookings:read catalog:read',
+      ['bookings:read', 'catalog:read'],
+      ADMIN,
+      { ok: true, scopes: ['bookings:read', 'catalog:read'] },
+    ],
     ['admin', ['admin'], ADMIN, { ok: true, scopes: ['admin'] }],
   ])('grants %s as asked', (requested, app, user, expected) => {
     expect(checkRequestedScopes(requested, app, user)).toEqual(expected);

@@ -1,4 +1,4 @@
-import type { Scope } from '../../auth/scopes.js';
+import type { Scope } from '../../kernel/auth/scopes.js';
 
 // What each scope lets an app do, in the words the consent page shows.
 export const SCOPE_WORDS: Record<Scope, string> = {
@@ -8,7 +8,7 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'catalog:write': 'Change your accommodations, bookable objects and doors',
   'pricing:read': 'See your prices, pricing rules and cancellation policies',
   'pricing:write': 'Change your prices, pricing rules and cancellation policies',
-  'webhooks:read': 'See your webhooks and their deliveries',
+  'webhooks:read': 'See your webhooks, their deliveries and the events feed (booking and device events)',
   'webhooks:write': 'Create, change and delete webhooks',
   'devices:read': 'See your devices, their state and the access log',
   'devices:write': 'Register and manage devices, and unlock doors',

@@ -1,8 +1,8 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { ServerSecret } from '../../crypto.js';
-import { sha256 } from '../../crypto.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
+import { sha256 } from '../../kernel/crypto.js';
 import { clientMetadataOf } from './client-metadata.js';
 import { findApp } from './apps.repository.js';
 
@@ -34,7 +34,8 @@ export class KyselyAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-    if (this.model === 'Client') throw new Error('OAuth apps are registered through Portier, not stored by oidc-provider');
+    if (this.model === 'Client')
+      throw new Error('OAuth apps are registered through Portier, not stored by oidc-provider');
     const row = {
       model: this.model,
       id_hash: storeKey(id),
@@ -46,7 +47,14 @@ export class KyselyAdapter implements Adapter {
     await this.db
       .insertInto('oauth_store')
       .values(row)
-      .onConflict((oc) => oc.columns(['model', 'id_hash']).doUpdateSet({ grant_id: row.grant_id, uid_hash: row.uid_hash, payload: row.payload, expires_at: row.expires_at }))
+      .onConflict((oc) =>
+        oc.columns(['model', 'id_hash']).doUpdateSet({
+          grant_id: row.grant_id,
+          uid_hash: row.uid_hash,
+          payload: row.payload,
+          expires_at: row.expires_at,
+        }),
+      )
       .execute();
     KyselyAdapter.writes += 1;
     if (KyselyAdapter.writes % PURGE_EVERY === 0) await purgeExpired(this.db);
@@ -85,7 +93,11 @@ export class KyselyAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.deleteFrom('oauth_store').where('model', '=', this.model).where('id_hash', '=', storeKey(id)).execute();
+    await this.db
+      .deleteFrom('oauth_store')
+      .where('model', '=', this.model)
+      .where('id_hash', '=', storeKey(id))
+      .execute();
     // A grant oidc-provider ends (a reused code or refresh token, a revoked refresh token) is
     // no longer one of the tenant's connected apps.
     if (this.model === 'Grant') await this.db.deleteFrom('oauth_grants').where('grant_id', '=', id).execute();

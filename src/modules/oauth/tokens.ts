@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { AppDeps } from '../../deps.js';
-import type { ApiKeyPrincipal } from '../../auth/principal.js';
-import { effectiveScopes, isScope } from '../../auth/scopes.js';
-import { sha256 } from '../../crypto.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
+import { effectiveScopes, isScope } from '../../kernel/auth/scopes.js';
+import { sha256 } from '../../kernel/crypto.js';
 import { effectiveScopesOfRole } from '../users/index.js';
 import { touchGrant } from './grants.repository.js';
 import { unsealPayload } from './store.js';
@@ -52,7 +52,9 @@ export async function authenticateAccessToken(deps: AppDeps, token: string): Pro
   if (typeof payload.exp !== 'number' || payload.exp * 1000 <= Date.now()) return null;
   // Granted scopes, and never more than the granting user's role holds today.
   const roleScopes = effectiveScopesOfRole(row.role);
-  const scopes = effectiveScopes((payload.scope ?? '').split(' ').filter(isScope)).filter((s) => roleScopes.includes(s));
+  const scopes = effectiveScopes((payload.scope ?? '').split(' ').filter(isScope)).filter((s) =>
+    roleScopes.includes(s),
+  );
   await recordUse(deps, row.grant_id);
   return {
     kind: 'apiKey',

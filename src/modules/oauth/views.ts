@@ -2,7 +2,12 @@
 // loaded from another host), every interpolated value escaped.
 
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 const STYLE = `
@@ -51,7 +56,13 @@ export interface AppView {
   ownerTenantName: string;
 }
 
-export function signInPage(input: { app: AppView; action: string; csrfToken: string; email?: string; error?: string }): string {
+export function signInPage(input: {
+  app: AppView;
+  action: string;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+}): string {
   return page(
     'Sign in',
     `<h1>Sign in to continue</h1>
@@ -68,8 +79,17 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
   );
 }
 
-export function consentPage(input: { app: AppView; userEmail: string; tenantName: string; scopes: { scope: string; words: string }[]; action: string; csrfToken: string }): string {
-  const items = input.scopes.map((s) => `<li>${escapeHtml(s.words)}<code>${escapeHtml(s.scope)}</code></li>`).join('\n');
+export function consentPage(input: {
+  app: AppView;
+  userEmail: string;
+  tenantName: string;
+  scopes: { scope: string; words: string }[];
+  action: string;
+  csrfToken: string;
+}): string {
+  const items = input.scopes
+    .map((s) => `<li>${escapeHtml(s.words)}<code>${escapeHtml(s.scope)}</code></li>`)
+    .join('\n');
   return page(
     `Authorize ${input.app.name}`,
     `<h1>Allow ${escapeHtml(input.app.name)} to act for ${escapeHtml(input.tenantName)}?</h1>

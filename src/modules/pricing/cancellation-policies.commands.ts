@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { CancellationTier } from '../../db/types.js';
-import { Flag, Nullable, Text, commandErrors, fieldOf, parseCommand, refuse } from '../../commands.js';
+import type { CancellationTier } from '../../kernel/db/types.js';
+import { Flag, Nullable, Text, commandErrors, fieldOf, parseCommand, refuse } from '../../kernel/commands.js';
 import { checkTiers } from './policy.js';
 
 // Cancellation policy commands (docs/architecture.md, "Typed commands"). The tiers' own rules
@@ -10,7 +10,11 @@ const NAME = 'must be a non-empty string of at most 200 characters';
 const TIERS = Type.Optional(Type.Unknown({ message: 'checked by checkTiers (policy.ts)' }));
 
 export const CreatePolicy = Type.Object({ name: Text({ message: NAME }), tiers: TIERS, isDefault: Nullable(Flag()) });
-export const UpdatePolicy = Type.Object({ name: Nullable(Text({ message: NAME })), tiers: TIERS, isDefault: Nullable(Flag()) });
+export const UpdatePolicy = Type.Object({
+  name: Nullable(Text({ message: NAME })),
+  tiers: TIERS,
+  isDefault: Nullable(Flag()),
+});
 
 export interface CreatePolicy {
   name: string;
@@ -38,5 +42,9 @@ export function parseUpdatePolicy(input: unknown): UpdatePolicy {
   const errors = [...commandErrors(UpdatePolicy, input), ...checked.errors];
   if (errors.length) refuse(UpdatePolicy, errors);
   const { name, isDefault } = parseCommand(UpdatePolicy, input);
-  return { ...(name != null ? { name } : {}), ...(checked.tiers ? { tiers: checked.tiers } : {}), ...(isDefault != null ? { isDefault } : {}) };
+  return {
+    ...(name != null ? { name } : {}),
+    ...(checked.tiers ? { tiers: checked.tiers } : {}),
+    ...(isDefault != null ? { isDefault } : {}),
+  };
 }

@@ -1,15 +1,24 @@
-import type { Executor } from '../../db/index.js';
-import type { CancellationPolicyRow, CancellationTier } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { CancellationPolicyRow, CancellationTier } from '../../kernel/db/types.js';
 
 export interface PolicyValues {
   name: string;
   tiers: CancellationTier[];
 }
 
-export async function insertPolicy(db: Executor, tenantId: string, values: PolicyValues & { isDefault: boolean }): Promise<CancellationPolicyRow> {
+export async function insertPolicy(
+  db: Executor,
+  tenantId: string,
+  values: PolicyValues & { isDefault: boolean },
+): Promise<CancellationPolicyRow> {
   return db
     .insertInto('cancellation_policies')
-    .values({ tenant_id: tenantId, name: values.name, is_default: values.isDefault, tiers: JSON.stringify(values.tiers) })
+    .values({
+      tenant_id: tenantId,
+      name: values.name,
+      is_default: values.isDefault,
+      tiers: JSON.stringify(values.tiers),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -26,19 +35,44 @@ export async function updatePolicy(
     ...(values.isDefault !== undefined ? { is_default: values.isDefault } : {}),
   };
   if (Object.keys(set).length === 0) return findPolicy(db, tenantId, id);
-  return db.updateTable('cancellation_policies').set(set).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('cancellation_policies')
+    .set(set)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findPolicy(db: Executor, tenantId: string, id: string): Promise<CancellationPolicyRow | undefined> {
-  return db.selectFrom('cancellation_policies').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+export async function findPolicy(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<CancellationPolicyRow | undefined> {
+  return db
+    .selectFrom('cancellation_policies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findDefaultPolicy(db: Executor, tenantId: string): Promise<CancellationPolicyRow | undefined> {
-  return db.selectFrom('cancellation_policies').selectAll().where('tenant_id', '=', tenantId).where('is_default', '=', true).executeTakeFirst();
+  return db
+    .selectFrom('cancellation_policies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('is_default', '=', true)
+    .executeTakeFirst();
 }
 
 export async function listPolicies(db: Executor, tenantId: string): Promise<CancellationPolicyRow[]> {
-  return db.selectFrom('cancellation_policies').selectAll().where('tenant_id', '=', tenantId).orderBy('position').execute();
+  return db
+    .selectFrom('cancellation_policies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('position')
+    .execute();
 }
 
 /**
@@ -47,12 +81,20 @@ export async function listPolicies(db: Executor, tenantId: string): Promise<Canc
  */
 export async function clearDefault(db: Executor, tenantId: string, exceptId?: string): Promise<void> {
   await db.selectFrom('cancellation_policies').select('id').where('tenant_id', '=', tenantId).forUpdate().execute();
-  let query = db.updateTable('cancellation_policies').set({ is_default: false }).where('tenant_id', '=', tenantId).where('is_default', '=', true);
+  let query = db
+    .updateTable('cancellation_policies')
+    .set({ is_default: false })
+    .where('tenant_id', '=', tenantId)
+    .where('is_default', '=', true);
   if (exceptId) query = query.where('id', '<>', exceptId);
   await query.execute();
 }
 
 export async function deletePolicy(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('cancellation_policies').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('cancellation_policies')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/index.js';
-import type { CancellationPolicyRow } from '../../db/types.js';
-import { conflict, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { CancellationPolicyRow } from '../../kernel/db/types.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import type { CreatePolicy, UpdatePolicy } from './cancellation-policies.commands.js';
 import * as repo from './cancellation-policies.repository.js';
 
@@ -16,14 +16,21 @@ async function orConflict<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
-      throw conflict('default_policy_changed', 'Another request changed the default cancellation policy at the same time; try again');
+      throw conflict(
+        'default_policy_changed',
+        'Another request changed the default cancellation policy at the same time; try again',
+      );
     }
     throw error;
   }
 }
 
 /** Creates a policy from the caller's parsed command (parseCreatePolicy). */
-export async function createPolicy(trx: Executor, tenantId: string, command: CreatePolicy): Promise<CancellationPolicyRow> {
+export async function createPolicy(
+  trx: Executor,
+  tenantId: string,
+  command: CreatePolicy,
+): Promise<CancellationPolicyRow> {
   if (command.isDefault) await repo.clearDefault(trx, tenantId);
   return orConflict(() => repo.insertPolicy(trx, tenantId, command));
 }
@@ -37,7 +44,12 @@ export async function getPolicy(db: Executor, tenantId: string, id: string): Pro
 export const listPolicies = repo.listPolicies;
 
 /** Given fields replace the stored ones; isDefault true makes it the default, false leaves the tenant without one. */
-export async function updatePolicy(trx: Executor, tenantId: string, id: string, command: UpdatePolicy): Promise<CancellationPolicyRow> {
+export async function updatePolicy(
+  trx: Executor,
+  tenantId: string,
+  id: string,
+  command: UpdatePolicy,
+): Promise<CancellationPolicyRow> {
   await getPolicy(trx, tenantId, id);
   if (command.isDefault) await repo.clearDefault(trx, tenantId, id);
   return orConflict(async () => {

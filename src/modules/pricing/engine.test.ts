@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatEuros, msInsideDailyWindow, quotePrice, roundDiv, type PricingRule, type PriceRequest } from './engine.js';
+import {
+  formatDuration,
+  formatEuros,
+  msInsideDailyWindow,
+  quotePrice,
+  roundDiv,
+  type PricingRule,
+  type PriceRequest,
+} from './engine.js';
 
 // Every instant is written with an explicit offset and every rule is read in an explicit zone, so
 // these tests do not depend on the machine's TZ (they are also run under TZ=America/New_York).
@@ -177,7 +185,9 @@ const cases: Case[] = [
   },
   {
     name: 'early_bird: created exactly the minimum days before the start',
-    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', { createdAt: new Date('2026-11-11T10:00:00+01:00') }),
+    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', {
+      createdAt: new Date('2026-11-11T10:00:00+01:00'),
+    }),
     rules: [early],
     basePrice: 4000,
     adjustments: [['Early bird', -600]],
@@ -185,7 +195,9 @@ const cases: Case[] = [
   },
   {
     name: 'early_bird: created a minute too late',
-    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', { createdAt: new Date('2026-11-11T10:01:00+01:00') }),
+    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', {
+      createdAt: new Date('2026-11-11T10:01:00+01:00'),
+    }),
     rules: [early],
     basePrice: 4000,
     adjustments: [],
@@ -194,7 +206,9 @@ const cases: Case[] = [
   {
     name: 'early_bird: counts local calendar days across a DST change',
     // 7 calendar days from 2026-03-22 10:00 CET is 2026-03-29 10:00 CEST: only 6 days 23 hours of real time.
-    request: request('2026-03-29T10:00:00+02:00', '2026-03-29T11:00:00+02:00', { createdAt: new Date('2026-03-22T10:00:00+01:00') }),
+    request: request('2026-03-29T10:00:00+02:00', '2026-03-29T11:00:00+02:00', {
+      createdAt: new Date('2026-03-22T10:00:00+01:00'),
+    }),
     rules: [early],
     basePrice: 2000,
     adjustments: [['Early bird', -300]],
@@ -202,7 +216,9 @@ const cases: Case[] = [
   },
   {
     name: 'all four types combined, each on the base price, in rule order',
-    request: request('2026-11-21T17:00:00+01:00', '2026-11-21T19:00:00+01:00', { createdAt: new Date('2026-11-01T09:00:00+01:00') }),
+    request: request('2026-11-21T17:00:00+01:00', '2026-11-21T19:00:00+01:00', {
+      createdAt: new Date('2026-11-01T09:00:00+01:00'),
+    }),
     rules: [peak, weekend, long, early],
     basePrice: 4000,
     adjustments: [
@@ -212,7 +228,8 @@ const cases: Case[] = [
       ['Early bird', -600],
     ],
     totalPrice: 3900,
-    breakdown: '2 h × €20.00 = €40.00; Evening peak +€5.00; Weekend +€4.00; Long booking -€4.00; Early bird -€6.00; Total €39.00',
+    breakdown:
+      '2 h × €20.00 = €40.00; Evening peak +€5.00; Weekend +€4.00; Long booking -€4.00; Early bird -€6.00; Total €39.00',
   },
   {
     name: 'DST end (25-hour day): a window counts real hours, not wall-clock hours',
@@ -254,7 +271,9 @@ const cases: Case[] = [
   },
   {
     name: 'discounts larger than the price: the total floors at 0',
-    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', { createdAt: new Date('2026-11-01T09:00:00+01:00') }),
+    request: request('2026-11-18T10:00:00+01:00', '2026-11-18T12:00:00+01:00', {
+      createdAt: new Date('2026-11-01T09:00:00+01:00'),
+    }),
     rules: [
       { ...early, percent: -100 },
       { ...long, percent: -50 },
@@ -271,7 +290,10 @@ const cases: Case[] = [
     name: 'rounding: base and window amounts of odd cents, half away from zero',
     // 1001 × 0.5 h = 500.5 → 501; 1001 × 0.5 h × 25% = 125.125 → 125; 1001 × 0.5 h × −100% = −500.5 → −501.
     request: request('2026-11-18T18:00:00+01:00', '2026-11-18T18:30:00+01:00', { pricePerHour: 1001 }),
-    rules: [peak, rule({ name: 'Free evening', type: 'time_based', startTime: '18:00', endTime: '22:00', percent: -100 })],
+    rules: [
+      peak,
+      rule({ name: 'Free evening', type: 'time_based', startTime: '18:00', endTime: '22:00', percent: -100 }),
+    ],
     basePrice: 501,
     adjustments: [
       ['Evening peak', 125],
@@ -326,9 +348,27 @@ describe('quotePrice', () => {
 describe('msInsideDailyWindow', () => {
   const hour = 3_600_000;
   it.each([
-    ['a booking spanning two windows', '2026-11-18T17:00:00+01:00', '2026-11-19T19:00:00+01:00', { startTime: '18:00', endTime: '22:00' }, 5 * hour],
-    ['a wrapping window over three nights', '2026-11-18T12:00:00+01:00', '2026-11-21T12:00:00+01:00', { startTime: '22:00', endTime: '06:00' }, 24 * hour],
-    ['a booking entirely before the window', '2026-11-18T08:00:00+01:00', '2026-11-18T09:00:00+01:00', { startTime: '18:00', endTime: '22:00' }, 0],
+    [
+      'a booking spanning two windows',
+      '2026-11-18T17:00:00+01:00',
+      '2026-11-19T19:00:00+01:00',
+      { startTime: '18:00', endTime: '22:00' },
+      5 * hour,
+    ],
+    [
+      'a wrapping window over three nights',
+      '2026-11-18T12:00:00+01:00',
+      '2026-11-21T12:00:00+01:00',
+      { startTime: '22:00', endTime: '06:00' },
+      24 * hour,
+    ],
+    [
+      'a booking entirely before the window',
+      '2026-11-18T08:00:00+01:00',
+      '2026-11-18T09:00:00+01:00',
+      { startTime: '18:00', endTime: '22:00' },
+      0,
+    ],
   ])('%s', (_, start, end, window, expected) => {
     expect(msInsideDailyWindow(new Date(start), new Date(end), BERLIN, window)).toBe(expected);
   });

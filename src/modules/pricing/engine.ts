@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
-import { zoneNamed } from '../../time-zones.js';
-import type { PricingRuleType, Weekday } from '../../db/types.js';
-import { WEEKDAYS, minutesOfDay } from '../../validation.js';
+import { zoneNamed } from '../../kernel/time-zones.js';
+import type { PricingRuleType, Weekday } from '../../kernel/db/types.js';
+import { WEEKDAYS, minutesOfDay } from '../../kernel/validation.js';
 
 // The pricing arithmetic of DESIGN section 7 as pure functions. Every amount is computed on the
 // base price (never on another adjustment) from exact integers, then rounded once, half away from
@@ -86,10 +86,17 @@ function localDateOf(instant: Date, zone: string): LocalDate {
 function localInstant(date: LocalDate, minuteOfDay: number, zone: string): number {
   const day = minuteOfDay >= MINUTES_PER_DAY ? date.plus({ days: 1 }) : date;
   const minute = minuteOfDay % MINUTES_PER_DAY;
-  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 }, { zone: zoneNamed(zone) }).toMillis();
+  return DateTime.fromObject(
+    { year: day.year, month: day.month, day: day.day, hour: Math.floor(minute / 60), minute: minute % 60 },
+    { zone: zoneNamed(zone) },
+  ).toMillis();
 }
 
-const weekdayOf = (date: LocalDate): Weekday => WEEKDAYS[date.weekday - 1];
+function weekdayOf(date: LocalDate): Weekday {
+  const weekday = WEEKDAYS[date.weekday - 1];
+  if (weekday === undefined) throw new RangeError(`${date.toISODate() ?? 'an invalid date'} has no weekday`);
+  return weekday;
+}
 
 function overlapMs(start: number, end: number, from: number, to: number): number {
   return Math.max(0, Math.min(end, to) - Math.max(start, from));
@@ -99,7 +106,12 @@ function overlapMs(start: number, end: number, from: number, to: number): number
  * The milliseconds of [start, end) inside a daily local window. A window whose end is not after
  * its start wraps past midnight; `weekdays` then names the day the window starts on.
  */
-export function msInsideDailyWindow(start: Date, end: Date, zone: string, window: { startTime: string; endTime: string; weekdays?: readonly Weekday[] | null }): number {
+export function msInsideDailyWindow(
+  start: Date,
+  end: Date,
+  zone: string,
+  window: { startTime: string; endTime: string; weekdays?: readonly Weekday[] | null },
+): number {
   const from = minutesOfDay(window.startTime);
   const to = minutesOfDay(window.endTime);
   const wraps = to <= from;
@@ -130,7 +142,11 @@ function adjustmentOf(rule: PricingRule, request: PriceRequest, basePrice: numbe
   switch (rule.type) {
     case 'time_based': {
       if (!rule.startTime || !rule.endTime) return null;
-      const inside = msInsideDailyWindow(start, end, timeZone, { startTime: rule.startTime, endTime: rule.endTime, weekdays: rule.weekdays });
+      const inside = msInsideDailyWindow(start, end, timeZone, {
+        startTime: rule.startTime,
+        endTime: rule.endTime,
+        weekdays: rule.weekdays,
+      });
       return inside > 0 ? prorated(pricePerHour, inside, rule.percent) : null;
     }
     case 'day_based': {
@@ -144,7 +160,9 @@ function adjustmentOf(rule: PricingRule, request: PriceRequest, basePrice: numbe
     case 'early_bird': {
       if (rule.minDaysInAdvance == null) return null;
       // Calendar days in the venue's zone, so a DST change in between does not move the deadline.
-      const deadline = DateTime.fromJSDate(request.createdAt, { zone: zoneNamed(timeZone) }).plus({ days: rule.minDaysInAdvance });
+      const deadline = DateTime.fromJSDate(request.createdAt, { zone: zoneNamed(timeZone) }).plus({
+        days: rule.minDaysInAdvance,
+      });
       return deadline.toMillis() <= start.getTime() ? percentOf(basePrice, rule.percent) : null;
     }
     default:
@@ -189,7 +207,13 @@ export function formatDuration(ms: number): string {
   return `${Math.round((ms / MS_PER_MINUTE) * 100) / 100} min`;
 }
 
-function breakdownOf(pricePerHour: number, durationMs: number, basePrice: number, adjustments: Adjustment[], totalPrice: number): string {
+function breakdownOf(
+  pricePerHour: number,
+  durationMs: number,
+  basePrice: number,
+  adjustments: Adjustment[],
+  totalPrice: number,
+): string {
   const rate = formatEuros(pricePerHour) + (durationMs % MS_PER_HOUR === 0 ? '' : '/h');
   return [
     `${formatDuration(durationMs)} × ${rate} = ${formatEuros(basePrice)}`,

@@ -1,5 +1,5 @@
-import type { CancellationTier } from '../../db/types.js';
-import type { FieldError } from '../../errors.js';
+import type { CancellationTier } from '../../kernel/db/types.js';
+import type { FieldError } from '../../kernel/errors.js';
 import { roundDiv } from './engine.js';
 
 // Cancellation policies as pure functions: checking tiers and the refund they give.
@@ -15,7 +15,10 @@ const MAX_HOURS_BEFORE_START = 8760;
 export function refundFor(totalPrice: number, tiers: readonly CancellationTier[], noticeMs: number): number {
   let applicable: CancellationTier | undefined;
   for (const tier of tiers) {
-    if (tier.hoursBeforeStart * MS_PER_HOUR <= noticeMs && (!applicable || tier.hoursBeforeStart > applicable.hoursBeforeStart)) {
+    if (
+      tier.hoursBeforeStart * MS_PER_HOUR <= noticeMs &&
+      (!applicable || tier.hoursBeforeStart > applicable.hoursBeforeStart)
+    ) {
       applicable = tier;
     }
   }
@@ -23,9 +26,14 @@ export function refundFor(totalPrice: number, tiers: readonly CancellationTier[]
 }
 
 /** The tiers sorted by hoursBeforeStart (largest first), or the field errors that prevent it. */
-export function checkTiers(value: unknown, field = 'tiers'): { tiers: CancellationTier[]; errors: [] } | { tiers?: undefined; errors: FieldError[] } {
+export function checkTiers(
+  value: unknown,
+  field = 'tiers',
+): { tiers: CancellationTier[]; errors: [] } | { tiers?: undefined; errors: FieldError[] } {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_TIERS) {
-    return { errors: [{ field, message: `must be a list of 1 to ${MAX_TIERS} tiers {hoursBeforeStart, refundPercent}` }] };
+    return {
+      errors: [{ field, message: `must be a list of 1 to ${MAX_TIERS} tiers {hoursBeforeStart, refundPercent}` }],
+    };
   }
   const errors: FieldError[] = [];
   const seen = new Set<number>();
@@ -37,15 +45,35 @@ export function checkTiers(value: unknown, field = 'tiers'): { tiers: Cancellati
     }
     const { hoursBeforeStart, refundPercent } = tier as Record<string, unknown>;
     const unknown = Object.keys(tier).filter((k) => k !== 'hoursBeforeStart' && k !== 'refundPercent');
-    if (unknown.length) errors.push({ field: `${at}.${unknown[0]}`, message: 'is not a tier field; use hoursBeforeStart, refundPercent' });
-    if (typeof hoursBeforeStart !== 'number' || !Number.isInteger(hoursBeforeStart) || hoursBeforeStart < 0 || hoursBeforeStart > MAX_HOURS_BEFORE_START) {
-      errors.push({ field: `${at}.hoursBeforeStart`, message: `must be a whole number of hours from 0 to ${MAX_HOURS_BEFORE_START}` });
+    if (unknown.length)
+      errors.push({
+        field: `${at}.${unknown[0]}`,
+        message: 'is not a tier field; use hoursBeforeStart, refundPercent',
+      });
+    if (
+      typeof hoursBeforeStart !== 'number' ||
+      !Number.isInteger(hoursBeforeStart) ||
+      hoursBeforeStart < 0 ||
+      hoursBeforeStart > MAX_HOURS_BEFORE_START
+    ) {
+      errors.push({
+        field: `${at}.hoursBeforeStart`,
+        message: `must be a whole number of hours from 0 to ${MAX_HOURS_BEFORE_START}`,
+      });
     } else if (seen.has(hoursBeforeStart)) {
-      errors.push({ field: `${at}.hoursBeforeStart`, message: `another tier already starts ${hoursBeforeStart} hours before the start` });
+      errors.push({
+        field: `${at}.hoursBeforeStart`,
+        message: `another tier already starts ${hoursBeforeStart} hours before the start`,
+      });
     } else {
       seen.add(hoursBeforeStart);
     }
-    if (typeof refundPercent !== 'number' || !Number.isInteger(refundPercent) || refundPercent < 0 || refundPercent > 100) {
+    if (
+      typeof refundPercent !== 'number' ||
+      !Number.isInteger(refundPercent) ||
+      refundPercent < 0 ||
+      refundPercent > 100
+    ) {
       errors.push({ field: `${at}.refundPercent`, message: 'must be a whole number from 0 to 100' });
     }
   });

@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/index.js';
-import type { PricingRuleRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { PricingRuleRow } from '../../kernel/db/types.js';
 import type { PricingRule } from './engine.js';
 
 function columnsOf(rule: PricingRule) {
@@ -40,12 +40,28 @@ export async function insertPricingRule(db: Executor, tenantId: string, rule: Pr
     .executeTakeFirstOrThrow();
 }
 
-export async function updatePricingRule(db: Executor, tenantId: string, id: string, rule: PricingRule): Promise<PricingRuleRow | undefined> {
-  return db.updateTable('pricing_rules').set(columnsOf(rule)).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+export async function updatePricingRule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  rule: PricingRule,
+): Promise<PricingRuleRow | undefined> {
+  return db
+    .updateTable('pricing_rules')
+    .set(columnsOf(rule))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function findPricingRule(db: Executor, tenantId: string, id: string): Promise<PricingRuleRow | undefined> {
-  return db.selectFrom('pricing_rules').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** In creation order, which is also the order their adjustments appear in a quote. */
@@ -54,6 +70,10 @@ export async function listPricingRules(db: Executor, tenantId: string): Promise<
 }
 
 export async function deletePricingRule(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('pricing_rules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('pricing_rules')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,7 +1,7 @@
-import type { Executor } from '../../db/index.js';
-import type { PricingRuleRow } from '../../db/types.js';
-import { invalidField, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { PricingRuleRow } from '../../kernel/db/types.js';
+import { invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import * as catalog from '../catalog/index.js';
 import type { PricingRule } from './engine.js';
 import * as repo from './pricing-rules.repository.js';
@@ -35,7 +35,12 @@ export const listPricingRules = (db: Executor, tenantId: string) => repo.listPri
  * Given fields replace the stored ones (null keeps them); a new type drops the old type's fields.
  * Only newly given objectIds are checked: a stored id of a since-deleted object stays harmless.
  */
-export async function updatePricingRule(db: Executor, tenantId: string, id: string, input: PricingRuleInput): Promise<PricingRuleRow> {
+export async function updatePricingRule(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  input: PricingRuleInput,
+): Promise<PricingRuleRow> {
   const current = await getPricingRule(db, tenantId, id);
   const update = ruleInputOf(input);
   // Which fields a rule needs depends on its type, stored or given: the merged rule is the command.

@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../auth/principal.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { inTransaction } from '../../kernel/graphql-helpers.js';
 import * as policies from './cancellation-policies.service.js';
 import { parseCreatePolicy, parseUpdatePolicy } from './cancellation-policies.commands.js';
 import * as rules from './pricing-rules.service.js';
@@ -9,7 +9,9 @@ import { parsePricingRule, ruleInputOf } from './rule-input.js';
 export const pricingResolvers: Resolvers = {
   Query: {
     pricingRules: (_, a, ctx) => rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    pricingRuleList: async (_, a, ctx) => ({ pricingRules: await rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)) }),
+    pricingRuleList: async (_, a, ctx) => ({
+      pricingRules: await rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    }),
     cancellationPolicies: (_, a, ctx) => policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     cancellationPolicyList: async (_, a, ctx) => ({
       cancellationPolicies: await policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
@@ -21,7 +23,8 @@ export const pricingResolvers: Resolvers = {
       return { pricingRule: await rules.createPricingRule(ctx.db, tenantId, parsePricingRule(ruleInputOf(a))) };
     },
     updatePricingRule: (_, a, ctx) => rules.updatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, a),
-    deactivatePricingRule: (_, a, ctx) => rules.deactivatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    deactivatePricingRule: (_, a, ctx) =>
+      rules.deactivatePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     deletePricingRule: (_, a, ctx) => rules.deletePricingRule(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     createCancellationPolicy: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);

@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
-import type { ObjectRow } from '../../db/types.js';
+import type { ObjectRow } from '../../kernel/db/types.js';
 import { quotePrice, type PriceQuote, type PricingRule } from './engine.js';
 
 export type Quote = PriceQuote;
@@ -24,6 +24,16 @@ export function activePricingRules(tenantId: Expression<string>): RawBuilder<Pri
  * accommodation's). Booking creation, rescheduling and the price preview all price through here,
  * so they agree.
  */
-export function quoteWithRules(rules: readonly PricingRule[], object: Pick<ObjectRow, 'id' | 'price_per_hour'>, timeZone: string, start: Date, end: Date, createdAt: Date): Quote {
-  return quotePrice({ objectId: object.id, pricePerHour: object.price_per_hour, timeZone, start, end, createdAt }, rules);
+export function quoteWithRules(
+  rules: readonly PricingRule[],
+  object: Pick<ObjectRow, 'id' | 'price_per_hour'>,
+  timeZone: string,
+  start: Date,
+  end: Date,
+  createdAt: Date,
+): Quote {
+  return quotePrice(
+    { objectId: object.id, pricePerHour: object.price_per_hour, timeZone, start, end, createdAt },
+    rules,
+  );
 }

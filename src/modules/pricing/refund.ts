@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/index.js';
-import type { BookingRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { BookingRow } from '../../kernel/db/types.js';
 import { findDefaultPolicy } from './cancellation-policies.repository.js';
 import { refundFor } from './policy.js';
 
@@ -7,15 +7,28 @@ import { refundFor } from './policy.js';
  * The refund for cancelling `booking` at `now`, by the tenant's default cancellation policy and the
  * notice given (start − now). A tenant without a default policy refunds the whole price.
  */
-export async function refundForCancellation(db: Executor, tenantId: string, booking: RefundedBooking, now: Date): Promise<number> {
+export async function refundForCancellation(
+  db: Executor,
+  tenantId: string,
+  booking: RefundedBooking,
+  now: Date,
+): Promise<number> {
   return (await cancellationQuote(db, tenantId, booking, now)).refundAmount;
 }
 
 type RefundedBooking = Pick<BookingRow, 'total_price' | 'start_time'>;
 
 /** The refund a cancellation at `now` gives, with the name of the default policy that sets it (null: none, a full refund). */
-export async function cancellationQuote(db: Executor, tenantId: string, booking: RefundedBooking, now: Date): Promise<{ refundAmount: number; policyName: string | null }> {
+export async function cancellationQuote(
+  db: Executor,
+  tenantId: string,
+  booking: RefundedBooking,
+  now: Date,
+): Promise<{ refundAmount: number; policyName: string | null }> {
   const policy = await findDefaultPolicy(db, tenantId);
   if (!policy) return { refundAmount: booking.total_price, policyName: null };
-  return { refundAmount: refundFor(booking.total_price, policy.tiers, booking.start_time.getTime() - now.getTime()), policyName: policy.name };
+  return {
+    refundAmount: refundFor(booking.total_price, policy.tiers, booking.start_time.getTime() - now.getTime()),
+    policyName: policy.name,
+  };
 }

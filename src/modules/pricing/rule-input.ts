@@ -1,12 +1,17 @@
-import type { PricingRuleType, Weekday } from '../../db/types.js';
-import { invalid, type FieldError } from '../../errors.js';
-import { WEEKDAYS, isHhmm, isNonEmptyString, isUuid, isWeekday } from '../../validation.js';
+import type { PricingRuleType, Weekday } from '../../kernel/db/types.js';
+import { invalid, type FieldError } from '../../kernel/errors.js';
+import { WEEKDAYS, isHhmm, isNonEmptyString, isUuid, isWeekday } from '../../kernel/validation.js';
 import type { PricingRule } from './engine.js';
 
 // Pure checks of a pricing rule as given by a caller (GraphQL, REST or a catalog file); the
 // service checks that the objects exist.
 
-export const PRICING_RULE_TYPES: readonly PricingRuleType[] = ['time_based', 'day_based', 'duration_based', 'early_bird'];
+export const PRICING_RULE_TYPES: readonly PricingRuleType[] = [
+  'time_based',
+  'day_based',
+  'duration_based',
+  'early_bird',
+];
 
 /** Fields that only some types take; a type's required fields come first. */
 const TYPE_FIELDS = {
@@ -17,7 +22,13 @@ const TYPE_FIELDS = {
 } as const satisfies Record<PricingRuleType, { required: readonly TypeField[]; optional: readonly TypeField[] }>;
 
 type TypeField = 'startTime' | 'endTime' | 'weekdays' | 'minDurationMinutes' | 'minDaysInAdvance';
-const TYPE_FIELD_NAMES: readonly TypeField[] = ['startTime', 'endTime', 'weekdays', 'minDurationMinutes', 'minDaysInAdvance'];
+const TYPE_FIELD_NAMES: readonly TypeField[] = [
+  'startTime',
+  'endTime',
+  'weekdays',
+  'minDurationMinutes',
+  'minDaysInAdvance',
+];
 
 export const PERCENT_RANGE = [-100, 1000] as const;
 export const MIN_DURATION_RANGE = [1, 10080] as const;
@@ -38,7 +49,8 @@ export interface PricingRuleInput {
   minDaysInAdvance?: unknown;
 }
 
-const isWholeIn = (value: unknown, [min, max]: readonly [number, number]): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isWholeIn = (value: unknown, [min, max]: readonly [number, number]): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 function checkWeekdays(value: unknown, errors: FieldError[], allowEmpty: boolean): Weekday[] | null {
   if (!Array.isArray(value) || value.some((d) => !isWeekday(d))) {
@@ -54,7 +66,9 @@ function checkWeekdays(value: unknown, errors: FieldError[], allowEmpty: boolean
 }
 
 /** A complete rule from `input`, or the field errors that prevent it. */
-export function checkPricingRule(input: PricingRuleInput): { rule: PricingRule; errors: [] } | { rule?: undefined; errors: FieldError[] } {
+export function checkPricingRule(
+  input: PricingRuleInput,
+): { rule: PricingRule; errors: [] } | { rule?: undefined; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
 
@@ -99,8 +113,10 @@ export function checkPricingRule(input: PricingRuleInput): { rule: PricingRule; 
       if (input[field] == null) fail(field, `is required for a ${type} rule`);
     }
     if (type === 'time_based') {
-      if (input.startTime != null && !isHhmm(input.startTime)) fail('startTime', 'must be a local time HH:MM (00:00–23:59)');
-      if (input.endTime != null && !isHhmm(input.endTime, true)) fail('endTime', 'must be a local time HH:MM (00:00–24:00)');
+      if (input.startTime != null && !isHhmm(input.startTime))
+        fail('startTime', 'must be a local time HH:MM (00:00–23:59)');
+      if (input.endTime != null && !isHhmm(input.endTime, true))
+        fail('endTime', 'must be a local time HH:MM (00:00–24:00)');
       if (input.startTime != null && input.startTime === input.endTime) fail('endTime', 'must differ from startTime');
       rule.startTime = input.startTime as string;
       rule.endTime = input.endTime as string;
@@ -109,7 +125,10 @@ export function checkPricingRule(input: PricingRuleInput): { rule: PricingRule; 
     if (type === 'day_based' && input.weekdays != null) rule.weekdays = checkWeekdays(input.weekdays, errors, false);
     if (type === 'duration_based' && input.minDurationMinutes != null) {
       if (!isWholeIn(input.minDurationMinutes, MIN_DURATION_RANGE)) {
-        fail('minDurationMinutes', `must be a whole number of minutes from ${MIN_DURATION_RANGE[0]} to ${MIN_DURATION_RANGE[1]}`);
+        fail(
+          'minDurationMinutes',
+          `must be a whole number of minutes from ${MIN_DURATION_RANGE[0]} to ${MIN_DURATION_RANGE[1]}`,
+        );
       }
       rule.minDurationMinutes = input.minDurationMinutes as number;
     }
@@ -132,7 +151,8 @@ export function parsePricingRule(input: PricingRuleInput): PricingRule {
 
 /** The rule fields of a flat argument list (GraphQL/REST) or a catalog file item. */
 export function ruleInputOf(args: PricingRuleInput): PricingRuleInput {
-  const { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance } = args;
+  const { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance } =
+    args;
   return { name, type, percent, active, objectIds, startTime, endTime, weekdays, minDurationMinutes, minDaysInAdvance };
 }
 

@@ -1,6 +1,6 @@
-import { compiledOnce } from '../../db/compiled-once.js';
-import type { Executor } from '../../db/index.js';
-import type { ApiKeyRow, TenantRow } from '../../db/types.js';
+import { compiledOnce } from '../../kernel/db/compiled-once.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { ApiKeyRow, TenantRow } from '../../kernel/db/types.js';
 
 export async function insertTenant(db: Executor, name: string): Promise<TenantRow> {
   return db.insertInto('tenants').values({ name }).returningAll().executeTakeFirstOrThrow();
@@ -12,12 +12,21 @@ export async function findTenant(db: Executor, id: string): Promise<TenantRow | 
 
 export async function insertApiKey(
   db: Executor,
-  values: { tenant_id: string; name: string; key_hash: string; key_prefix: string; scopes: string[]; rate_limit_per_minute: number | null },
+  values: {
+    tenant_id: string;
+    name: string;
+    key_hash: string;
+    key_prefix: string;
+    scopes: string[];
+    rate_limit_per_minute: number | null;
+  },
 ): Promise<ApiKeyRow> {
   return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) => db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null));
+const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) =>
+  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+);
 
 /** The key behind a hash (every API request). */
 export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
@@ -35,13 +44,30 @@ export async function touchApiKey(db: Executor, id: string, now: Date, since: Da
 }
 
 export async function findApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKeyRow[]> {
-  return db.selectFrom('api_keys').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
-  return db.updateTable('api_keys').set({ revoked_at: new Date() }).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,7 +1,8 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { requireApiKey, tenantOf } from '../../auth/principal.js';
+import { requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
 import * as tenants from './tenants.service.js';
-import { inTransaction } from '../../graphql/helpers.js';
+import { parseCreateApiKey } from './tenants.commands.js';
+import { inTransaction } from '../../kernel/graphql-helpers.js';
 import { auditRequest } from '../audit/index.js';
 
 export const tenantResolvers: Resolvers = {
@@ -12,15 +13,22 @@ export const tenantResolvers: Resolvers = {
   Mutation: {
     createApiKey: (_, args, ctx) => {
       const tenantId = tenantOf(ctx.principal, args.tenantId);
+      const command = parseCreateApiKey({
+        name: args.name,
+        scopes: args.scopes,
+        rateLimitPerMinute: args.rateLimitPerMinute,
+      });
       return inTransaction(ctx, async (trx) => {
-        const created = await tenants.createApiKey(trx, {
-          tenantId,
-          name: args.name,
-          scopes: args.scopes,
-          rateLimitPerMinute: args.rateLimitPerMinute,
-        });
+        const created = await tenants.createApiKey(trx, { tenantId, ...command });
         const { key } = created;
-        await auditRequest(ctx, trx, tenantId, 'api_key.created', { type: 'apiKey', id: key.id }, { name: key.name, prefix: key.key_prefix, scopes: key.scopes });
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'api_key.created',
+          { type: 'apiKey', id: key.id },
+          { name: key.name, prefix: key.key_prefix, scopes: key.scopes },
+        );
         return { apiKeyInfo: key, apiKey: created.apiKey };
       });
     },
@@ -28,7 +36,15 @@ export const tenantResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal, args.tenantId);
       return inTransaction(ctx, async (trx) => {
         const { key, revokedNow } = await tenants.revokeApiKey(trx, tenantId, args.id);
-        if (revokedNow) await auditRequest(ctx, trx, tenantId, 'api_key.revoked', { type: 'apiKey', id: key.id }, { name: key.name, prefix: key.key_prefix });
+        if (revokedNow)
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'api_key.revoked',
+            { type: 'apiKey', id: key.id },
+            { name: key.name, prefix: key.key_prefix },
+          );
         return key;
       });
     },

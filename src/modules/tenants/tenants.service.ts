@@ -1,10 +1,11 @@
-import type { Executor } from '../../db/index.js';
-import type { ApiKeyRow, TenantRow } from '../../db/types.js';
-import { displayPrefix, randomToken, sha256 } from '../../crypto.js';
-import { Validator, notFound } from '../../errors.js';
-import { SCOPES, effectiveScopes, isScope } from '../../auth/scopes.js';
-import type { ApiKeyPrincipal } from '../../auth/principal.js';
-import { isUuid } from '../../validation.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { ApiKeyRow, TenantRow } from '../../kernel/db/types.js';
+import { displayPrefix, randomToken, sha256 } from '../../kernel/crypto.js';
+import { notFound } from '../../kernel/errors.js';
+import type { CreateApiKey } from './tenants.commands.js';
+import { effectiveScopes } from '../../kernel/auth/scopes.js';
+import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
+import { isUuid } from '../../kernel/validation.js';
 import * as repo from './tenants.repository.js';
 
 export const API_KEY_PREFIX = 'svc_';
@@ -15,34 +16,14 @@ export interface CreatedApiKey {
   apiKey: string;
 }
 
-export interface ApiKeyInput {
-  tenantId: string;
-  name: string;
-  scopes: string[];
-  rateLimitPerMinute?: number | null;
-}
-
-export async function createApiKey(db: Executor, input: ApiKeyInput): Promise<CreatedApiKey> {
-  const v = new Validator();
-  v.check(typeof input.name === 'string' && input.name.trim().length > 0 && input.name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
-  if (v.check(Array.isArray(input.scopes) && input.scopes.length > 0, 'scopes', `must list at least one of ${SCOPES.join(', ')}`)) {
-    const unknown = input.scopes.filter((s) => !isScope(s));
-    v.check(unknown.length === 0, 'scopes', `unknown scope ${unknown.join(', ')}; known scopes are ${SCOPES.join(', ')}`);
-  }
-  if (input.rateLimitPerMinute != null) {
-    v.check(
-      Number.isInteger(input.rateLimitPerMinute) && input.rateLimitPerMinute > 0 && input.rateLimitPerMinute <= 1_000_000,
-      'rateLimitPerMinute',
-      'must be a positive integer',
-    );
-  }
-  v.throwIfAny();
+/** `input`: the tenant and the caller's parsed command (parseCreateApiKey). */
+export async function createApiKey(db: Executor, input: { tenantId: string } & CreateApiKey): Promise<CreatedApiKey> {
   if (!isUuid(input.tenantId) || !(await repo.findTenant(db, input.tenantId))) throw notFound('Tenant', input.tenantId);
 
   const apiKey = API_KEY_PREFIX + randomToken(32);
   const key = await repo.insertApiKey(db, {
     tenant_id: input.tenantId,
-    name: input.name.trim(),
+    name: input.name,
     key_hash: sha256(apiKey),
     key_prefix: displayPrefix(apiKey),
     scopes: [...new Set(input.scopes)],
@@ -51,11 +32,9 @@ export async function createApiKey(db: Executor, input: ApiKeyInput): Promise<Cr
   return { key, apiKey };
 }
 
+/** A tenant and its first admin key; `name` is the caller's parsed name (parseCreateTenant). */
 export async function createTenant(db: Executor, name: string): Promise<{ tenant: TenantRow; apiKey: string }> {
-  const v = new Validator();
-  v.check(typeof name === 'string' && name.trim().length > 0 && name.length <= 200, 'name', 'must be a non-empty string of at most 200 characters');
-  v.throwIfAny();
-  const tenant = await repo.insertTenant(db, name.trim());
+  const tenant = await repo.insertTenant(db, name);
   const { apiKey } = await createApiKey(db, { tenantId: tenant.id, name: 'Initial admin key', scopes: ['admin'] });
   return { tenant, apiKey };
 }
@@ -67,7 +46,12 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
  * The principal behind a plain API key, or null when the key is unknown or revoked. A use is
  * recorded (without waiting for it) when the stored last use is older than a minute.
  */
-export async function authenticateApiKey(db: Executor, plain: string, now: Date = new Date(), onError?: (error: unknown) => void): Promise<ApiKeyPrincipal | null> {
+export async function authenticateApiKey(
+  db: Executor,
+  plain: string,
+  now: Date = new Date(),
+  onError?: (error: unknown) => void,
+): Promise<ApiKeyPrincipal | null> {
   if (!plain.startsWith(API_KEY_PREFIX) || plain.startsWith('svc_dk_')) return null;
   const row = await repo.findActiveApiKeyByHash(db, sha256(plain));
   if (!row) return null;
@@ -96,7 +80,11 @@ export const listApiKeys = repo.listApiKeys;
 export const findTenant = repo.findTenant;
 
 /** Revokes a key; revoking it again keeps the first revocation time. */
-export async function revokeApiKey(db: Executor, tenantId: string, id: string): Promise<{ key: ApiKeyRow; revokedNow: boolean }> {
+export async function revokeApiKey(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<{ key: ApiKeyRow; revokedNow: boolean }> {
   const existing = isUuid(id) ? await repo.findApiKey(db, tenantId, id) : undefined;
   if (!existing) throw notFound('API key', id);
   if (existing.revoked_at) return { key: existing, revokedNow: false };

@@ -6,7 +6,10 @@
  * set themselves. Without `Origin`, a `Sec-Fetch-Site` other than same-origin is refused; a
  * request with neither (not a current browser's) relies on the CSRF token alone.
  */
-export function isOwnOrigin(headers: { origin?: string; secFetchSite?: string }, own: { publicUrl: string; requestOrigin: string }): boolean {
+export function isOwnOrigin(
+  headers: { origin?: string; secFetchSite?: string },
+  own: { publicUrl: string; requestOrigin: string },
+): boolean {
   const { origin, secFetchSite } = headers;
   if (origin === 'null') return secFetchSite === 'same-origin';
   if (origin !== undefined) {

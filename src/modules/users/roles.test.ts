@@ -1,13 +1,14 @@
+import { MODULES } from '../../app/modules.js';
 import { describe, expect, it } from 'vitest';
 import { getDirectiveExtensions } from '@graphql-tools/utils';
-import { buildSchema } from '../../graphql/schema.js';
-import { SCOPES } from '../../auth/scopes.js';
+import { buildSchema } from '../../transport/graphql/schema.js';
+import { SCOPES } from '../../kernel/auth/scopes.js';
 import { effectiveScopesOfRole, scopesOfRole } from './roles.js';
 import { passwordProblem } from './password.js';
 
 /** The root fields a role's scopes satisfy (by each field's @requiresScopes). */
 function fieldsAllowed(scopes: string[]): Set<string> {
-  const schema = buildSchema();
+  const schema = buildSchema(MODULES);
   const allowed = new Set<string>();
   for (const root of [schema.getQueryType(), schema.getMutationType()]) {
     for (const field of Object.values(root?.getFields() ?? {})) {
@@ -28,7 +29,8 @@ describe('scopesOfRole', () => {
   it('staff holds only known scopes, never admin, webhooks or catalog and pricing writes', () => {
     const staff = scopesOfRole('staff');
     for (const scope of staff) expect(SCOPES).toContain(scope);
-    for (const scope of ['admin', 'webhooks:read', 'webhooks:write', 'catalog:write', 'pricing:write']) expect(staff).not.toContain(scope);
+    for (const scope of ['admin', 'webhooks:read', 'webhooks:write', 'catalog:write', 'pricing:write'])
+      expect(staff).not.toContain(scope);
     expect(effectiveScopesOfRole('staff')).toEqual(staff);
   });
 

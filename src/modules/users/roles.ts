@@ -1,4 +1,4 @@
-import { effectiveScopes, type Scope } from '../../auth/scopes.js';
+import { effectiveScopes, type Scope } from '../../kernel/auth/scopes.js';
 
 export const ROLES = ['admin', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
@@ -14,7 +14,14 @@ export function isRole(value: unknown): value is Role {
  * devices: the scope set is a public interface, so staff can do those too (docs/dashboard.md).
  * No `admin` (API keys, users, audit log, OAuth apps), no webhooks, no catalog or pricing writes.
  */
-const STAFF_SCOPES: readonly Scope[] = ['bookings:read', 'bookings:write', 'catalog:read', 'pricing:read', 'devices:read', 'devices:write'];
+const STAFF_SCOPES: readonly Scope[] = [
+  'bookings:read',
+  'bookings:write',
+  'catalog:read',
+  'pricing:read',
+  'devices:read',
+  'devices:write',
+];
 
 /** The API-key scopes a role grants (as granted: `admin` is expanded by `effectiveScopes`). */
 export function scopesOfRole(role: Role): Scope[] {

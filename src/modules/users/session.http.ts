@@ -1,17 +1,36 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps.js';
-import type { ApiKeyPrincipal } from '../../auth/principal.js';
-import type { TenantRow, UserRow } from '../../db/types.js';
-import { DomainError, Validator, forbidden } from '../../errors.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
+import type { TenantRow, UserRow } from '../../kernel/db/types.js';
+import { DomainError, forbidden, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { effectiveScopesOfRole } from './roles.js';
 import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
-import { csrfTokenMatches, csrfTokenOf, endSession, endSessionByToken, endUserSessions, resumeSession, startSession } from './sessions.service.js';
+import {
+  csrfTokenMatches,
+  csrfTokenOf,
+  endOneUserSession,
+  endSession,
+  endSessionByToken,
+  endUserSessions,
+  liveUserSessions,
+  resumeSession,
+  startSession,
+} from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
+import { parseSignIn } from './users.commands.js';
 import { ANONYMOUS_ACTOR, recordAudit, userActor } from '../audit/index.js';
 import type { SignInThrottle } from './throttle.js';
-import type { RouteDoc } from '../../rest/openapi-registry.js';
-import { SESSION_DOC, SIGN_IN_DOC, SIGN_OUT_DOC, SIGN_OUT_EVERYWHERE_DOC } from './session.docs.js';
+import type { RouteDoc } from '../../kernel/route-doc.js';
+import {
+  END_SESSION_DOC,
+  LIST_SESSIONS_DOC,
+  SESSION_DOC,
+  SIGN_IN_DOC,
+  SIGN_OUT_DOC,
+  SIGN_OUT_EVERYWHERE_DOC,
+} from './session.docs.js';
 
 export const SESSION_COOKIE = 'portier_session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -26,8 +45,10 @@ export interface SessionUser {
   sessionId: string;
 }
 
-const invalidCredentials = () => new DomainError('UNAUTHENTICATED', 'invalid_credentials', 'The email or password is wrong');
-const notSignedIn = () => new DomainError('UNAUTHENTICATED', 'not_signed_in', 'Not signed in, or the session has ended: sign in again');
+const invalidCredentials = () =>
+  new DomainError('UNAUTHENTICATED', 'invalid_credentials', 'The email or password is wrong');
+const notSignedIn = () =>
+  new DomainError('UNAUTHENTICATED', 'not_signed_in', 'Not signed in, or the session has ended: sign in again');
 export const csrfFailed = (why: string) => forbidden(`Refused as a possible cross-site request: ${why}`, 'csrf_failed');
 
 /**
@@ -55,7 +76,10 @@ export class DashboardSessions {
     let found = this.resumed.get(req);
     if (!found) {
       const token = this.cookieOf(req);
-      found = token === undefined ? Promise.resolve(null) : resumeSession(this.deps.database.db, token, this.deps.now()).then((s) => s ?? null);
+      found =
+        token === undefined
+          ? Promise.resolve(null)
+          : resumeSession(this.deps.database.db, token, this.deps.now()).then((s) => s ?? null);
       this.resumed.set(req, found);
     }
     return found;
@@ -65,20 +89,29 @@ export class DashboardSessions {
     const live = await this.live(req);
     if (!live) return null;
     const { id, email, role, tenant_id } = live.user;
-    return { user: { id, email, role, tenant_id }, tenant: live.tenant, scopes: effectiveScopesOfRole(role), sessionId: live.session.id };
+    return {
+      user: { id, email, role, tenant_id },
+      tenant: live.tenant,
+      scopes: effectiveScopesOfRole(role),
+      sessionId: live.session.id,
+    };
   }
 
   /** Whether the request comes from Portier's own pages (Origin, else Sec-Fetch-Site). */
   fromOwnOrigin(req: FastifyRequest): boolean {
     const own = { publicUrl: this.deps.env.publicUrl, requestOrigin: `${req.protocol}://${req.host}` };
     const secFetchSite = req.headers['sec-fetch-site'];
-    return isOwnOrigin({ origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined }, own);
+    return isOwnOrigin(
+      { origin: req.headers.origin, secFetchSite: typeof secFetchSite === 'string' ? secFetchSite : undefined },
+      own,
+    );
   }
 
   /** Why a state-changing request authenticated by this session is refused, or null. */
   csrfProblem(req: FastifyRequest, sessionId: string): string | null {
     if (!this.fromOwnOrigin(req)) return "the request's Origin is not Portier's own";
-    if (!csrfTokenMatches(this.deps.secret, sessionId, req.headers[CSRF_HEADER])) return 'the X-CSRF-Token header is missing or wrong';
+    if (!csrfTokenMatches(this.deps.secret, sessionId, req.headers[CSRF_HEADER]))
+      return 'the X-CSRF-Token header is missing or wrong';
     return null;
   }
 
@@ -116,7 +149,10 @@ export function principalOf(live: LiveSession): ApiKeyPrincipal {
   };
 }
 
-function sessionBody(sessions: DashboardSessions, live: Pick<LiveSession, 'user' | 'tenant'> & { session: { id: string } }) {
+function sessionBody(
+  sessions: DashboardSessions,
+  live: Pick<LiveSession, 'user' | 'tenant'> & { session: { id: string } },
+) {
   return {
     user: { id: live.user.id, email: live.user.email, role: live.user.role },
     tenant: { id: live.tenant.id, name: live.tenant.name },
@@ -125,17 +161,8 @@ function sessionBody(sessions: DashboardSessions, live: Pick<LiveSession, 'user'
   };
 }
 
-function credentialsOf(body: unknown): { email: string; password: string } {
-  const v = new Validator();
-  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const { email, password } = fields;
-  v.check(typeof email === 'string' && email.trim().length > 0, 'email', typeof email === 'string' || email === undefined ? 'is required' : 'must be a string');
-  v.check(typeof password === 'string' && password.length > 0, 'password', typeof password === 'string' || password === undefined ? 'is required' : 'must be a string');
-  v.throwIfAny();
-  return { email: (email as string).trim(), password: password as string };
-}
-
-const userAgentOf = (req: FastifyRequest) => (typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null);
+const userAgentOf = (req: FastifyRequest) =>
+  typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null;
 
 /** POST/GET/DELETE /dashboard/api/session and POST …/revoke-all. Cookies authenticate these only. */
 export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
@@ -146,33 +173,50 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
   app.post(SESSION_PATH, { config: config(SIGN_IN_DOC) }, async (req, reply) => {
     // Sign-in from another site's page (login CSRF) is refused before anything is checked.
     if (!sessions.fromOwnOrigin(req)) throw csrfFailed("the request's Origin is not Portier's own");
-    const { email, password } = credentialsOf(req.body);
+    const { email, password } = parseSignIn(req.body);
     const attempt = { account: email.toLowerCase(), address: req.ip };
-    const wait = await throttle.retryAfter(attempt);
-    if (wait > 0) {
-      throw new DomainError('RATE_LIMITED', 'sign_in_throttled', `Too many failed sign-ins; try again in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+    // Counted before it is judged: a burst of guesses gets at most the remaining budget of verdicts.
+    const ticket = await throttle.take(attempt);
+    if (!ticket.allowed) {
+      const wait = ticket.retryAfterSeconds;
+      throw new DomainError('RATE_LIMITED', 'sign_in_throttled', `Too many failed sign-ins; try again in ${wait} s`, {
+        headers: { 'Retry-After': String(wait) },
+      });
     }
     const verified = await verifyCredentials(db, email, password);
     const now = deps.now();
+    await ticket.judged(verified.ok);
     if (!verified.ok) {
-      await throttle.failed(attempt);
       const user = verified.user;
       if (user) {
         // Someone, not necessarily the user, tried the user's email: the actor is unauthenticated.
-        await recordAudit(db, { tenantId: user.tenant_id, actor: ANONYMOUS_ACTOR, action: 'session.sign_in_failed', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
+        await recordAudit(db, {
+          tenantId: user.tenant_id,
+          actor: ANONYMOUS_ACTOR,
+          action: 'session.sign_in_failed',
+          target: { type: 'user', id: user.id },
+          ip: req.ip,
+          at: now,
+        });
       } else {
         req.log.info({ event: 'sign_in_failed_unknown_email' }, 'sign-in with an email no user has');
       }
       throw invalidCredentials();
     }
-    await throttle.succeeded(attempt);
     const { user, tenant } = verified.found;
     const previous = req.cookies[SESSION_COOKIE];
     const started = await db.transaction().execute(async (trx) => {
       // The browser's old session (if any) ends: a sign-in never keeps a session id it brought.
       if (previous) await endSessionByToken(trx, previous, now);
       const result = await startSession(trx, user, { now, ip: req.ip, userAgent: userAgentOf(req) });
-      await recordAudit(trx, { tenantId: tenant.id, actor: userActor(user), action: 'session.signed_in', target: { type: 'user', id: user.id }, ip: req.ip, at: now });
+      await recordAudit(trx, {
+        tenantId: tenant.id,
+        actor: userActor(user),
+        action: 'session.signed_in',
+        target: { type: 'user', id: user.id },
+        ip: req.ip,
+        at: now,
+      });
       return result;
     });
     sessions.setCookie(reply, started.token);
@@ -209,6 +253,8 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
     return reply.status(204).send();
   });
 
+  registerOwnSessionRoutes(app, sessions);
+
   app.post(`${SESSION_PATH}/revoke-all`, { config: config(SIGN_OUT_EVERYWHERE_DOC) }, async (req, reply) => {
     const live = await sessions.live(req);
     if (!live) throw notSignedIn();
@@ -230,6 +276,64 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
     sessions.clearCookie(reply);
     return reply.status(204).send();
   });
+}
+
+/** GET /dashboard/api/session/sessions and DELETE …/sessions/:sessionId: the user's own sessions. */
+function registerOwnSessionRoutes(app: FastifyInstance, sessions: DashboardSessions): void {
+  const { deps } = sessions;
+  const db = deps.database.db;
+  const config = (openapi: RouteDoc) => ({ auth: 'none', openapi }) as const;
+
+  app.get(`${SESSION_PATH}/sessions`, { config: config(LIST_SESSIONS_DOC) }, async (req, reply) => {
+    const live = await sessions.live(req);
+    if (!live) throw notSignedIn();
+    const rows = await liveUserSessions(db, live.user.id, deps.now());
+    reply.header('cache-control', 'no-store');
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        createdAt: row.created_at.toISOString(),
+        lastSeenAt: row.last_seen_at.toISOString(),
+        expiresAt: row.expires_at.toISOString(),
+        userAgent: row.user_agent,
+        ip: row.ip,
+        current: row.id === live.session.id,
+      })),
+    };
+  });
+
+  app.delete<{ Params: { sessionId: string } }>(
+    `${SESSION_PATH}/sessions/:sessionId`,
+    { config: config(END_SESSION_DOC) },
+    async (req, reply) => {
+      const live = await sessions.live(req);
+      if (!live) throw notSignedIn();
+      const problem = sessions.csrfProblem(req, live.session.id);
+      if (problem) throw csrfFailed(problem);
+      const { sessionId } = req.params;
+      const now = deps.now();
+      const ended = isUuid(sessionId)
+        ? await db.transaction().execute(async (trx) => {
+            const done = await endOneUserSession(trx, live.user.id, sessionId, now);
+            if (done) {
+              await recordAudit(trx, {
+                tenantId: live.tenant.id,
+                actor: userActor(live.user),
+                action: 'session.signed_out',
+                target: { type: 'user', id: live.user.id },
+                details: { sessionId, current: sessionId === live.session.id },
+                ip: req.ip,
+                at: now,
+              });
+            }
+            return done;
+          })
+        : false;
+      if (!ended) throw notFound('Session', sessionId);
+      if (sessionId === live.session.id) sessions.clearCookie(reply);
+      return reply.status(204).send();
+    },
+  );
 }
 
 declare module 'fastify' {

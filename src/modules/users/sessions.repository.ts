@@ -1,9 +1,18 @@
-import type { Executor } from '../../db/index.js';
-import type { TenantRow, UserRow, UserSessionRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { TenantRow, UserRow, UserSessionRow } from '../../kernel/db/types.js';
 
 export async function insertSession(
   db: Executor,
-  values: { token_hash: string; tenant_id: string; user_id: string; created_at: Date; last_seen_at: Date; expires_at: Date; ip: string | null; user_agent: string | null },
+  values: {
+    token_hash: string;
+    tenant_id: string;
+    user_id: string;
+    created_at: Date;
+    last_seen_at: Date;
+    expires_at: Date;
+    ip: string | null;
+    user_agent: string | null;
+  },
 ): Promise<UserSessionRow> {
   return db.insertInto('user_sessions').values(values).returningAll().executeTakeFirstOrThrow();
 }
@@ -15,7 +24,12 @@ export interface LiveSession {
 }
 
 /** The session behind a token hash with its user and tenant, when neither revoked nor expired. */
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date, idleSince: Date): Promise<LiveSession | undefined> {
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+  idleSince: Date,
+): Promise<LiveSession | undefined> {
   const row = await db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -36,7 +50,8 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
     .where('s.last_seen_at', '>', idleSince)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { u_email, u_role, u_password_hash, u_created_at, u_password_changed_at, t_name, t_created_at, ...session } = row;
+  const { u_email, u_role, u_password_hash, u_created_at, u_password_changed_at, t_name, t_created_at, ...session } =
+    row;
   return {
     session,
     user: {
@@ -57,16 +72,30 @@ export async function touchSession(db: Executor, id: string, now: Date): Promise
 }
 
 export async function revokeSession(db: Executor, id: string, now: Date): Promise<void> {
-  await db.updateTable('user_sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeSessionByTokenHash(db: Executor, tokenHash: string, now: Date): Promise<void> {
-  await db.updateTable('user_sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Revokes every live session of a user except `keep`; returns how many. */
 export async function revokeUserSessions(db: Executor, userId: string, now: Date, keep?: string): Promise<number> {
-  let query = db.updateTable('user_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let query = db
+    .updateTable('user_sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (keep) query = query.where('id', '!=', keep);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -77,6 +106,40 @@ export async function deleteEndedSessions(db: Executor, userId: string, now: Dat
   await db
     .deleteFrom('user_sessions')
     .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)]))
+    .where((eb) =>
+      eb.or([eb('revoked_at', 'is not', null), eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleSince)]),
+    )
     .execute();
+}
+
+/** A user's live sessions (neither revoked, expired nor idle too long), most recently used first. */
+export async function listLiveUserSessions(
+  db: Executor,
+  userId: string,
+  now: Date,
+  idleSince: Date,
+): Promise<UserSessionRow[]> {
+  return db
+    .selectFrom('user_sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', idleSince)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Ends one live session of a user; false when the user has no live session with this id. */
+export async function revokeUserSession(db: Executor, userId: string, sessionId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('user_sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Executor } from '../../db/index.js';
-import type { UserRow } from '../../db/types.js';
-import { randomToken, sha256, type ServerSecret } from '../../crypto.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { UserRow } from '../../kernel/db/types.js';
+import { randomToken, sha256, type ServerSecret } from '../../kernel/crypto.js';
 import * as repo from './sessions.repository.js';
 
 /** A session unused for this long is over (the dashboard's idle expiry). */
@@ -18,7 +18,11 @@ export interface StartedSession {
 }
 
 /** A new session with a new, random id (never one the browser brought). */
-export async function startSession(db: Executor, user: UserRow, meta: { now: Date; ip: string | null; userAgent: string | null }): Promise<StartedSession> {
+export async function startSession(
+  db: Executor,
+  user: UserRow,
+  meta: { now: Date; ip: string | null; userAgent: string | null },
+): Promise<StartedSession> {
   // The user's ended sessions are cleared here: each sign-in tidies up after its predecessors.
   await repo.deleteEndedSessions(db, user.id, meta.now, new Date(meta.now.getTime() - SESSION_IDLE_MS));
   const token = randomToken(32);
@@ -39,13 +43,21 @@ export async function startSession(db: Executor, user: UserRow, meta: { now: Dat
 export async function resumeSession(db: Executor, token: string, now: Date): Promise<repo.LiveSession | undefined> {
   if (token.length === 0 || token.length > 200) return undefined;
   const live = await repo.findLiveSession(db, sha256(token), now, new Date(now.getTime() - SESSION_IDLE_MS));
-  if (live && now.getTime() - live.session.last_seen_at.getTime() >= TOUCH_AFTER_MS) await repo.touchSession(db, live.session.id, now);
+  if (live && now.getTime() - live.session.last_seen_at.getTime() >= TOUCH_AFTER_MS)
+    await repo.touchSession(db, live.session.id, now);
   return live;
 }
 
 export const endSession = repo.revokeSession;
-export const endSessionByToken = (db: Executor, token: string, now: Date) => repo.revokeSessionByTokenHash(db, sha256(token), now);
+export const endSessionByToken = (db: Executor, token: string, now: Date) =>
+  repo.revokeSessionByTokenHash(db, sha256(token), now);
 export const endUserSessions = repo.revokeUserSessions;
+export const endOneUserSession = repo.revokeUserSession;
+
+/** A user's live sessions, most recently used first. */
+export function liveUserSessions(db: Executor, userId: string, now: Date) {
+  return repo.listLiveUserSessions(db, userId, now, new Date(now.getTime() - SESSION_IDLE_MS));
+}
 
 /**
  * The session's CSRF token (synchronizer-token pattern): derived from the server secret and the

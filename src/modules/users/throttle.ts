@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { LimiterStore } from '../../limits/index.js';
+import type { LimiterStore } from '../../kernel/limits/index.js';
 
 /** One sign-in attempt, as the throttle sees it. */
 export interface SignInAttempt {
@@ -9,17 +9,24 @@ export interface SignInAttempt {
   address: string;
 }
 
+/** What the throttle answers for one attempt: refused now, or counted and waiting for its verdict. */
+export type SignInTicket =
+  | { allowed: false; /** Whole seconds to wait (≥ 1). */ retryAfterSeconds: number }
+  | {
+      allowed: true;
+      /** Reports the password check: a failure may start a block; a success takes its count back. */
+      judged(succeeded: boolean): Promise<void>;
+    };
+
 /**
- * Guessing passwords costs time. Built once at the composition root (buildApp); tests build one
- * with short windows.
+ * Guessing passwords costs time. Every attempt is counted BEFORE its password is checked (one
+ * atomic consume per limiter), so a burst of simultaneous guesses gets at most the remaining
+ * budget of verdicts and the rest are refused. Built once at the composition root (buildApp);
+ * tests build one with short windows.
  */
 export interface SignInThrottle {
-  /** Seconds until this attempt may be tried, or 0 when it may be tried now. */
-  retryAfter(attempt: SignInAttempt): Promise<number>;
-  /** A wrong password or unknown email. */
-  failed(attempt: SignInAttempt): Promise<void>;
-  /** A correct password: the account's failures from this address are forgotten. */
-  succeeded(attempt: SignInAttempt): Promise<void>;
+  /** Counts the attempt on every limiter, or refuses it when any limiter's budget is spent. */
+  take(attempt: SignInAttempt): Promise<SignInTicket>;
 }
 
 export interface ThrottleRule {
@@ -60,42 +67,69 @@ interface Limiter {
  * rule here has its own, shorter block window: failures are remembered for long, while the owner
  * who mistyped waits only minutes.
  */
-export function createSignInThrottle(options: SignInThrottleOptions = DEFAULT_SIGN_IN_THROTTLE, store?: LimiterStore): SignInThrottle {
+export function createSignInThrottle(
+  options: SignInThrottleOptions = DEFAULT_SIGN_IN_THROTTLE,
+  store?: LimiterStore,
+): SignInThrottle {
   const make = (name: string, rule: ThrottleRule): RateLimiterAbstract => {
     const base = { keyPrefix: `${REDIS_PREFIX}:${name}`, points: rule.failures, duration: rule.windowSeconds };
     const memory = new RateLimiterMemory(base);
     if (store?.kind !== 'redis') return memory;
-    return new RateLimiterRedis({ ...base, storeClient: store.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+    return new RateLimiterRedis({
+      ...base,
+      storeClient: store.redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+    });
   };
   const limiters: Limiter[] = [
-    { rule: options.perAccountAndAddress, limiter: make('account-address', options.perAccountAndAddress), key: (a) => `${a.account}|${a.address}` },
+    {
+      rule: options.perAccountAndAddress,
+      limiter: make('account-address', options.perAccountAndAddress),
+      key: (a) => `${a.account}|${a.address}`,
+    },
     { rule: options.perAccount, limiter: make('account', options.perAccount), key: (a) => a.account },
     { rule: options.perAddress, limiter: make('address', options.perAddress), key: (a) => a.address },
   ];
   const [accountAndAddress] = limiters;
+  const waitOf = (rule: ThrottleRule, res: RateLimiterRes) =>
+    Math.max(1, Math.ceil(Math.min(res.msBeforeNext, rule.blockSeconds * 1000) / 1000));
   return {
-    async retryAfter(attempt) {
-      let ms = 0;
-      for (const { rule, limiter, key } of limiters) {
-        const res = await limiter.get(key(attempt));
-        if (res && res.consumedPoints >= rule.failures) ms = Math.max(ms, res.msBeforeNext);
-      }
-      return ms > 0 ? Math.ceil(ms / 1000) : 0;
-    },
-    async failed(attempt) {
-      for (const { rule, limiter, key } of limiters) {
-        const k = key(attempt);
+    async take(attempt) {
+      const taken: { entry: Limiter; res: RateLimiterRes }[] = [];
+      for (const entry of limiters) {
         try {
-          const res = await limiter.consume(k);
-          if (res.consumedPoints >= rule.failures) await limiter.block(k, rule.blockSeconds);
+          taken.push({ entry, res: await entry.limiter.consume(entry.key(attempt)) });
         } catch (error) {
-          // A rejection with a RateLimiterRes means the key is already past its limit (blocked).
+          // A rejection with a RateLimiterRes: this limiter's budget is spent. The attempt gets no
+          // verdict, so the points it took from the other limiters are given back.
           if (!(error instanceof RateLimiterRes)) throw error;
+          await Promise.all(taken.map(({ entry: other }) => other.limiter.reward(other.key(attempt))));
+          return { allowed: false, retryAfterSeconds: waitOf(entry.rule, error) };
         }
       }
-    },
-    async succeeded(attempt) {
-      if (accountAndAddress) await accountAndAddress.limiter.delete(accountAndAddress.key(attempt));
+      return {
+        allowed: true,
+        async judged(succeeded) {
+          if (succeeded) {
+            // A right password is not a guess: its point is taken back, and the account's
+            // failures from this address are forgotten.
+            await Promise.all(
+              taken.map(({ entry }) =>
+                entry === accountAndAddress
+                  ? entry.limiter.delete(entry.key(attempt))
+                  : entry.limiter.reward(entry.key(attempt)),
+              ),
+            );
+            return;
+          }
+          // The attempt that spent a limiter's last point starts that limiter's block window.
+          for (const { entry, res } of taken) {
+            if (res.consumedPoints >= entry.rule.failures)
+              await entry.limiter.block(entry.key(attempt), entry.rule.blockSeconds);
+          }
+        },
+      };
     },
   };
 }

@@ -1,11 +1,12 @@
 import type { Resolvers, UserRole } from '../../../generated/graphql.js';
-import { requireApiKey, tenantOf } from '../../auth/principal.js';
-import { forbidden } from '../../errors.js';
-import { connectionSelection, inTransaction } from '../../graphql/helpers.js';
-import { listAuditLog } from '../audit/index.js';
+import { requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
+import { forbidden } from '../../kernel/errors.js';
+import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
+import { listAuditLog, parseListAuditLog } from '../audit/index.js';
 import { auditRequest as audit } from '../audit/index.js';
 import { effectiveScopesOfRole, type Role } from './roles.js';
 import * as users from './users.service.js';
+import { parseChangePassword, parseCreateUser, parseUpdateUserRole } from './users.commands.js';
 
 const roleOf = (role: UserRole): Role => (role === 'ADMIN' ? 'admin' : 'staff');
 const graphqlRole = (role: Role): UserRole => (role === 'admin' ? 'ADMIN' : 'STAFF');
@@ -18,23 +19,41 @@ export const userResolvers: Resolvers = {
       return users.getUser(ctx.db, key.tenantId, key.via.userId);
     },
     users: (_, a, ctx) => users.listUsers(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    auditLog: (_, a, ctx, info) => listAuditLog(ctx.db, tenantOf(ctx.principal, a.tenantId), a.first, a.after, connectionSelection(info).totalCount),
+    auditLog: (_, a, ctx, info) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return listAuditLog(
+        ctx.db,
+        tenantId,
+        parseListAuditLog({ first: a.first, after: a.after }),
+        connectionSelection(info).totalCount,
+      );
+    },
   },
   Mutation: {
     createUser: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseCreateUser({ email: a.email, password: a.password, role: a.role ? roleOf(a.role) : null });
+      const { role } = command;
       return inTransaction(ctx, async (trx) => {
-        const role = a.role ? roleOf(a.role) : 'admin';
-        const user = await users.createUser(trx, { tenantId, email: a.email, password: a.password, role });
+        const user = await users.createUser(trx, { tenantId, ...command });
         await audit(ctx, trx, tenantId, 'user.created', { type: 'user', id: user.id }, { email: user.email, role });
         return user;
       });
     },
     updateUserRole: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const { role } = parseUpdateUserRole({ role: roleOf(a.role) });
       return inTransaction(ctx, async (trx) => {
-        const { user, previous } = await users.updateUserRole(trx, tenantId, a.id, roleOf(a.role));
-        if (previous !== user.role) await audit(ctx, trx, tenantId, 'user.role_changed', { type: 'user', id: user.id }, { email: user.email, from: previous, to: user.role });
+        const { user, previous } = await users.updateUserRole(trx, tenantId, a.id, role);
+        if (previous !== user.role)
+          await audit(
+            ctx,
+            trx,
+            tenantId,
+            'user.role_changed',
+            { type: 'user', id: user.id },
+            { email: user.email, from: previous, to: user.role },
+          );
         return user;
       });
     },
@@ -42,20 +61,36 @@ export const userResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return inTransaction(ctx, async (trx) => {
         const removed = await users.removeUser(trx, tenantId, a.id);
-        await audit(ctx, trx, tenantId, 'user.removed', { type: 'user', id: removed.id }, { email: removed.email, role: removed.role });
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'user.removed',
+          { type: 'user', id: removed.id },
+          { email: removed.email, role: removed.role },
+        );
         return { removedUserId: removed.id };
       });
     },
     changePassword: (_, a, ctx) => {
       const key = requireApiKey(ctx.principal);
       const via = key.via;
-      if (via?.type !== 'session') throw forbidden('Only a user signed in to the dashboard can change their password', 'session_required');
+      if (via?.type !== 'session')
+        throw forbidden('Only a user signed in to the dashboard can change their password', 'session_required');
+      const command = parseChangePassword({ currentPassword: a.currentPassword, newPassword: a.newPassword });
       return inTransaction(ctx, async (trx) => {
-        const signedOutSessions = await users.changePassword(trx, { id: via.userId, tenantId: key.tenantId }, a.currentPassword, a.newPassword, {
+        const signedOutSessions = await users.changePassword(trx, { id: via.userId, tenantId: key.tenantId }, command, {
           now: ctx.deps.now(),
           keepSessionId: via.sessionId,
         });
-        await audit(ctx, trx, key.tenantId, 'user.password_changed', { type: 'user', id: via.userId }, { signedOutSessions });
+        await audit(
+          ctx,
+          trx,
+          key.tenantId,
+          'user.password_changed',
+          { type: 'user', id: via.userId },
+          { signedOutSessions },
+        );
         return { user: await users.getUser(trx, key.tenantId, via.userId), signedOutSessions };
       });
     },

@@ -1,37 +1,26 @@
-import type { Executor } from '../../db/index.js';
-import type { TenantRow, UserRow } from '../../db/types.js';
-import { DomainError, Validator, conflict, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
-import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from './password.js';
-import { ROLES, isRole, type Role } from './roles.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { TenantRow, UserRow } from '../../kernel/db/types.js';
+import { DomainError, conflict, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import type { Role } from './roles.js';
+import type { ChangePassword, CreateUser } from './users.commands.js';
 import * as repo from './users.repository.js';
 import * as sessions from './sessions.repository.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const EMAIL_MAX_LENGTH = 254;
 
-export interface NewUser {
-  tenantId: string;
-  email: unknown;
-  password: unknown;
-  role?: unknown;
-}
-
-/** Creates a user with an initial password (the CLI, the demo and an admin's invitation). */
-export async function createUser(db: Executor, input: NewUser): Promise<UserRow> {
-  const v = new Validator();
-  const email = typeof input.email === 'string' ? input.email.trim() : '';
-  v.check(email.length > 0 && email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email), 'email', 'must be an email address');
-  const problem = passwordProblem(input.password);
-  if (problem) v.add('password', problem);
-  const role = input.role ?? 'admin';
-  v.check(isRole(role), 'role', `must be one of ${ROLES.join(', ')}`);
-  v.throwIfAny();
+/**
+ * Creates a user with an initial password (the CLI, the demo and an admin's invitation);
+ * `input`: the tenant and the caller's parsed command (parseCreateUser).
+ */
+export async function createUser(db: Executor, input: { tenantId: string } & CreateUser): Promise<UserRow> {
+  const { email, password, role } = input;
   if (!isUuid(input.tenantId) || !(await tenantExists(db, input.tenantId))) throw notFound('Tenant', input.tenantId);
   if (await repo.emailTaken(db, email)) throw conflict('email_taken', `A user with the email ${email} already exists`);
-  const passwordHash = await hashPassword(input.password as string);
+  const passwordHash = await hashPassword(password);
   try {
-    return await repo.insertUser(db, { tenant_id: input.tenantId, email, role: role as Role, password_hash: passwordHash });
+    return await repo.insertUser(db, { tenant_id: input.tenantId, email, role, password_hash: passwordHash });
   } catch (error) {
     // Two creations of one email at once: the unique index decides.
     if (isUniqueViolation(error)) throw conflict('email_taken', `A user with the email ${email} already exists`);
@@ -55,17 +44,20 @@ export async function getUser(db: Executor, tenantId: string, id: string): Promi
   return user;
 }
 
-const lastAdmin = () => conflict('last_admin', "The tenant's last admin cannot be removed or demoted; make another user admin first");
+const lastAdmin = () =>
+  conflict('last_admin', "The tenant's last admin cannot be removed or demoted; make another user admin first");
 
 /** Changes a user's role; the tenant keeps at least one admin. Returns the user and the role it had. */
-export async function updateUserRole(db: Executor, tenantId: string, id: string, role: unknown): Promise<{ user: UserRow; previous: Role }> {
-  const v = new Validator();
-  v.check(isRole(role), 'role', `must be one of ${ROLES.join(', ')}`);
-  v.throwIfAny();
+export async function updateUserRole(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  role: Role,
+): Promise<{ user: UserRow; previous: Role }> {
   const admins = await repo.lockTenantAdmins(db, tenantId);
   const user = await getUser(db, tenantId, id);
   if (user.role === 'admin' && role !== 'admin' && admins.length <= 1) throw lastAdmin();
-  const updated = await repo.setRole(db, tenantId, id, role as Role);
+  const updated = await repo.setRole(db, tenantId, id, role);
   if (!updated) throw notFound('User', id);
   return { user: updated, previous: user.role };
 }
@@ -87,22 +79,16 @@ export async function removeUser(db: Executor, tenantId: string, id: string): Pr
 export async function changePassword(
   db: Executor,
   user: { id: string; tenantId: string },
-  currentPassword: unknown,
-  newPassword: unknown,
+  { currentPassword, newPassword }: ChangePassword,
   options: { now: Date; keepSessionId?: string },
 ): Promise<number> {
-  const v = new Validator();
-  v.check(typeof currentPassword === 'string' && currentPassword.length > 0, 'currentPassword', 'is required');
-  const problem = passwordProblem(newPassword);
-  if (problem) v.add('newPassword', problem);
-  v.throwIfAny();
   const row = await getUser(db, user.tenantId, user.id);
-  if (!(await verifyPassword(row.password_hash, currentPassword as string))) {
+  if (!(await verifyPassword(row.password_hash, currentPassword))) {
     throw new DomainError('BAD_USER_INPUT', 'wrong_password', 'currentPassword: is not your current password', {
       fieldErrors: [{ field: 'currentPassword', message: 'is not your current password' }],
     });
   }
-  await repo.setPasswordHash(db, row.id, await hashPassword(newPassword as string), options.now);
+  await repo.setPasswordHash(db, row.id, await hashPassword(newPassword), options.now);
   return sessions.revokeUserSessions(db, row.id, options.now, options.keepSessionId);
 }
 
@@ -115,7 +101,11 @@ export interface VerifiedUser {
  * The user an email and password belong to, or why not. An unknown email costs the same Argon2
  * verification as a wrong password, so neither the answer nor its timing tells them apart.
  */
-export async function verifyCredentials(db: Executor, email: string, password: string): Promise<{ ok: true; found: VerifiedUser } | { ok: false; user: UserRow | null }> {
+export async function verifyCredentials(
+  db: Executor,
+  email: string,
+  password: string,
+): Promise<{ ok: true; found: VerifiedUser } | { ok: false; user: UserRow | null }> {
   const user = EMAIL.test(email.trim()) ? await repo.findUserByEmail(db, email.trim()) : undefined;
   if (!user) {
     await verifyAgainstDummy(password);

@@ -36,12 +36,17 @@ describe('addressRefusal', () => {
     expect(addressRefusal(address)?.kind).toContain(kind);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8'])(
-    'lets the public address %s through',
-    (address) => {
-      expect(addressRefusal(address)).toBeNull();
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+  ])('lets the public address %s through', (address) => {
+    expect(addressRefusal(address)).toBeNull();
+  });
 });
 
 const resolverOf =
@@ -72,13 +77,19 @@ describe('hostRefusal (creation time)', () => {
 });
 
 describe('guardedLookup (connection time)', () => {
-  const lookup = guardedLookup(resolverOf({ 'rebind.test': ['127.0.0.1'], 'public.test': ['93.184.216.34', '2606:4700::1'] }));
+  const lookup = guardedLookup(
+    resolverOf({ 'rebind.test': ['127.0.0.1'], 'public.test': ['93.184.216.34', '2606:4700::1'] }),
+  );
   const call = (host: string, options: { all?: boolean; family?: number }) =>
-    new Promise<{ err: Error | null; address?: unknown; family?: number }>((resolve) => lookup(host, options, (err, address, family) => resolve({ err, address, family })));
+    new Promise<{ err: Error | null; address?: unknown; family?: number }>((resolve) =>
+      lookup(host, options, (err, address, family) => resolve({ err, address, family })),
+    );
 
   it('fails the connection when the name resolves to a private address', async () => {
     const { err } = await call('rebind.test', { all: true });
-    expect(err?.message).toBe('refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses');
+    expect(err?.message).toBe(
+      'refused: rebind.test resolves to 127.0.0.1, a loopback address; webhook receivers must be public addresses',
+    );
   });
 
   it('answers like dns.lookup for public names, with all or one address', async () => {

@@ -42,7 +42,11 @@ export function addressRefusal(address: string): Refusal | null {
     return { address, kind: 'not an IP address' };
   }
   let range: string = parsed.range();
-  if (parsed.kind() === 'ipv6' && range === 'unicast' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) {
+  if (
+    parsed.kind() === 'ipv6' &&
+    range === 'unicast' &&
+    (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)
+  ) {
     range = 'ipv4Compatible';
   }
   if (range === 'unicast') return null;
@@ -51,7 +55,9 @@ export function addressRefusal(address: string): Refusal | null {
 
 /** "127.0.0.1 is a loopback address" or "localhost resolves to ::1, a loopback address". */
 export function describeRefusal(host: string, refusal: Refusal): string {
-  return host === refusal.address ? `${host} is ${refusal.kind}` : `${host} resolves to ${refusal.address}, ${refusal.kind}`;
+  return host === refusal.address
+    ? `${host} is ${refusal.kind}`
+    : `${host} resolves to ${refusal.address}, ${refusal.kind}`;
 }
 
 /** Why an IP literal host may not receive webhooks: "::ffff:7f00:1 (127.0.0.1) is a loopback address". */
@@ -87,7 +93,11 @@ export const isLocalhostName = (host: string): boolean => /(^|\.)localhost\.?$/i
  */
 export function guardedLookup(resolver: Resolver = systemResolver): LookupFunction {
   return (hostname: string, options: LookupOptions, callback) => {
-    const done = callback as (err: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void;
+    const done = callback as (
+      err: NodeJS.ErrnoException | null,
+      address?: string | LookupAddress[],
+      family?: number,
+    ) => void;
     resolver(hostname).then(
       (resolved) => {
         const addresses = options.family ? resolved.filter((a) => a.family === options.family) : resolved;
@@ -96,11 +106,14 @@ export function guardedLookup(resolver: Resolver = systemResolver): LookupFuncti
           if (refusal) return done(new BlockedAddressError(describeRefusal(hostname, refusal)));
         }
         if (isLocalhostName(hostname)) return done(new BlockedAddressError(`${hostname} is a loopback name`));
-        if (addresses.length === 0) {
-          return done(Object.assign(new Error(`${hostname} has no address of the requested family`), { code: 'ENOTFOUND' }));
+        const [first] = addresses;
+        if (first === undefined) {
+          return done(
+            Object.assign(new Error(`${hostname} has no address of the requested family`), { code: 'ENOTFOUND' }),
+          );
         }
         if (options.all) return done(null, addresses);
-        return done(null, addresses[0].address, addresses[0].family);
+        return done(null, first.address, first.family);
       },
       (error: unknown) => done(error as NodeJS.ErrnoException),
     );

@@ -1,31 +1,52 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import { microsecondKey, olderThan } from '../../db/keyset.js';
-import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import { microsecondKey, olderThan } from '../../kernel/db/keyset.js';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../kernel/db/types.js';
+import { notifyDispatchers } from './outbox.js';
 
 // The delivery queue and its log. Times come from the caller's clock, never the database's, so
 // tests can run the retry schedule on an injected clock.
 
+// An event's place in its booking's (device's) order: data.sequence, counted per booking (device)
+// under its row lock (docs/webhooks.md). Events without a sequence are unordered (key null).
+const ORDER_SEQUENCE = sql<number | null>`CASE WHEN jsonb_typeof(e.data -> 'sequence') = 'number'
+  AND e.data ->> 'sequence' ~ '^[0-9]{1,9}$' THEN (e.data ->> 'sequence')::int END`;
+const ORDER_KEY = sql<string | null>`CASE WHEN ${ORDER_SEQUENCE} IS NOT NULL
+  THEN coalesce(e.data -> 'booking' ->> 'id', e.data -> 'device' ->> 'id') END`;
+
+/** The transaction-level advisory lock that makes fan-out one at a time across processes. */
+const FAN_OUT_LOCK = 2_811_280_001;
+
 /**
  * Moves up to `limit` outbox events into deliveries, one per matching active subscription, and
- * marks them fanned out. Workers skip each other's rows (SKIP LOCKED); a delivery is created at
- * most once per (subscription, event). Returns the number of events taken.
+ * marks them fanned out; a delivery is created at most once per (subscription, event). Returns the
+ * number of events taken.
+ *
+ * One fan-out runs at a time (an advisory lock held to commit: the others wait a moment, then find
+ * what is left), and it takes every waiting event of each booking (device) in its batch, so a
+ * booking's events become deliveries together and in one commit: a dispatcher never sees a later
+ * event's delivery while an earlier one of the same booking is still waiting to be fanned out.
  */
 export async function fanOut(trx: Executor, now: Date, limit: number): Promise<number> {
-  const events = await trx
-    .selectFrom('events')
-    .select(['id', 'tenant_id', 'type'])
-    .where('fanned_out_at', 'is', null)
-    .orderBy('created_at')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+  await sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK})`.execute(trx);
+  const taken = await sql<{ id: string }>`
+    WITH batch AS (
+      SELECT e.id, e.tenant_id, ${ORDER_KEY} AS order_key FROM events e
+      WHERE e.fanned_out_at IS NULL
+      ORDER BY e.created_at
+      LIMIT ${limit}
+    )
+    SELECT id FROM batch
+    UNION
+    SELECT e.id FROM events e JOIN batch b ON b.tenant_id = e.tenant_id AND b.order_key = ${ORDER_KEY}
+    WHERE e.fanned_out_at IS NULL`.execute(trx);
+  const events = taken.rows;
   if (events.length === 0) return 0;
   const ids = events.map((e) => e.id);
   await sql`
-    INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, status, next_attempt_at, created_at)
-    SELECT e.tenant_id, w.id, e.id, 'pending', ${now}, ${now}
+    INSERT INTO webhook_deliveries
+      (tenant_id, webhook_id, event_id, status, next_attempt_at, created_at, order_key, order_sequence)
+    SELECT e.tenant_id, w.id, e.id, 'pending', ${now}, ${now}, ${ORDER_KEY}, ${ORDER_SEQUENCE}
     FROM events e JOIN webhooks w ON w.tenant_id = e.tenant_id AND w.active AND e.type = ANY (w.events)
     WHERE e.id = ANY (${ids}::uuid[])
     ON CONFLICT DO NOTHING`.execute(trx);
@@ -37,8 +58,21 @@ export async function fanOut(trx: Executor, now: Date, limit: number): Promise<n
  * Claims due deliveries: at most `limit`, at most `perWebhook` of one subscription, none of the
  * subscriptions in `busyWebhookIds`. A claim moves next_attempt_at to `leaseUntil`, so if the
  * claimer dies mid-attempt the delivery becomes due again and is sent again (same webhook-id).
+ *
+ * Order per booking (device): a delivery with an order key waits while an earlier one of the same
+ * key to the same subscription is pending (in flight, or waiting for a retry). Fan-out makes a
+ * booking's waiting events deliveries in one commit (fanOut), so an earlier event not fanned out
+ * yet cannot be overtaken either. The next event of a booking goes only after the previous one
+ * succeeded or failed for good, whichever process sends it; different bookings go in parallel.
  */
-export async function claimDue(trx: Executor, now: Date, leaseUntil: Date, limit: number, perWebhook: number, busyWebhookIds: string[]): Promise<string[]> {
+export async function claimDue(
+  trx: Executor,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  perWebhook: number,
+  busyWebhookIds: string[],
+): Promise<string[]> {
   if (limit <= 0) return [];
   const rows = await sql<{ id: string }>`
     UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
@@ -46,9 +80,14 @@ export async function claimDue(trx: Executor, now: Date, leaseUntil: Date, limit
       SELECT id FROM webhook_deliveries
       WHERE id IN (
         SELECT id FROM (
-          SELECT id, row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS n
-          FROM webhook_deliveries
-          WHERE status = 'pending' AND next_attempt_at <= ${now} AND NOT (webhook_id = ANY (${busyWebhookIds}::uuid[]))
+          SELECT c.id, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS n
+          FROM webhook_deliveries c
+          WHERE c.status = 'pending' AND c.next_attempt_at <= ${now}
+            AND NOT (c.webhook_id = ANY (${busyWebhookIds}::uuid[]))
+            AND (c.order_key IS NULL OR NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+              WHERE p.webhook_id = c.webhook_id AND p.order_key = c.order_key AND p.status = 'pending'
+                AND p.order_sequence < c.order_sequence))
         ) ranked WHERE n <= ${perWebhook}
       )
       AND status = 'pending' AND next_attempt_at <= ${now}
@@ -93,17 +132,29 @@ export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob
     ])
     .where('d.id', 'in', ids)
     .execute();
-  return rows.map(({ url, secret_sealed, previous_secret_sealed, previous_secret_expires_at, active, event_type, event_data, event_created_at, ...delivery }) => ({
-    delivery,
-    url,
-    secretSealed: secret_sealed,
-    previousSecretSealed: previous_secret_sealed,
-    previousSecretExpiresAt: previous_secret_expires_at,
-    active,
-    eventType: event_type,
-    eventData: event_data,
-    eventCreatedAt: event_created_at,
-  }));
+  return rows.map(
+    ({
+      url,
+      secret_sealed,
+      previous_secret_sealed,
+      previous_secret_expires_at,
+      active,
+      event_type,
+      event_data,
+      event_created_at,
+      ...delivery
+    }) => ({
+      delivery,
+      url,
+      secretSealed: secret_sealed,
+      previousSecretSealed: previous_secret_sealed,
+      previousSecretExpiresAt: previous_secret_expires_at,
+      active,
+      eventType: event_type,
+      eventData: event_data,
+      eventCreatedAt: event_created_at,
+    }),
+  );
 }
 
 export interface AttemptRecord {
@@ -113,6 +164,12 @@ export interface AttemptRecord {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** What was sent and what came back (docs/webhooks.md#delivery-log); never the signing secret. */
+  requestHeaders?: Record<string, string> | null;
+  requestBody?: string | null;
+  responseHeaders?: Record<string, string> | null;
+  responseBody?: string | null;
+  responseBodyTruncated?: boolean;
 }
 
 export async function insertAttempt(db: Executor, a: AttemptRecord): Promise<void> {
@@ -125,12 +182,21 @@ export async function insertAttempt(db: Executor, a: AttemptRecord): Promise<voi
       status_code: a.statusCode,
       duration_ms: a.durationMs,
       error: a.error,
+      request_headers: a.requestHeaders ? JSON.stringify(a.requestHeaders) : null,
+      request_body: a.requestBody ?? null,
+      response_headers: a.responseHeaders ? JSON.stringify(a.responseHeaders) : null,
+      response_body: a.responseBody ?? null,
+      response_body_truncated: a.responseBodyTruncated ?? false,
     })
     .execute();
 }
 
 /** Records an attempt's outcome on the delivery: the next attempt's time, or the final status. */
-export async function settleDelivery(db: Executor, a: AttemptRecord, outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; retryStep: number }): Promise<void> {
+export async function settleDelivery(
+  db: Executor,
+  a: AttemptRecord,
+  outcome: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null; retryStep: number },
+): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({
@@ -149,7 +215,13 @@ export async function settleDelivery(db: Executor, a: AttemptRecord, outcome: { 
 }
 
 /** Ends pending deliveries without another attempt (subscription deactivated). */
-export async function failPending(db: Executor, tenantId: string, where: { webhookId?: string; deliveryId?: string }, reason: string, at: Date): Promise<void> {
+export async function failPending(
+  db: Executor,
+  tenantId: string,
+  where: { webhookId?: string; deliveryId?: string },
+  reason: string,
+  at: Date,
+): Promise<void> {
   let query = db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', next_attempt_at: null, last_error: reason, completed_at: at })
@@ -168,7 +240,13 @@ export interface DeliveryFilters {
 }
 
 /** The delivery log, newest first: of one subscription, or (webhookId null) of all the tenant's. */
-export async function listDeliveries(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters, limit: number) {
+export async function listDeliveries(
+  db: Executor,
+  tenantId: string,
+  webhookId: string | null,
+  filters: DeliveryFilters,
+  limit: number,
+) {
   let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', (j) => j.onRef('e.tenant_id', '=', 'd.tenant_id').onRef('e.id', '=', 'd.event_id'))
@@ -184,7 +262,12 @@ export async function listDeliveries(db: Executor, tenantId: string, webhookId: 
 
 export type DeliveryLogRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
-export async function findDeliveryOfEvent(db: Executor, tenantId: string, webhookId: string, eventId: string): Promise<DeliveryLogRow | undefined> {
+export async function findDeliveryOfEvent(
+  db: Executor,
+  tenantId: string,
+  webhookId: string,
+  eventId: string,
+): Promise<DeliveryLogRow | undefined> {
   return (await listDeliveries(db, tenantId, webhookId, { eventId }, 1))[0];
 }
 
@@ -196,6 +279,7 @@ export async function requeue(db: Executor, tenantId: string, deliveryId: string
     .where('tenant_id', '=', tenantId)
     .where('id', '=', deliveryId)
     .execute();
+  await notifyDispatchers(db);
 }
 
 export async function attemptsOf(db: Executor, deliveryIds: readonly string[]): Promise<WebhookAttemptRow[]> {
@@ -210,22 +294,48 @@ export async function attemptsOf(db: Executor, deliveryIds: readonly string[]): 
 }
 
 /** A webhook.test event that is never fanned out, and its one delivery, already claimed until `leaseUntil`. */
-export async function insertTestDelivery(trx: Executor, tenantId: string, webhookId: string, data: Record<string, unknown>, now: Date, leaseUntil: Date): Promise<string> {
+export async function insertTestDelivery(
+  trx: Executor,
+  tenantId: string,
+  webhookId: string,
+  data: Record<string, unknown>,
+  now: Date,
+  leaseUntil: Date,
+): Promise<string> {
   const event = await trx
     .insertInto('events')
-    .values({ tenant_id: tenantId, type: 'webhook.test', data: JSON.stringify(data), created_at: now, fanned_out_at: now })
+    .values({
+      tenant_id: tenantId,
+      type: 'webhook.test',
+      data: JSON.stringify(data),
+      created_at: now,
+      fanned_out_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const delivery = await trx
     .insertInto('webhook_deliveries')
-    .values({ tenant_id: tenantId, webhook_id: webhookId, event_id: event.id, status: 'pending', next_attempt_at: leaseUntil, created_at: now })
+    .values({
+      tenant_id: tenantId,
+      webhook_id: webhookId,
+      event_id: event.id,
+      status: 'pending',
+      next_attempt_at: leaseUntil,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return delivery.id;
 }
 
 /** Queues the subscription's FAILED deliveries created at or after `since` again; returns how many. */
-export async function requeueFailedSince(db: Executor, tenantId: string, webhookId: string, since: Date, now: Date): Promise<number> {
+export async function requeueFailedSince(
+  db: Executor,
+  tenantId: string,
+  webhookId: string,
+  since: Date,
+  now: Date,
+): Promise<number> {
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', retry_step: 0, next_attempt_at: now, completed_at: null })
@@ -234,7 +344,9 @@ export async function requeueFailedSince(db: Executor, tenantId: string, webhook
     .where('status', '=', 'failed')
     .where('created_at', '>=', since)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const queued = Number(result.numUpdatedRows);
+  if (queued > 0) await notifyDispatchers(db);
+  return queued;
 }
 
 /**
@@ -250,14 +362,16 @@ export async function failingSince(db: Executor, tenantId: string, webhookId: st
     )
     SELECT min(attempted_at) AS since FROM attempts
     WHERE NOT coalesce(ok, false)
-      AND attempted_at > coalesce((SELECT max(attempted_at) FROM attempts WHERE ok), '-infinity'::timestamptz)`.execute(db);
+      AND attempted_at > coalesce((SELECT max(attempted_at) FROM attempts WHERE ok), '-infinity'::timestamptz)`.execute(
+    db,
+  );
   const since = row.rows[0]?.since;
   return since ? new Date(since) : null;
 }
 
 /** A delivery's place in the log's order (newest first, then id): what a cursor carries. */
 export interface DeliveryKey {
-  /** created_at to the microsecond (src/db/keyset.ts). */
+  /** created_at to the microsecond (src/kernel/db/keyset.ts). */
   at: string;
   id: string;
 }
@@ -275,7 +389,14 @@ function deliveriesMatching(db: Executor, tenantId: string, webhookId: string | 
 }
 
 /** A keyset page of the delivery log (newest first, then id) after `after`. */
-export async function deliveriesPage(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters, after: DeliveryKey | null, limit: number) {
+export async function deliveriesPage(
+  db: Executor,
+  tenantId: string,
+  webhookId: string | null,
+  filters: DeliveryFilters,
+  after: DeliveryKey | null,
+  limit: number,
+) {
   return deliveriesMatching(db, tenantId, webhookId, filters)
     .selectAll('d')
     .select('e.type as event_type')
@@ -288,7 +409,12 @@ export async function deliveriesPage(db: Executor, tenantId: string, webhookId: 
 }
 
 /** How many deliveries match the filters (every page's totalCount). */
-export async function countDeliveries(db: Executor, tenantId: string, webhookId: string | null, filters: DeliveryFilters): Promise<number> {
+export async function countDeliveries(
+  db: Executor,
+  tenantId: string,
+  webhookId: string | null,
+  filters: DeliveryFilters,
+): Promise<number> {
   return (
     await deliveriesMatching(db, tenantId, webhookId, filters)
       .select(sql<number>`count(*)::int`.as('n'))

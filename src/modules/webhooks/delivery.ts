@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DB } from '../../db/types.js';
-import type { ServerSecret } from '../../crypto.js';
+import type { DB } from '../../kernel/db/types.js';
+import type { ServerSecret } from '../../kernel/crypto.js';
 import * as deliveries from './deliveries.repository.js';
 import type { DeliveryJob } from './deliveries.repository.js';
 import { nextAttemptAt } from './retry.js';
@@ -9,7 +9,8 @@ import type { Sender, SendResult } from './sender.js';
 import * as webhooks from './webhooks.repository.js';
 import { signedRequest } from './signing.js';
 import { recordEvent } from './outbox.js';
-import type { Executor } from '../../db/index.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { DeliveryOutcome, Metrics } from '../../kernel/metrics.js';
 
 // One attempt of one delivery: sign, send (outside any transaction: a slow receiver must never
 // hold the database), then record the outcome in one short transaction.
@@ -20,54 +21,116 @@ export interface DeliveryContext {
   send: Sender;
   now: () => Date;
   log: Logger;
+  /** Counts each attempt's outcome (portier_webhook_delivery_attempts_total); absent, nothing is counted. */
+  metrics?: Metrics;
 }
 
 export interface AttemptOutcome extends SendResult {
   deliveryId: string;
   eventId: string;
   success: boolean;
+  /** When the delivery is tried again (a failure with retries left), else null. */
+  nextAttemptAt: Date | null;
 }
 
 const GONE = 410;
 
 /** Sends a claimed delivery once and records the attempt; `retry: false` makes a failure final. */
-export async function attemptDelivery(ctx: DeliveryContext, job: DeliveryJob, options: { retry: boolean; evenIfInactive?: boolean }): Promise<AttemptOutcome | null> {
+export async function attemptDelivery(
+  ctx: DeliveryContext,
+  job: DeliveryJob,
+  options: { retry: boolean; evenIfInactive?: boolean },
+): Promise<AttemptOutcome | null> {
   const { delivery } = job;
   if (!job.active && !options.evenIfInactive) {
-    await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'subscription is inactive', ctx.now());
+    await deliveries.failPending(
+      ctx.db,
+      delivery.tenant_id,
+      { deliveryId: delivery.id },
+      'subscription is inactive',
+      ctx.now(),
+    );
     return null;
   }
   const secrets: string[] = [];
   try {
     secrets.push(ctx.secret.unseal(job.secretSealed));
     // During a rotation the replaced secret signs too, so receivers still holding it verify.
-    if (job.previousSecretSealed && job.previousSecretExpiresAt && job.previousSecretExpiresAt > ctx.now()) secrets.push(ctx.secret.unseal(job.previousSecretSealed));
+    if (job.previousSecretSealed && job.previousSecretExpiresAt && job.previousSecretExpiresAt > ctx.now())
+      secrets.push(ctx.secret.unseal(job.previousSecretSealed));
   } catch {
-    ctx.log.error({ webhookId: delivery.webhook_id }, 'webhook signing secret cannot be unsealed; was PORTIER_SECRET changed?');
-    await deliveries.failPending(ctx.db, delivery.tenant_id, { deliveryId: delivery.id }, 'signing secret unavailable', ctx.now());
+    ctx.log.error(
+      { webhookId: delivery.webhook_id },
+      'webhook signing secret cannot be unsealed; was PORTIER_SECRET changed?',
+    );
+    await deliveries.failPending(
+      ctx.db,
+      delivery.tenant_id,
+      { deliveryId: delivery.id },
+      'signing secret unavailable',
+      ctx.now(),
+    );
     return null;
   }
 
   const attemptedAt = ctx.now();
   const { body, headers } = signedRequest(
     secrets,
-    { id: delivery.event_id, type: job.eventType, timestamp: job.eventCreatedAt, tenantId: delivery.tenant_id, data: job.eventData },
+    {
+      id: delivery.event_id,
+      type: job.eventType,
+      timestamp: job.eventCreatedAt,
+      tenantId: delivery.tenant_id,
+      data: job.eventData,
+    },
     attemptedAt,
   );
   const result = await ctx.send(job.url, headers, body);
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  await recordAttempt(ctx, job, attemptedAt, result, success, options.retry);
+  const { outcome, nextAttemptAt } = await recordAttempt(
+    ctx,
+    job,
+    attemptedAt,
+    { requestHeaders: headers, ...result },
+    body,
+    success,
+    options.retry,
+  );
+  ctx.metrics?.observeWebhookDelivery(outcome);
   ctx.log.info(
-    { webhookId: delivery.webhook_id, deliveryId: delivery.id, eventId: delivery.event_id, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error },
+    {
+      webhookId: delivery.webhook_id,
+      deliveryId: delivery.id,
+      eventId: delivery.event_id,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+    },
     success ? 'webhook delivered' : 'webhook delivery failed',
   );
-  return { ...result, deliveryId: delivery.id, eventId: delivery.event_id, success };
+  return { ...result, deliveryId: delivery.id, eventId: delivery.event_id, success, nextAttemptAt };
 }
 
-async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, attemptedAt: Date, result: SendResult, success: boolean, retry: boolean): Promise<void> {
+interface Recorded {
+  /** The outcome as the metrics count it. */
+  outcome: DeliveryOutcome;
+  nextAttemptAt: Date | null;
+}
+
+/** Records the attempt; returns its outcome and the next attempt's time. */
+async function recordAttempt(
+  ctx: DeliveryContext,
+  job: DeliveryJob,
+  attemptedAt: Date,
+  result: SendResult,
+  requestBody: string,
+  success: boolean,
+  retry: boolean,
+): Promise<Recorded> {
   const { delivery } = job;
   const tenantId = delivery.tenant_id;
-  await ctx.db.transaction().execute(async (trx) => {
+  const done = (outcome: DeliveryOutcome, nextAttemptAt: Date | null = null): Recorded => ({ outcome, nextAttemptAt });
+  return ctx.db.transaction().execute(async (trx): Promise<Recorded> => {
     // The subscription may have been deleted meanwhile (its deliveries with it): nothing to record.
     const current = await trx
       .selectFrom('webhook_deliveries')
@@ -76,25 +139,56 @@ async function recordAttempt(ctx: DeliveryContext, job: DeliveryJob, attemptedAt
       .where('id', '=', delivery.id)
       .forUpdate()
       .executeTakeFirst();
-    if (!current) return;
+    if (!current) return done(success ? 'success' : 'given_up');
     const finishedAt = ctx.now();
-    const record = { tenantId, deliveryId: delivery.id, attemptedAt, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+    const record = {
+      tenantId,
+      deliveryId: delivery.id,
+      attemptedAt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      requestHeaders: result.requestHeaders,
+      requestBody,
+      responseHeaders: result.responseHeaders,
+      responseBody: result.responseBody,
+      responseBodyTruncated: result.responseBodyTruncated,
+    };
     await deliveries.insertAttempt(trx, record);
     if (success) {
-      await deliveries.settleDelivery(trx, record, { status: 'succeeded', nextAttemptAt: null, retryStep: current.retry_step });
-      return;
+      await deliveries.settleDelivery(trx, record, {
+        status: 'succeeded',
+        nextAttemptAt: null,
+        retryStep: current.retry_step,
+      });
+      return done('success');
     }
     if (result.statusCode === GONE) {
       const reason = 'the receiver answered 410 Gone';
-      await deliveries.settleDelivery(trx, record, { status: 'failed', nextAttemptAt: null, retryStep: current.retry_step + 1 });
+      await deliveries.settleDelivery(trx, record, {
+        status: 'failed',
+        nextAttemptAt: null,
+        retryStep: current.retry_step + 1,
+      });
       await webhooks.deactivateWebhook(trx, tenantId, delivery.webhook_id, reason, finishedAt);
-      await deliveries.failPending(trx, tenantId, { webhookId: delivery.webhook_id }, `subscription deactivated: ${reason}`, finishedAt);
-      return;
+      await deliveries.failPending(
+        trx,
+        tenantId,
+        { webhookId: delivery.webhook_id },
+        `subscription deactivated: ${reason}`,
+        finishedAt,
+      );
+      return done('given_up');
     }
     const failures = current.retry_step + 1;
     const next = retry ? nextAttemptAt(failures, finishedAt, result.retryAfter) : null;
-    await deliveries.settleDelivery(trx, record, { status: next ? 'pending' : 'failed', nextAttemptAt: next, retryStep: failures });
-    await disableIfFailingTooLong(trx, tenantId, delivery.webhook_id, finishedAt);
+    await deliveries.settleDelivery(trx, record, {
+      status: next ? 'pending' : 'failed',
+      nextAttemptAt: next,
+      retryStep: failures,
+    });
+    const disabled = await disableIfFailingTooLong(trx, tenantId, delivery.webhook_id, finishedAt);
+    return next && !disabled ? done('failure', next) : done('given_up');
   });
 }
 
@@ -104,24 +198,43 @@ export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 /**
  * Disables the subscription when every attempt has failed for DISABLE_AFTER_MS: it becomes
  * inactive, its pending deliveries fail with the reason (its delivery log shows it), and a
- * webhook.disabled event goes to the tenant's other subscriptions that take it.
+ * webhook.disabled event goes to the tenant's other subscriptions that take it. Returns whether the
+ * subscription is now inactive (its pending deliveries, this one included, failed).
  */
-async function disableIfFailingTooLong(trx: Executor, tenantId: string, webhookId: string, now: Date): Promise<void> {
+async function disableIfFailingTooLong(
+  trx: Executor,
+  tenantId: string,
+  webhookId: string,
+  now: Date,
+): Promise<boolean> {
   const subscription = await webhooks.findWebhook(trx, tenantId, webhookId);
   if (subscription && !subscription.active) {
     // Disabled while this attempt was in flight: it is not retried either.
-    await deliveries.failPending(trx, tenantId, { webhookId }, `subscription disabled: ${subscription.deactivated_reason ?? 'inactive'}`, now);
-    return;
+    await deliveries.failPending(
+      trx,
+      tenantId,
+      { webhookId },
+      `subscription disabled: ${subscription.deactivated_reason ?? 'inactive'}`,
+      now,
+    );
+    return true;
   }
   const since = await deliveries.failingSince(trx, tenantId, webhookId);
-  if (!since || now.getTime() - since.getTime() < DISABLE_AFTER_MS) return;
+  if (!since || now.getTime() - since.getTime() < DISABLE_AFTER_MS) return false;
   const reason = `every delivery failed since ${since.toISOString()} (5 days)`;
   const disabled = await webhooks.deactivateWebhook(trx, tenantId, webhookId, reason, now);
-  if (!disabled) return;
+  if (!disabled) return false;
   await deliveries.failPending(trx, tenantId, { webhookId }, `subscription disabled: ${reason}`, now);
   await recordEvent(trx, tenantId, 'webhook.disabled', {
-    webhook: { id: disabled.id, url: disabled.url, events: disabled.events, active: false, createdAt: disabled.created_at.toISOString() },
+    webhook: {
+      id: disabled.id,
+      url: disabled.url,
+      events: disabled.events,
+      active: false,
+      createdAt: disabled.created_at.toISOString(),
+    },
     reason,
     failingSince: since.toISOString(),
   });
+  return true;
 }

@@ -1,4 +1,17 @@
-import type { Executor } from '../../db/index.js';
+import { sql } from 'kysely';
+import type { Executor } from '../../kernel/db/index.js';
+
+/**
+ * The channel dispatchers LISTEN on. Every statement that inserts into `events` NOTIFYs it (a
+ * trigger, migration 202611281602), delivered when the transaction commits; notifyDispatchers()
+ * does the same for deliveries queued again.
+ */
+export const WAKE_CHANNEL = 'portier_webhook_events';
+
+/** Wakes every dispatcher when `db`'s transaction commits (at once outside a transaction). */
+export async function notifyDispatchers(db: Executor): Promise<void> {
+  await sql`SELECT pg_notify(${WAKE_CHANNEL}, '')`.execute(db);
+}
 
 /** The event types a subscription may list (docs/webhooks.md). */
 export const EVENT_TYPES = [
@@ -7,6 +20,8 @@ export const EVENT_TYPES = [
   'booking.cancelled',
   'booking.completed',
   'booking.rescheduled',
+  'booking.paid',
+  'booking.refunded',
   'device.offline',
   'device.online',
   'webhook.disabled',
@@ -15,9 +30,14 @@ export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 /**
  * Writes an event to the outbox. Call it with the transaction of the change that causes the event,
- * so the event exists exactly when the change does; the dispatcher delivers it later.
+ * so the event exists exactly when the change does; the dispatchers are woken when it commits.
  */
-export async function recordEvent(db: Executor, tenantId: string, type: EventType, data: Record<string, unknown>): Promise<string> {
+export async function recordEvent(
+  db: Executor,
+  tenantId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<string> {
   const row = await db
     .insertInto('events')
     .values({ tenant_id: tenantId, type, data: JSON.stringify(data) })

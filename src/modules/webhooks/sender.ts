@@ -1,15 +1,25 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { BlockedAddressError, guardedLookup, isIpLiteral, literalRefusal, systemResolver, type Resolver } from './address-guard.js';
+import {
+  BlockedAddressError,
+  guardedLookup,
+  isIpLiteral,
+  literalRefusal,
+  systemResolver,
+  type Resolver,
+} from './address-guard.js';
 
-// One HTTP POST to a receiver: bounded by a timeout, redirects not followed, the response body
-// read and thrown away (never stored or shown), and every connection checked by the SSRF guard.
+// One HTTP POST to a receiver: bounded by a timeout, redirects not followed, the response's
+// headers and the first RESPONSE_BODY_KEPT bytes of its body kept for the delivery log (the rest is
+// read and thrown away), and every connection checked by the SSRF guard.
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 const USER_AGENT = 'Portier-Webhooks/1.0';
-/** Response bytes read before the connection is dropped; the body is discarded anyway. */
+/** Response bytes read before the connection is dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** The prefix of the response body kept for the delivery log (docs/webhooks.md#delivery-log). */
+export const RESPONSE_BODY_KEPT = 4 * 1024;
 
 export interface SenderOptions {
   allowPrivateNetworks: boolean;
@@ -26,6 +36,14 @@ export interface SendResult {
   error: string | null;
   /** The receiver's Retry-After header, if any. */
   retryAfter: string | null;
+  /** The headers sent, as sent (the signature, never the secret). */
+  requestHeaders?: Record<string, string>;
+  /** The response's headers; null when no response arrived. */
+  responseHeaders?: Record<string, string> | null;
+  /** The first RESPONSE_BODY_KEPT bytes of the response body (UTF-8); null when no response arrived. */
+  responseBody?: string | null;
+  /** True when the response body was longer than what was kept. */
+  responseBodyTruncated?: boolean;
 }
 
 export type Sender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>;
@@ -64,11 +82,30 @@ export function createSender(options: SenderOptions): Sender {
       let settled = false;
       // eslint-disable-next-line prefer-const -- assigned once below, after finish(), which clears it, is defined
       let timer: NodeJS.Timeout | undefined;
+      const sent = {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': USER_AGENT,
+      };
+      let responseHeaders: Record<string, string> | null = null;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      let truncated = false;
       const finish = (statusCode: number | null, error: string | null, retryAfter: string | null = null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ statusCode, durationMs: Math.round(performance.now() - started), error, retryAfter });
+        resolve({
+          statusCode,
+          durationMs: Math.round(performance.now() - started),
+          error,
+          retryAfter,
+          requestHeaders: sent,
+          responseHeaders,
+          responseBody: responseHeaders ? keptText(Buffer.concat(kept)) : null,
+          responseBodyTruncated: truncated,
+        });
       };
 
       let target: URL;
@@ -94,22 +131,31 @@ export function createSender(options: SenderOptions): Sender {
           port: target.port || undefined,
           path: `${target.pathname}${target.search}`,
           method: 'POST',
-          auth: target.username ? `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}` : undefined,
-          headers: {
-            ...headers,
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(body)),
-            'user-agent': USER_AGENT,
-          },
+          auth: target.username
+            ? `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`
+            : undefined,
+          headers: sent,
         },
         (response) => {
           const status = response.statusCode ?? 0;
-          const retryAfter = typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : null;
+          const retryAfter =
+            typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : null;
+          responseHeaders = flatHeaders(response.headers);
           const ok = status >= 200 && status < 300;
-          const outcome = ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`;
+          const outcome = ok
+            ? null
+            : status >= 300 && status < 400
+              ? `redirect (${status}) not followed`
+              : `receiver answered ${status}`;
           let received = 0;
           response.on('data', (chunk: Buffer) => {
             received += chunk.length;
+            if (keptBytes < RESPONSE_BODY_KEPT) {
+              const part = chunk.subarray(0, RESPONSE_BODY_KEPT - keptBytes);
+              kept.push(part);
+              keptBytes += part.length;
+            }
+            if (received > RESPONSE_BODY_KEPT) truncated = true;
             if (received > MAX_RESPONSE_BYTES) {
               finish(status, outcome, retryAfter);
               response.destroy();
@@ -127,4 +173,16 @@ export function createSender(options: SenderOptions): Sender {
       request.on('error', (error: NodeJS.ErrnoException) => finish(null, describeError(error, timeoutMs)));
       request.end(body);
     });
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
+/** The kept bytes as text; a character cut at the 4 KiB boundary is dropped, not shown as U+FFFD. */
+function keptText(bytes: Buffer): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/\uFFFD$/, '');
 }

@@ -32,27 +32,43 @@ describe('sign', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     expect(signingKey(secret)).toEqual(Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64'));
     const { body, headers } = signedRequest(secret, message, now);
-    expect(new Webhook(secret).verify(body, headers)).toEqual({ ...message, timestamp: '2026-11-20T10:00:00.000Z', apiVersion: API_VERSION });
+    expect(new Webhook(secret).verify(body, headers)).toEqual({
+      ...message,
+      timestamp: '2026-11-20T10:00:00.000Z',
+      apiVersion: API_VERSION,
+    });
   });
 
   it('signs plain secrets with their UTF-8 bytes', () => {
     const secret = 'plain sécret ✓ of some length';
     const { body, headers } = signedRequest(secret, message, now);
     expect(() => new Webhook(Buffer.from(secret, 'utf8').toString('base64')).verify(body, headers)).not.toThrow();
-    expect(() => new Webhook(new Uint8Array(Buffer.from(secret, 'utf8')), { format: 'raw' }).verify(body, headers)).not.toThrow();
+    expect(() =>
+      new Webhook(new Uint8Array(Buffer.from(secret, 'utf8')), { format: 'raw' }).verify(body, headers),
+    ).not.toThrow();
   });
 
   it('signs with every secret during a rotation, space-separated: either verifies', () => {
-    const secrets = ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_' + Buffer.from('another key of 24 bytes!').toString('base64')];
+    const secrets = [
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'whsec_' + Buffer.from('another key of 24 bytes!').toString('base64'),
+    ];
     const { body, headers } = signedRequest(secrets, message, now);
-    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
     for (const secret of secrets) expect(() => new Webhook(secret).verify(body, headers)).not.toThrow();
-    expect(() => new Webhook('whsec_' + Buffer.from('a third key, never used').toString('base64')).verify(body, headers)).toThrow();
+    expect(() =>
+      new Webhook('whsec_' + Buffer.from('a third key, never used').toString('base64')).verify(body, headers),
+    ).toThrow();
   });
 
   it('matches the scheme: v1,base64(HMAC-SHA256(key, "id.timestamp.body"))', () => {
-    expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
-      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
-    );
+    expect(
+      sign(
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 });

@@ -15,7 +15,8 @@ export function secretProblem(secret: unknown): string | null {
     return `must be ${SECRET_MIN_LENGTH} to ${SECRET_MAX_LENGTH} characters long`;
   }
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(secret) || secret.trim() !== secret) return 'must not contain control characters or surrounding whitespace';
+  if (/[\u0000-\u001f\u007f]/.test(secret) || secret.trim() !== secret)
+    return 'must not contain control characters or surrounding whitespace';
   if (secret.startsWith(WHSEC)) {
     const rest = secret.slice(WHSEC.length);
     if (!BASE64.test(rest)) return 'a secret starting with whsec_ must continue with base64 (the key bytes)';
@@ -30,7 +31,9 @@ export function signingKey(secret: string): Buffer {
 
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; timestamp in whole seconds. */
 export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', signingKey(secret)).update(`${messageId}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
+  const mac = createHmac('sha256', signingKey(secret))
+    .update(`${messageId}.${timestampSeconds}.${body}`, 'utf8')
+    .digest('base64');
   return `v1,${mac}`;
 }
 
@@ -49,20 +52,40 @@ export interface WebhookMessage {
   data: unknown;
 }
 
-/**
- * The request body and signature headers of one attempt; `now` becomes webhook-timestamp. With
- * several secrets (during a rotation) webhook-signature carries one signature per secret,
- * space-separated, as Standard Webhooks allows: a receiver holding either secret verifies it.
- */
-export function signedRequest(secret: string | readonly string[], message: WebhookMessage, now: Date): { body: string; headers: Record<string, string> } {
-  const body = JSON.stringify({
+/** An event as it travels: a delivery's JSON body, and an item of the events feed (docs/events.md). */
+export interface Envelope {
+  id: string;
+  type: string;
+  /** ISO 8601, UTC, milliseconds. */
+  timestamp: string;
+  tenantId: string;
+  apiVersion: string;
+  data: unknown;
+}
+
+/** The envelope of `message`, its keys in the order the body has always had. */
+export function envelopeOf(message: WebhookMessage): Envelope {
+  return {
     id: message.id,
     type: message.type,
     timestamp: message.timestamp.toISOString(),
     tenantId: message.tenantId,
     apiVersion: API_VERSION,
     data: message.data,
-  });
+  };
+}
+
+/**
+ * The request body and signature headers of one attempt; `now` becomes webhook-timestamp. With
+ * several secrets (during a rotation) webhook-signature carries one signature per secret,
+ * space-separated, as Standard Webhooks allows: a receiver holding either secret verifies it.
+ */
+export function signedRequest(
+  secret: string | readonly string[],
+  message: WebhookMessage,
+  now: Date,
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(envelopeOf(message));
   const timestamp = Math.floor(now.getTime() / 1000);
   const secrets = typeof secret === 'string' ? [secret] : secret;
   return {

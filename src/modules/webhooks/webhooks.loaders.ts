@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/types.js';
-import { groupLoader } from '../../db/batch.js';
+import type { DB } from '../../kernel/db/types.js';
+import { groupLoader } from '../../kernel/db/batch.js';
 import * as deliveries from './deliveries.repository.js';
 
 export function createWebhookLoaders(db: Kysely<DB>) {

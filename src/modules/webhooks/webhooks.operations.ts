@@ -1,25 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../../deps.js';
-import type { Executor } from '../../db/index.js';
-import type { WebhookRow } from '../../db/types.js';
-import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isUuid, parseInstant } from '../../validation.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { WebhookRow } from '../../kernel/db/types.js';
+import { conflict, invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { hostRefusal, systemResolver, type Resolver } from './address-guard.js';
 import * as deliveries from './deliveries.repository.js';
-import { secretProblem } from './signing.js';
-import { checkSubscription } from './subscription.rules.js';
+import type { ReplayWebhookDeliveries, RotateWebhookSecret, UpdateWebhook } from './webhooks.commands.js';
 import * as repo from './webhooks.repository.js';
 
 // Operating a subscription (docs/webhooks.md): change it, rotate its secret, replay its failures.
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-export interface WebhookUpdate {
-  url?: unknown;
-  events?: unknown;
-  active?: unknown;
-}
 
 /**
  * Changes url, events and active. Re-enabling (active: true) a subscription that was disabled —
@@ -31,29 +24,21 @@ export async function updateWebhook(
   deps: AppDeps,
   tenantId: string,
   webhookId: string,
-  input: WebhookUpdate,
+  input: UpdateWebhook,
   resolver: Resolver = systemResolver,
 ): Promise<WebhookRow> {
   const current = isUuid(webhookId) ? await repo.findWebhook(db, tenantId, webhookId) : undefined;
   if (!current) throw notFound('Webhook', webhookId);
-  const v = new Validator();
-  if (input.url === null) v.add('url', 'must not be null; leave it out to keep the current one');
-  if (input.events === null) v.add('events', 'must not be null; leave it out to keep the current ones');
-  if (input.active != null) v.check(typeof input.active === 'boolean', 'active', 'must be true or false');
-  // The same field checks as creation; the secret is not changed here (rotate-secret does).
-  const { value, errors } = checkSubscription({ url: input.url ?? current.url, events: input.events ?? current.events, secret: 'x'.repeat(16) });
-  for (const e of errors) v.add(e.field, e.message);
-  v.throwIfAny();
-  if (!value) throw invalid(errors);
-  if (input.url != null && !deps.env.webhookAllowPrivateNetworks) {
-    const refusal = await hostRefusal(value.url.hostname, resolver);
-    if (refusal) throw invalidField('url', `${refusal}; webhook receivers must be public internet addresses`, 'url_not_allowed');
+  if (input.url !== undefined && !deps.env.webhookAllowPrivateNetworks) {
+    const refusal = await hostRefusal(new URL(input.url).hostname, resolver);
+    if (refusal)
+      throw invalidField('url', `${refusal}; webhook receivers must be public internet addresses`, 'url_not_allowed');
   }
   const active = typeof input.active === 'boolean' ? input.active : current.active;
   const reactivated = active && !current.active;
   const row = await repo.updateWebhook(db, tenantId, current.id, {
-    url: input.url != null ? (input.url as string) : current.url,
-    events: value.events,
+    url: input.url ?? current.url,
+    events: input.events ?? current.events,
     active,
     ...(reactivated ? { deactivated_at: null, deactivated_reason: null } : {}),
     ...(!active && current.active ? { deactivated_at: deps.now(), deactivated_reason: 'deactivated by PATCH' } : {}),
@@ -75,17 +60,21 @@ export interface RotationResult {
  * (space-separated in webhook-signature), then only under the new one. Without `secret` a
  * `whsec_` secret of 32 random bytes is generated and returned once.
  */
-export async function rotateSecret(trx: Executor, deps: AppDeps, tenantId: string, webhookId: string, input: { secret?: unknown }): Promise<RotationResult> {
+export async function rotateSecret(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  webhookId: string,
+  input: RotateWebhookSecret,
+): Promise<RotationResult> {
   const current = isUuid(webhookId) ? await repo.findWebhookForUpdate(trx, tenantId, webhookId) : undefined;
   if (!current) throw notFound('Webhook', webhookId);
-  const generated = input.secret == null ? `whsec_${randomBytes(32).toString('base64')}` : null;
-  const secret = generated ?? input.secret;
-  const problem = secretProblem(secret);
-  if (problem) throw invalidField('secret', problem);
+  const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64')}`;
+  const generated = input.secret == null ? secret : null;
   const now = deps.now();
   const previousSecretExpiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
   const webhook = await repo.updateWebhook(trx, tenantId, current.id, {
-    secret_sealed: deps.secret.seal(secret as string),
+    secret_sealed: deps.secret.seal(secret),
     previous_secret_sealed: current.secret_sealed,
     previous_secret_expires_at: previousSecretExpiresAt,
   });
@@ -99,14 +88,15 @@ export async function replayDeliveries(
   deps: AppDeps,
   tenantId: string,
   webhookId: string,
-  input: { since?: unknown },
+  { since }: ReplayWebhookDeliveries,
 ): Promise<{ webhookId: string; queued: number }> {
-  const since = input.since == null ? undefined : parseInstant(input.since);
-  if (!since) throw invalidField('since', 'must be an ISO 8601 timestamp with a time zone offset, such as 2026-11-20T10:00:00Z');
   const webhook = isUuid(webhookId) ? await repo.findWebhookForUpdate(trx, tenantId, webhookId) : undefined;
   if (!webhook) throw notFound('Webhook', webhookId);
   if (!webhook.active) {
-    throw conflict('webhook_inactive', `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); re-enable it with PATCH {"active": true} first`);
+    throw conflict(
+      'webhook_inactive',
+      `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); re-enable it with PATCH {"active": true} first`,
+    );
   }
   const queued = await deliveries.requeueFailedSince(trx, tenantId, webhook.id, since, deps.now());
   return { webhookId: webhook.id, queued };

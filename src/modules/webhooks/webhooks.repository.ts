@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/index.js';
-import type { WebhookRow } from '../../db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { WebhookRow } from '../../kernel/db/types.js';
 
 // Subscriptions. Every query is scoped by tenant.
 
@@ -16,21 +16,42 @@ export async function insertWebhook(db: Executor, values: NewWebhook): Promise<W
 }
 
 export async function listWebhooks(db: Executor, tenantId: string): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findWebhook(db: Executor, tenantId: string, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Deletes the subscription with its deliveries and their attempts. */
 export async function deleteWebhook(db: Executor, tenantId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 /** Makes an active subscription inactive; returns it, or undefined when it was not active. */
-export async function deactivateWebhook(db: Executor, tenantId: string, id: string, reason: string, at: Date): Promise<WebhookRow | undefined> {
+export async function deactivateWebhook(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  reason: string,
+  at: Date,
+): Promise<WebhookRow | undefined> {
   return db
     .updateTable('webhooks')
     .set({ active: false, deactivated_at: at, deactivated_reason: reason })
@@ -52,13 +73,34 @@ export interface WebhookChange {
   previous_secret_expires_at?: Date | null;
 }
 
-export async function updateWebhook(db: Executor, tenantId: string, id: string, change: WebhookChange): Promise<WebhookRow | undefined> {
-  return db.updateTable('webhooks').set(change).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+export async function updateWebhook(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  change: WebhookChange,
+): Promise<WebhookRow | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set(change)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The subscription, locked for the caller's transaction. */
-export async function findWebhookForUpdate(db: Executor, tenantId: string, id: string): Promise<WebhookRow | undefined> {
-  return db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
+export async function findWebhookForUpdate(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<WebhookRow | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The tenants with an active subscription to any of these event types. */

@@ -1,41 +1,159 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../auth/principal.js';
-import { connectionSelection, inTransaction } from '../../graphql/helpers.js';
+import type { GraphQLContext } from '../../kernel/context.js';
+import type { WebhookAttemptRow } from '../../kernel/db/types.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
 import * as webhooks from './webhooks.service.js';
+import {
+  parseCreateWebhook,
+  parseDeliveriesConnection,
+  parseListBookingDeliveries,
+  parseListDeliveries,
+  parseReplayWebhookDeliveries,
+  parseRotateWebhookSecret,
+  parseUpdateWebhook,
+} from './webhooks.commands.js';
 import { replayDeliveries, rotateSecret, updateWebhook } from './webhooks.operations.js';
+import { eventFeed, eventsConnection } from './event-feed.service.js';
+import { parseEventFeed, parseEventsConnection } from './event-feed.commands.js';
+import { auditRequest as audit } from '../audit/index.js';
+
+/** A delivery's latest attempt (through the same per-request loader as `attempts`). */
+async function lastAttempt(ctx: GraphQLContext, deliveryId: string): Promise<WebhookAttemptRow | undefined> {
+  const attempts = await ctx.loaders.attemptsByDelivery.load(deliveryId);
+  return attempts.at(-1);
+}
+
+/** Stored headers as a list sorted by name; null when none were kept. */
+function headerList(headers: Record<string, string> | null | undefined): { name: string; value: string }[] | null {
+  if (!headers) return null;
+  return Object.entries(headers)
+    .map(([name, value]) => ({ name, value }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
 
 export const webhookResolvers: Resolvers = {
   Query: {
     webhooks: (_, a, ctx) => webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     webhook: (_, a, ctx) => webhooks.getWebhook(ctx.db, tenantOf(ctx.principal), a.id),
-    webhookList: async (_, a, ctx) => ({ webhooks: await webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)) }),
-    webhookDetails: async (_, a, ctx) => ({ webhook: await webhooks.getWebhook(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId) }),
-    bookingWebhookDeliveries: async (_, a, ctx) => ({
-      deliveries: await webhooks.listBookingDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.bookingId, a),
+    webhookList: async (_, a, ctx) => ({
+      webhooks: await webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     }),
-    webhookDeliveriesConnection: (_, a, ctx, info) => webhooks.deliveriesConnection(ctx.db, tenantOf(ctx.principal, a.tenantId), a, connectionSelection(info).totalCount),
+    webhookDetails: async (_, a, ctx) => ({
+      webhook: await webhooks.getWebhook(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId),
+    }),
+    bookingWebhookDeliveries: async (_, a, ctx) => ({
+      deliveries: await webhooks.listBookingDeliveries(
+        ctx.db,
+        tenantOf(ctx.principal, a.tenantId),
+        parseListBookingDeliveries({ bookingId: a.bookingId, first: a.first }),
+      ),
+    }),
+    webhookDeliveriesConnection: (_, a, ctx, info) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return webhooks.deliveriesConnection(
+        ctx.db,
+        tenantId,
+        parseDeliveriesConnection(a),
+        connectionSelection(info).totalCount,
+      );
+    },
+    events: (_, a, ctx, info) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseEventsConnection({ first: a.first, after: a.after, types: a.types });
+      return eventsConnection(ctx.db, tenantId, command, connectionSelection(info).totalCount);
+    },
+    eventFeed: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return eventFeed(ctx.db, tenantId, parseEventFeed({ after: a.after, types: a.types, limit: a.limit }));
+    },
     webhookDeliveries: async (_, a, ctx) => ({
-      deliveries: await webhooks.listDeliveries(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId, a),
+      deliveries: await webhooks.listDeliveries(
+        ctx.db,
+        tenantOf(ctx.principal, a.tenantId),
+        a.webhookId,
+        parseListDeliveries({ first: a.first, status: a.status }),
+      ),
     }),
   },
   Mutation: {
     // No transaction around creation and test: both wait on the network (DNS, the receiver).
-    createWebhook: async (_, a, ctx) => ({ webhook: await webhooks.createWebhook(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a) }),
-    deleteWebhook: (_, a, ctx) => webhooks.deleteWebhook(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId),
-    testWebhook: (_, a, ctx) => webhooks.testWebhook(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.webhookId),
+    createWebhook: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const webhook = await webhooks.createWebhook(
+        ctx.db,
+        ctx.deps,
+        tenantId,
+        parseCreateWebhook({ url: a.url, events: a.events, secret: a.secret }),
+      );
+      await audit(
+        ctx,
+        ctx.db,
+        tenantId,
+        'webhook.created',
+        { type: 'webhook', id: webhook.id },
+        { url: webhook.url, events: webhook.events },
+      );
+      return { webhook };
+    },
+    deleteWebhook: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const deleted = await webhooks.deleteWebhook(trx, tenantId, a.webhookId);
+        await audit(ctx, trx, tenantId, 'webhook.deleted', { type: 'webhook', id: a.webhookId });
+        return deleted;
+      });
+    },
+    testWebhook: (_, a, ctx) =>
+      webhooks.testWebhook(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.webhookId),
     redeliverWebhookEvent: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return { delivery: await inTransaction(ctx, (trx) => webhooks.redeliver(trx, ctx.deps, tenantId, a.webhookId, a.eventId)) };
+      return {
+        delivery: await inTransaction(ctx, (trx) =>
+          webhooks.redeliver(trx, ctx.deps, tenantId, a.webhookId, a.eventId),
+        ),
+      };
     },
     // No transaction: a new url's host is resolved first.
-    updateWebhook: async (_, a, ctx) => ({ webhook: await updateWebhook(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), a.webhookId, a) }),
+    updateWebhook: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const webhook = await updateWebhook(
+        ctx.db,
+        ctx.deps,
+        tenantId,
+        a.webhookId,
+        parseUpdateWebhook({ url: a.url, events: a.events, active: a.active }),
+      );
+      await audit(
+        ctx,
+        ctx.db,
+        tenantId,
+        'webhook.updated',
+        { type: 'webhook', id: webhook.id },
+        { url: webhook.url, events: webhook.events, active: webhook.active },
+      );
+      return { webhook };
+    },
     rotateWebhookSecret: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => rotateSecret(trx, ctx.deps, tenantId, a.webhookId, a));
+      const command = parseRotateWebhookSecret({ secret: a.secret });
+      return inTransaction(ctx, async (trx) => {
+        const rotated = await rotateSecret(trx, ctx.deps, tenantId, a.webhookId, command);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'webhook.secret_rotated',
+          { type: 'webhook', id: a.webhookId },
+          { generated: a.secret == null },
+        );
+        return rotated;
+      });
     },
     replayWebhookDeliveries: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, (trx) => replayDeliveries(trx, ctx.deps, tenantId, a.webhookId, a));
+      const command = parseReplayWebhookDeliveries({ since: a.since });
+      return inTransaction(ctx, (trx) => replayDeliveries(trx, ctx.deps, tenantId, a.webhookId, command));
     },
   },
   Webhook: {
@@ -54,10 +172,20 @@ export const webhookResolvers: Resolvers = {
     createdAt: (row) => row.created_at,
     completedAt: (row) => row.completed_at,
     attempts: (row, _, ctx) => ctx.loaders.attemptsByDelivery.load(row.id),
+    requestHeaders: async (row, _, ctx) => headerList((await lastAttempt(ctx, row.id))?.request_headers),
+    requestBody: async (row, _, ctx) => (await lastAttempt(ctx, row.id))?.request_body ?? null,
+    responseStatus: (row) => row.last_status_code,
+    responseHeaders: async (row, _, ctx) => headerList((await lastAttempt(ctx, row.id))?.response_headers),
+    responseBody: async (row, _, ctx) => (await lastAttempt(ctx, row.id))?.response_body ?? null,
   },
   WebhookAttempt: {
     attemptedAt: (row) => row.attempted_at,
     statusCode: (row) => row.status_code,
     durationMs: (row) => row.duration_ms,
+    requestHeaders: (row) => headerList(row.request_headers),
+    requestBody: (row) => row.request_body,
+    responseHeaders: (row) => headerList(row.response_headers),
+    responseBody: (row) => row.response_body,
+    responseBodyTruncated: (row) => row.response_body_truncated,
   },
 };

@@ -1,35 +1,45 @@
-import { CONNECTION_PAGE, PAGE_SIZES, UUID_PART, connectionOf, decodeCursor, encodeCursor, isPageSize, pageSizeMessage, pageSizeOf, type Connection } from '../../paging.js';
-import { MICROSECOND_INSTANT } from '../../db/keyset.js';
-import type { AppDeps } from '../../deps.js';
-import type { Executor } from '../../db/index.js';
-import type { WebhookDeliveryStatus, WebhookRow } from '../../db/types.js';
-import { Validator, conflict, invalid, invalidField, notFound } from '../../errors.js';
-import { isUuid } from '../../validation.js';
+import { connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { WebhookDeliveryStatus, WebhookRow } from '../../kernel/db/types.js';
+import { conflict, invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { hostRefusal, systemResolver, type Resolver } from './address-guard.js';
 import * as deliveries from './deliveries.repository.js';
 import { attemptDelivery } from './delivery.js';
 import { DELIVERY_TIMEOUT_MS, type Sender } from './sender.js';
-import { checkSubscription, type SubscriptionInput } from './subscription.rules.js';
 import * as repo from './webhooks.repository.js';
+import {
+  DELIVERY_CURSOR,
+  type CreateWebhook,
+  type DeliveriesConnectionCommand,
+  type ListBookingDeliveries,
+  type ListDeliveries,
+} from './webhooks.commands.js';
 
 // Every function takes the tenant already resolved from the principal (tenantOf).
 
 /**
- * Creates a subscription. `db` must not be an open transaction: the receiver's host name is
+ * Creates a subscription (`command`: the caller's parsed input, parseCreateWebhook). `db` must not be an open transaction: the receiver's host name is
  * resolved first (the SSRF check), and PGlite's one connection must not wait on DNS.
  */
-export async function createWebhook(db: Executor, deps: AppDeps, tenantId: string, input: SubscriptionInput, resolver: Resolver = systemResolver): Promise<WebhookRow> {
-  const { value, errors } = checkSubscription(input);
-  if (!value) throw invalid(errors);
+export async function createWebhook(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  command: CreateWebhook,
+  resolver: Resolver = systemResolver,
+): Promise<WebhookRow> {
   if (!deps.env.webhookAllowPrivateNetworks) {
-    const refusal = await hostRefusal(value.url.hostname, resolver);
-    if (refusal) throw invalidField('url', `${refusal}; webhook receivers must be public internet addresses`, 'url_not_allowed');
+    const refusal = await hostRefusal(new URL(command.url).hostname, resolver);
+    if (refusal)
+      throw invalidField('url', `${refusal}; webhook receivers must be public internet addresses`, 'url_not_allowed');
   }
   return repo.insertWebhook(db, {
     tenant_id: tenantId,
-    url: input.url as string,
-    events: value.events,
-    secret_sealed: deps.secret.seal(value.secret),
+    url: command.url,
+    events: command.events,
+    secret_sealed: deps.secret.seal(command.secret),
   });
 }
 
@@ -41,7 +51,11 @@ export async function getWebhook(db: Executor, tenantId: string, id: string): Pr
 
 export const listWebhooks = repo.listWebhooks;
 
-export async function deleteWebhook(db: Executor, tenantId: string, id: string): Promise<{ deleted: true; id: string }> {
+export async function deleteWebhook(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<{ deleted: true; id: string }> {
   if (!isUuid(id) || !(await repo.deleteWebhook(db, tenantId, id))) throw notFound('Webhook', id);
   return { deleted: true, id };
 }
@@ -60,37 +74,62 @@ export interface TestOutcome {
  * receiver's body). One attempt, bounded by the delivery timeout; it is logged like any delivery
  * but not retried. `db` must be the root handle: the request goes out between two transactions.
  */
-export async function testWebhook(db: Executor, deps: AppDeps, tenantId: string, webhookId: string, send: Sender = deps.webhookSender): Promise<TestOutcome> {
+export async function testWebhook(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  webhookId: string,
+  send: Sender = deps.webhookSender,
+): Promise<TestOutcome> {
   const webhook = await getWebhook(db, tenantId, webhookId);
   const now = deps.now();
-  const data = { webhookId: webhook.id, message: 'A test event from Portier: this subscription receives signed events.' };
+  const data = {
+    webhookId: webhook.id,
+    message: 'A test event from Portier: this subscription receives signed events.',
+  };
   const deliveryId = await db
     .transaction()
-    .execute((trx) => deliveries.insertTestDelivery(trx, tenantId, webhook.id, data, now, new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000)));
+    .execute((trx) =>
+      deliveries.insertTestDelivery(
+        trx,
+        tenantId,
+        webhook.id,
+        data,
+        now,
+        new Date(now.getTime() + DELIVERY_TIMEOUT_MS + 60_000),
+      ),
+    );
   const [job] = await deliveries.loadJobs(db, [deliveryId]);
   if (!job) throw notFound('Webhook', webhookId); // deleted meanwhile
-  const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log };
+  const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log, metrics: deps.metrics };
   const outcome = await attemptDelivery(ctx, job, { retry: false, evenIfInactive: true });
   if (!outcome) throw conflict('webhook_unavailable', 'The test event could not be signed for this subscription');
   const { eventId, success, statusCode, durationMs, error } = outcome;
   return { webhookId: webhook.id, eventId, success, statusCode, durationMs, error };
 }
 
-const STATUS_OF: Record<string, WebhookDeliveryStatus> = { PENDING: 'pending', SUCCEEDED: 'succeeded', FAILED: 'failed' };
+const STATUS_OF: Record<string, WebhookDeliveryStatus> = {
+  PENDING: 'pending',
+  SUCCEEDED: 'succeeded',
+  FAILED: 'failed',
+};
 
-export async function listDeliveries(db: Executor, tenantId: string, webhookId: string, input: { status?: string | null; first?: number | null }) {
-  const first = pageSizeOf(PAGE_SIZES.webhookDeliveries, input.first);
+export async function listDeliveries(
+  db: Executor,
+  tenantId: string,
+  webhookId: string,
+  { status, first }: ListDeliveries,
+) {
   await getWebhook(db, tenantId, webhookId);
-  return deliveries.listDeliveries(db, tenantId, webhookId, { status: input.status ? STATUS_OF[input.status] : undefined }, first);
+  return deliveries.listDeliveries(db, tenantId, webhookId, { status: status ? STATUS_OF[status] : undefined }, first);
 }
 
 /** What became of one booking's events: their deliveries to every subscription, newest first. */
-export async function listBookingDeliveries(db: Executor, tenantId: string, bookingId: string, input: { first?: number | null }) {
-  const first = input.first ?? PAGE_SIZES.bookingWebhookDeliveries.default;
-  const v = new Validator();
-  v.check(isPageSize(PAGE_SIZES.bookingWebhookDeliveries, first), 'first', pageSizeMessage(PAGE_SIZES.bookingWebhookDeliveries));
-  v.check(isUuid(bookingId), 'bookingId', 'must be a booking id (uuid)');
-  v.throwIfAny();
+export async function listBookingDeliveries(
+  db: Executor,
+  tenantId: string,
+  { bookingId, first }: ListBookingDeliveries,
+) {
   return deliveries.listDeliveries(db, tenantId, null, { bookingId }, first);
 }
 
@@ -100,10 +139,15 @@ export async function listBookingDeliveries(db: Executor, tenantId: string, book
  */
 export async function redeliver(trx: Executor, deps: AppDeps, tenantId: string, webhookId: string, eventId: string) {
   const webhook = await getWebhook(trx, tenantId, webhookId);
-  const delivery = isUuid(eventId) ? await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId) : undefined;
+  const delivery = isUuid(eventId)
+    ? await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId)
+    : undefined;
   if (!delivery) throw notFound(`Delivery of event ${eventId} to webhook`, webhookId);
   if (!webhook.active) {
-    throw conflict('webhook_inactive', `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); create a new subscription`);
+    throw conflict(
+      'webhook_inactive',
+      `Webhook ${webhookId} is inactive (${webhook.deactivated_reason ?? 'deactivated'}); create a new subscription`,
+    );
   }
   await deliveries.requeue(trx, tenantId, delivery.id, deps.now());
   const requeued = await deliveries.findDeliveryOfEvent(trx, tenantId, webhook.id, eventId);
@@ -111,36 +155,16 @@ export async function redeliver(trx: Executor, deps: AppDeps, tenantId: string, 
   return requeued;
 }
 
-const DELIVERY_CURSOR = 'delivery';
-
-/** The arguments of webhookDeliveriesConnection. */
-export interface DeliveriesConnectionArgs {
-  first?: number | null;
-  after?: string | null;
-  webhookId?: string | null;
-  bookingId?: string | null;
-  status?: string | null;
-}
-
 /** A keyset page of the delivery log (newest first, then id) after the cursor `after`; the total when asked (a second statement). */
 export async function deliveriesConnection(
   db: Executor,
   tenantId: string,
-  args: DeliveriesConnectionArgs,
+  args: DeliveriesConnectionCommand,
   withTotal: boolean,
 ): Promise<Connection<deliveries.DeliveryLogRow & { sort_at: string }>> {
-  const size = pageSizeOf(CONNECTION_PAGE, args.first);
-  let key: deliveries.DeliveryKey | null = null;
-  if (args.after != null) {
-    const [at, id] = decodeCursor(DELIVERY_CURSOR, args.after, [MICROSECOND_INSTANT, UUID_PART]) as [string, string];
-    key = { at, id };
-  }
-  const v = new Validator();
-  if (args.webhookId != null) v.check(isUuid(args.webhookId), 'webhookId', 'must be a webhook id (uuid)');
-  if (args.bookingId != null) v.check(isUuid(args.bookingId), 'bookingId', 'must be a booking id (uuid)');
-  v.throwIfAny();
+  const { first: size, key } = args;
   const filters = { status: args.status ? STATUS_OF[args.status] : undefined, bookingId: args.bookingId ?? undefined };
-  const webhookId = args.webhookId ?? null;
+  const webhookId = args.webhookId;
   const [rows, total] = await Promise.all([
     deliveries.deliveriesPage(db, tenantId, webhookId, filters, key, size + 1),
     withTotal ? deliveries.countDeliveries(db, tenantId, webhookId, filters) : null,

@@ -1,10 +1,24 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, CheckboxGroup, Empty, ErrorNotice, Field, Loading, PageHeader, SecretReveal, Section, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  SecretReveal,
+  Section,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { dateTime } from '../../format';
 import { SCOPES } from '../../scopes';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { formText } from '../../form-data';
 
 const ApiKeysQuery = graphql(`
   query DashboardApiKeys {
@@ -48,13 +62,17 @@ export function ApiKeysPage() {
   const revoke = useGraphQLMutation(RevokeApiKey, [['apiKeys']]);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const limit = String(form.get('rateLimitPerMinute') ?? '').trim();
+    const limit = formText(form, 'rateLimitPerMinute').trim();
     create.mutate(
-      { name: String(form.get('name') ?? ''), scopes: form.getAll('scopes').map(String), rateLimitPerMinute: limit ? Number(limit) : undefined },
+      {
+        name: formText(form, 'name'),
+        scopes: form.getAll('scopes').map(String),
+        rateLimitPerMinute: limit ? Number(limit) : undefined,
+      },
       {
         onSuccess: (data) => {
           setCreated({ name: data.createApiKey.apiKeyInfo.name, key: data.createApiKey.apiKey });
@@ -66,12 +84,21 @@ export function ApiKeysPage() {
 
   return (
     <>
-      <PageHeader title="API Keys" description="Keys let your own software call Portier's GraphQL and REST API. Each key holds only the scopes you give it." />
+      <PageHeader
+        title="API Keys"
+        description="Keys let your own software call Portier's GraphQL and REST API. Each key holds only the scopes you give it."
+      />
       <Section title="Create an API key">
         <form className="stack" onSubmit={submit} aria-label="Create an API key">
           <ErrorNotice error={formLevelError(create.error, ['name', 'scopes', 'rateLimitPerMinute'])} />
           <div className="form-row">
-            <Field label="Name" name="name" required placeholder="e.g. Booking website" error={fieldErrorOf(create.error, 'name')} />
+            <Field
+              label="Name"
+              name="name"
+              required
+              placeholder="e.g. Booking website"
+              error={fieldErrorOf(create.error, 'name')}
+            />
             <Field
               label="Requests per minute"
               name="rateLimitPerMinute"
@@ -82,14 +109,25 @@ export function ApiKeysPage() {
               error={fieldErrorOf(create.error, 'rateLimitPerMinute')}
             />
           </div>
-          <CheckboxGroup legend="Scopes" name="scopes" options={SCOPES.map((scope) => ({ value: scope, label: scope }))} error={fieldErrorOf(create.error, 'scopes')} />
+          <CheckboxGroup
+            legend="Scopes"
+            name="scopes"
+            options={SCOPES.map((scope) => ({ value: scope, label: scope }))}
+            error={fieldErrorOf(create.error, 'scopes')}
+          />
           <div>
             <button type="submit" className="button button-primary" disabled={create.isPending}>
               Create API key
             </button>
           </div>
         </form>
-        {created ? <SecretReveal label={`API key “${created.name}”`} value={created.key} note="Copy it now: Portier stores only a hash and cannot show it again." /> : null}
+        {created ? (
+          <SecretReveal
+            label={`API key “${created.name}”`}
+            value={created.key}
+            note="Copy it now: Portier stores only a hash and cannot show it again."
+          />
+        ) : null}
       </Section>
       <Section title="Keys">
         <ErrorNotice error={keys.error ?? revoke.error} />

@@ -3,6 +3,7 @@ import { graphql } from '../../gql';
 import { execute } from '../../api/client';
 import { Empty, ErrorNotice, Loading, Section, TableWrap } from '../../components/ui';
 import { dateTime } from '../../format';
+import { ExportCsvButton } from '../../components/ExportCsv';
 
 const AuditQuery = graphql(`
   query DashboardAuditLog($first: Int, $after: String) {
@@ -37,11 +38,16 @@ export function AuditLog() {
     queryKey: ['auditLog'],
     queryFn: ({ pageParam }) => execute(AuditQuery, { first: PAGE, after: pageParam }),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => (last.auditLog.pageInfo.hasNextPage ? (last.auditLog.pageInfo.endCursor ?? undefined) : undefined),
+    getNextPageParam: (last) =>
+      last.auditLog.pageInfo.hasNextPage ? (last.auditLog.pageInfo.endCursor ?? undefined) : undefined,
   });
   const entries = log.data?.pages.flatMap((page) => page.auditLog.edges.map((edge) => edge.node)) ?? [];
   return (
-    <Section title="Audit log" description="Sign-ins, keys, devices and team changes, newest first.">
+    <Section
+      title="Audit log"
+      description="Sign-ins, keys, devices and team changes, newest first."
+      actions={<ExportCsvButton path="audit-log/export.csv" fileName="audit-log.csv" />}
+    >
       <ErrorNotice error={log.error} />
       {log.isPending ? (
         <Loading />
@@ -66,7 +72,7 @@ export function AuditLog() {
                 <td data-label="Event">
                   <code>{entry.action}</code>
                 </td>
-                <td data-label="By">
+                <td className="text" data-label="By">
                   {entry.actor.label} <span className="muted small">({entry.actor.type})</span>
                 </td>
                 <td data-label="From">{entry.ipAddress ?? '—'}</td>
@@ -77,7 +83,12 @@ export function AuditLog() {
       )}
       {log.hasNextPage ? (
         <div>
-          <button type="button" className="button button-secondary button-small" disabled={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={log.isFetchingNextPage}
+            onClick={() => void log.fetchNextPage()}
+          >
             {log.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
           </button>
         </div>

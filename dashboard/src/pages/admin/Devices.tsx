@@ -1,11 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
+import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { DashboardDevicesQuery } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, CheckboxGroup, Empty, ErrorNotice, Field, Loading, PageHeader, SecretReveal, Section, SelectField, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  SecretReveal,
+  Section,
+  SelectField,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime, relative } from '../../format';
 import { useSession } from '../../session';
+import { formText } from '../../form-data';
 
 const DevicesQuery = graphql(`
   query DashboardDevices {
@@ -93,12 +108,12 @@ export function DevicesPage() {
   const revoke = useGraphQLMutation(RevokeDevice, [['devices']]);
   const [registered, setRegistered] = useState<{ name: string; code: string } | null>(null);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     register.mutate(
-      { name: String(form.get('name') ?? ''), doorIds: form.getAll('doorIds').map(String) },
+      { name: formText(form, 'name'), doorIds: form.getAll('doorIds').map(String) },
       {
         onSuccess: (data) => {
           setRegistered({ name: data.registerDevice.device.name, code: data.registerDevice.activationCode });
@@ -113,12 +128,21 @@ export function DevicesPage() {
 
   return (
     <>
-      <PageHeader title="Devices" description="Door controllers at your venue. A controller activates once with its one-time code, then polls Portier with its own key." />
+      <PageHeader
+        title="Devices"
+        description="Door controllers at your venue. A controller activates once with its one-time code, then polls Portier with its own key."
+      />
       {canWrite ? (
         <Section title="Register a device">
           <form className="stack" onSubmit={submit} aria-label="Register a device">
             <ErrorNotice error={formLevelError(register.error, ['name', 'doorIds'])} />
-            <Field label="Name" name="name" required placeholder="e.g. Main entrance controller" error={fieldErrorOf(register.error, 'name')} />
+            <Field
+              label="Name"
+              name="name"
+              required
+              placeholder="e.g. Main entrance controller"
+              error={fieldErrorOf(register.error, 'name')}
+            />
             {doors.length === 0 ? (
               <Empty>Create doors in the Catalog first: a device drives one or more doors.</Empty>
             ) : (
@@ -144,7 +168,12 @@ export function DevicesPage() {
           ) : null}
         </Section>
       ) : null}
-      <Section title="Controllers" description={devices.data ? `${online} online, ${devices.data.devices.length - online} offline or not active` : undefined}>
+      <Section
+        title="Controllers"
+        description={
+          devices.data ? `${online} online, ${devices.data.devices.length - online} offline or not active` : undefined
+        }
+      >
         <ErrorNotice error={devices.error ?? revoke.error} />
         {devices.isPending ? (
           <Loading />
@@ -153,7 +182,14 @@ export function DevicesPage() {
         ) : (
           <ul className="device-list">
             {devices.data?.devices.map((device) => (
-              <DeviceCard key={device.id} device={device} allDoors={doors} canWrite={canWrite} onRevoke={() => revoke.mutate({ id: device.id })} revoking={revoke.isPending} />
+              <DeviceCard
+                key={device.id}
+                device={device}
+                allDoors={doors}
+                canWrite={canWrite}
+                onRevoke={() => revoke.mutate({ id: device.id })}
+                revoking={revoke.isPending}
+              />
             ))}
           </ul>
         )}
@@ -182,17 +218,22 @@ function DeviceCard({
   const stateOf = (doorId: string) => device.telemetry?.doorStates.find((s) => s.doorId === doorId)?.state;
   const active = device.status === 'ACTIVE';
 
-  const saveDoors = (event: FormEvent<HTMLFormElement>) => {
+  const saveDoors = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setDoors.mutate({ id: device.id, doorIds: form.getAll('doorIds').map(String) }, { onSuccess: () => setEditing(false) });
+    setDoors.mutate(
+      { id: device.id, doorIds: form.getAll('doorIds').map(String) },
+      { onSuccess: () => setEditing(false) },
+    );
   };
 
   return (
     <li className="device">
       <div className="device-head">
         <div>
-          <h3>{device.name}</h3>
+          <h3>
+            <Link to={`/admin/devices/${device.id}`}>{device.name}</Link>
+          </h3>
           <p className="muted small">
             {device.keyPrefix ? <code>{device.keyPrefix}…</code> : 'not activated'}
             {device.serial ? ` · serial ${device.serial}` : ''}
@@ -207,7 +248,11 @@ function DeviceCard({
       <dl className="facts">
         <div>
           <dt>Last heartbeat</dt>
-          <dd>{device.lastHeartbeatAt ? `${relative(device.lastHeartbeatAt)} (${dateTime(device.lastHeartbeatAt)})` : 'none yet'}</dd>
+          <dd>
+            {device.lastHeartbeatAt
+              ? `${relative(device.lastHeartbeatAt)} (${dateTime(device.lastHeartbeatAt)})`
+              : 'none yet'}
+          </dd>
         </div>
         {device.status === 'PENDING_ACTIVATION' ? (
           <div>
@@ -219,7 +264,8 @@ function DeviceCard({
           <div>
             <dt>Telemetry</dt>
             <dd>
-              CPU {device.telemetry.cpuPercent}% · memory {device.telemetry.memoryPercent}% · Wi-Fi {device.telemetry.wifiSignalDbm} dBm
+              CPU {device.telemetry.cpuPercent}% · memory {device.telemetry.memoryPercent}% · Wi-Fi{' '}
+              {device.telemetry.wifiSignalDbm} dBm
             </dd>
           </div>
         ) : null}
@@ -244,7 +290,8 @@ function DeviceCard({
       <ErrorNotice error={setDoors.error ?? unlock.error} />
       {unlock.data ? (
         <p className="muted small" role="status">
-          Unlock queued; the controller picks it up with its next heartbeat (expires {dateTime(unlock.data.createDeviceCommand.command.expires_at)}).
+          Unlock queued; the controller picks it up with its next heartbeat (expires{' '}
+          {dateTime(unlock.data.createDeviceCommand.command.expires_at)}).
         </p>
       ) : null}
       {canWrite && device.status !== 'REVOKED' ? (
@@ -276,7 +323,12 @@ function DeviceCard({
                   unlock.mutate({ deviceId: device.id, doorId: unlockDoor });
                 }}
               >
-                <SelectField label="Door to unlock" value={unlockDoor} onChange={(event) => setUnlockDoor(event.target.value)} className="field-compact">
+                <SelectField
+                  label="Door to unlock"
+                  value={unlockDoor}
+                  onChange={(event) => setUnlockDoor(event.target.value)}
+                  className="field-compact"
+                >
                   {device.doors.map((door) => (
                     <option key={door.id} value={door.id}>
                       {door.name}
@@ -288,10 +340,19 @@ function DeviceCard({
                 </button>
               </form>
             ) : null}
+            <Link className="button button-secondary button-small" to={`/admin/devices/${device.id}`}>
+              Command history
+            </Link>
             <button type="button" className="button button-secondary button-small" onClick={() => setEditing(true)}>
               Change doors
             </button>
-            <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question={`Revoke “${device.name}”? Its key stops working at once.`} busy={revoking} onConfirm={onRevoke} />
+            <ConfirmButton
+              label="Revoke"
+              confirmLabel="Yes, revoke"
+              question={`Revoke “${device.name}”? Its key stops working at once.`}
+              busy={revoking}
+              onConfirm={onRevoke}
+            />
           </div>
         )
       ) : null}

@@ -1,10 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, CheckboxGroup, Empty, ErrorNotice, Loading, PageHeader, SecretReveal, Section, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Loading,
+  PageHeader,
+  SecretReveal,
+  Section,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime, relative } from '../../format';
 import { SCOPES } from '../../scopes';
+import { formText } from '../../form-data';
 
 const AppsQuery = graphql(`
   query DashboardOAuthApps {
@@ -83,19 +96,28 @@ export function OAuthAppsPage() {
   const remove = useGraphQLMutation(DeleteApp, [['oauthApps']]);
   const [shown, setShown] = useState<Credentials | null>(null);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const redirectUris = String(form.get('redirectUris') ?? '')
+    const redirectUris = formText(form, 'redirectUris')
       .split(/\s+/)
       .map((uri) => uri.trim())
       .filter(Boolean);
     create.mutate(
-      { name: String(form.get('name') ?? ''), redirectUris, scopes: form.getAll('scopes').map(String), public: form.get('public') === 'on' },
+      {
+        name: formText(form, 'name'),
+        redirectUris,
+        scopes: form.getAll('scopes').map(String),
+        public: form.get('public') === 'on',
+      },
       {
         onSuccess: (data) => {
-          setShown({ name: data.createOAuthApp.app.name, clientId: data.createOAuthApp.app.clientId, clientSecret: data.createOAuthApp.clientSecret });
+          setShown({
+            name: data.createOAuthApp.app.name,
+            clientId: data.createOAuthApp.app.clientId,
+            clientSecret: data.createOAuthApp.clientSecret,
+          });
           formElement.reset();
         },
       },
@@ -104,23 +126,42 @@ export function OAuthAppsPage() {
 
   return (
     <>
-      <PageHeader title="OAuth Apps" description="Apps your venue builds for others: any Portier tenant can authorize them to act for it (authorization code with PKCE)." />
+      <PageHeader
+        title="OAuth Apps"
+        description="Apps your venue builds for others: any Portier tenant can authorize them to act for it (authorization code with PKCE)."
+      />
       <Section title="Register an app">
         <form className="stack" onSubmit={submit} aria-label="Register an OAuth app">
           <ErrorNotice error={formLevelError(create.error, ['name', 'redirectUris', 'scopes', 'public'])} />
           <div className="form-row">
             <div className="field">
               <label htmlFor="oauth-name">Name</label>
-              <input id="oauth-name" name="name" required aria-invalid={fieldErrorOf(create.error, 'name') ? true : undefined} />
-              {fieldErrorOf(create.error, 'name') ? <p className="field-error">{fieldErrorOf(create.error, 'name')}</p> : null}
+              <input
+                id="oauth-name"
+                name="name"
+                required
+                aria-invalid={fieldErrorOf(create.error, 'name') ? true : undefined}
+              />
+              {fieldErrorOf(create.error, 'name') ? (
+                <p className="field-error">{fieldErrorOf(create.error, 'name')}</p>
+              ) : null}
             </div>
             <div className="field">
               <label htmlFor="oauth-redirects">Redirect URIs</label>
-              <textarea id="oauth-redirects" name="redirectUris" rows={2} required aria-describedby="oauth-redirects-hint" placeholder="https://app.example.com/callback" />
+              <textarea
+                id="oauth-redirects"
+                name="redirectUris"
+                rows={2}
+                required
+                aria-describedby="oauth-redirects-hint"
+                placeholder="https://app.example.com/callback"
+              />
               <p className="field-hint" id="oauth-redirects-hint">
                 One per line; an authorization request must use one of them exactly.
               </p>
-              {fieldErrorOf(create.error, 'redirectUris') ? <p className="field-error">{fieldErrorOf(create.error, 'redirectUris')}</p> : null}
+              {fieldErrorOf(create.error, 'redirectUris') ? (
+                <p className="field-error">{fieldErrorOf(create.error, 'redirectUris')}</p>
+              ) : null}
             </div>
           </div>
           <CheckboxGroup
@@ -141,8 +182,18 @@ export function OAuthAppsPage() {
         </form>
         {shown ? (
           <div className="stack">
-            <SecretReveal label={`Client ID of “${shown.name}”`} value={shown.clientId} note="Public: it goes into the app's authorization requests." />
-            {shown.clientSecret ? <SecretReveal label="Client secret" value={shown.clientSecret} note="Shown only now: Portier keeps a hash of it." /> : null}
+            <SecretReveal
+              label={`Client ID of “${shown.name}”`}
+              value={shown.clientId}
+              note="Public: it goes into the app's authorization requests."
+            />
+            {shown.clientSecret ? (
+              <SecretReveal
+                label="Client secret"
+                value={shown.clientSecret}
+                note="Shown only now: Portier keeps a hash of it."
+              />
+            ) : null}
           </div>
         ) : null}
       </Section>
@@ -170,7 +221,7 @@ export function OAuthAppsPage() {
             <tbody>
               {apps.data?.oauthApps.map((app) => (
                 <tr key={app.clientId}>
-                  <td data-label="App">
+                  <td className="text" data-label="App">
                     <span className="strong block">
                       {app.name} {app.public ? <Badge value="info" label="public" /> : null}
                     </span>
@@ -237,7 +288,10 @@ export function ConnectedAppsPage() {
   const revoke = useGraphQLMutation(RevokeConnected, [['connectedApps']]);
   return (
     <>
-      <PageHeader title="Connected apps" description="Apps you authorized to act for your venue. Revoking one ends all its tokens at once." />
+      <PageHeader
+        title="Connected apps"
+        description="Apps you authorized to act for your venue. Revoking one ends all its tokens at once."
+      />
       <Section title="Authorized apps">
         <ErrorNotice error={apps.error ?? revoke.error} />
         {apps.isPending ? (
@@ -260,7 +314,7 @@ export function ConnectedAppsPage() {
             <tbody>
               {apps.data?.connectedApps.map((app) => (
                 <tr key={app.clientId}>
-                  <td data-label="App">
+                  <td className="text" data-label="App">
                     <span className="strong block">{app.name}</span>
                     <span className="muted small">by {app.ownerTenantName}</span>
                   </td>

@@ -1,12 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import type { UserRole } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, Empty, ErrorNotice, Field, Loading, PageHeader, Section, SelectField, SuccessNotice, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  Section,
+  SelectField,
+  SuccessNotice,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../format';
 import { useSession } from '../../session';
 import { AuditLog } from './AuditLog';
+import { formText } from '../../form-data';
 
 const UsersQuery = graphql(`
   query DashboardUsers {
@@ -59,12 +73,16 @@ export function TeamPage() {
   const remove = useGraphQLMutation(RemoveUser, [['users'], ['auditLog']]);
   const [invited, setInvited] = useState<string | null>(null);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     create.mutate(
-      { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? ''), role: String(form.get('role') ?? 'STAFF') as UserRole },
+      {
+        email: formText(form, 'email'),
+        password: formText(form, 'password'),
+        role: formText(form, 'role', 'STAFF') as UserRole,
+      },
       {
         onSuccess: (data) => {
           setInvited(data.createUser.email);
@@ -76,13 +94,27 @@ export function TeamPage() {
 
   return (
     <>
-      <PageHeader title="Team" description="People who sign in to this dashboard. A role grants the same scopes API keys use, so the API enforces it." />
+      <PageHeader
+        title="Team"
+        description="People who sign in to this dashboard. A role grants the same scopes API keys use, so the API enforces it."
+      />
       <Section title="Invite someone">
         <form className="stack" onSubmit={submit} aria-label="Invite a team member">
           <ErrorNotice error={formLevelError(create.error, ['email', 'password', 'role'])} />
-          {invited ? <SuccessNotice>{invited} can sign in now. Hand over the initial password; they change it under Team → Your password.</SuccessNotice> : null}
+          {invited ? (
+            <SuccessNotice>
+              {invited} can sign in now. Hand over the initial password; they change it under Your account → Password.
+            </SuccessNotice>
+          ) : null}
           <div className="form-row">
-            <Field label="Email address" name="email" type="email" required autoComplete="off" error={fieldErrorOf(create.error, 'email')} />
+            <Field
+              label="Email address"
+              name="email"
+              type="email"
+              required
+              autoComplete="off"
+              error={fieldErrorOf(create.error, 'email')}
+            />
             <Field
               label="Initial password"
               name="password"
@@ -172,57 +204,7 @@ export function TeamPage() {
           </TableWrap>
         )}
       </Section>
-      <ChangePassword />
       <AuditLog />
     </>
-  );
-}
-
-const ChangePasswordMutation = graphql(`
-  mutation DashboardChangePassword($currentPassword: String!, $newPassword: String!) {
-    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
-      signedOutSessions
-    }
-  }
-`);
-
-export function ChangePassword() {
-  const change = useGraphQLMutation(ChangePasswordMutation, [['users']]);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    change.mutate({ currentPassword: String(form.get('currentPassword') ?? ''), newPassword: String(form.get('newPassword') ?? '') }, { onSuccess: () => formElement.reset() });
-  };
-  return (
-    <Section title="Your password" description="Changing it signs out your other sessions; this one stays signed in.">
-      <form className="stack" onSubmit={submit} aria-label="Change your password">
-        <ErrorNotice error={formLevelError(change.error, ['currentPassword', 'newPassword'])} />
-        {change.data ? (
-          <SuccessNotice>
-            Password changed; {change.data.changePassword.signedOutSessions} other {change.data.changePassword.signedOutSessions === 1 ? 'session was' : 'sessions were'} signed
-            out.
-          </SuccessNotice>
-        ) : null}
-        <div className="form-row">
-          <Field label="Current password" name="currentPassword" type="password" required autoComplete="current-password" error={fieldErrorOf(change.error, 'currentPassword')} />
-          <Field
-            label="New password"
-            name="newPassword"
-            type="password"
-            required
-            minLength={12}
-            autoComplete="new-password"
-            hint="At least 12 characters."
-            error={fieldErrorOf(change.error, 'newPassword')}
-          />
-        </div>
-        <div>
-          <button type="submit" className="button button-secondary" disabled={change.isPending}>
-            Change password
-          </button>
-        </div>
-      </form>
-    </Section>
   );
 }

@@ -1,12 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, CheckboxGroup, Empty, ErrorNotice, Field, Loading, PageHeader, Section, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  SecretReveal,
+  Section,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { TestResult } from './TestResult';
 import { dateTime } from '../../format';
 import { useSession } from '../../session';
+import { formText } from '../../form-data';
 
 /** Every type a subscription may list (docs/webhooks.md); the booking lifecycle ones are checked by default. */
 export const EVENT_TYPES = [
@@ -78,30 +92,49 @@ export function WebhooksPage() {
   const test = useGraphQLMutation(TestWebhook, [['webhookDeliveries']]);
   const [secret, setSecret] = useState(randomSecret);
   const [testedId, setTestedId] = useState<string | null>(null);
+  /** The secret the new webhook was saved with: shown once, since the field already holds the next one. */
+  const [saved, setSaved] = useState<{ url: string; secret: string } | null>(null);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    create.mutate(
-      { url: String(form.get('url') ?? ''), events: form.getAll('events').map(String), secret },
-      {
-        onSuccess: () => {
-          formElement.reset();
-          setSecret(randomSecret());
-        },
+    const sent = { url: formText(form, 'url'), events: form.getAll('events').map(String), secret };
+    setSaved(null);
+    create.mutate(sent, {
+      onSuccess: () => {
+        setSaved({ url: sent.url, secret: sent.secret });
+        formElement.reset();
+        setSecret(randomSecret());
       },
-    );
+    });
   };
 
   return (
     <>
-      <PageHeader title="Webhooks" description="Portier POSTs booking events to your endpoints, signed with each subscription's secret (Standard Webhooks)." />
+      <PageHeader
+        title="Webhooks"
+        description="Portier POSTs booking events to your endpoints, signed with each subscription's secret (Standard Webhooks)."
+      />
       {canWrite ? (
         <Section title="Add an endpoint">
+          {saved ? (
+            <SecretReveal
+              label={`Signing secret of the webhook to ${saved.url}`}
+              value={saved.secret}
+              note="This is the secret the webhook was saved with. Copy it into your receiver now: Portier never shows it again."
+            />
+          ) : null}
           <form className="stack" onSubmit={submit} aria-label="Add a webhook endpoint">
             <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'secret'])} />
-            <Field label="Endpoint URL" name="url" type="url" required placeholder="https://example.com/portier-events" error={fieldErrorOf(create.error, 'url')} />
+            <Field
+              label="Endpoint URL"
+              name="url"
+              type="url"
+              required
+              placeholder="https://example.com/portier-events"
+              error={fieldErrorOf(create.error, 'url')}
+            />
             <CheckboxGroup
               legend="Events"
               name="events"
@@ -119,7 +152,7 @@ export function WebhooksPage() {
                 autoComplete="off"
                 spellCheck={false}
                 className="field-mono"
-                hint="Store it in your receiver to verify signatures; Portier never shows it again."
+                hint="Generated for the next webhook; after Create it is shown once more above, to copy into your receiver."
                 error={fieldErrorOf(create.error, 'secret')}
               />
               <button type="button" className="button button-secondary" onClick={() => setSecret(randomSecret())}>

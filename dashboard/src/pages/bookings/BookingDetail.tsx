@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { BookingNotifications } from './BookingNotifications';
 import { Link, useParams } from 'react-router';
 import { graphql } from '../../gql';
 import type { BookingStatus } from '../../gql/graphql';
@@ -6,6 +8,9 @@ import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
 import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, TableWrap } from '../../components/ui';
 import { dateTime, money, timeRange } from '../../format';
 import { useSession } from '../../session';
+import { useDoorNames } from '../../api/doors';
+import { BookingChanges } from './BookingChanges';
+import { BookingPayments, CancellationMoney } from './BookingPayments';
 
 const BookingQuery = graphql(`
   query DashboardBooking($id: ID!) {
@@ -90,6 +95,8 @@ const RefundQuery = graphql(`
       totalPrice
       currency
       policyName
+      amountPaid
+      moneyBack
     }
   }
 `);
@@ -101,6 +108,9 @@ const UpdateStatus = graphql(`
       booking {
         id
         status
+        payment {
+          amountRefunded
+        }
       }
     }
   }
@@ -118,8 +128,19 @@ export function BookingDetailPage() {
   const session = useSession();
   const booking = useGraphQL(['bookings', id], BookingQuery, { id });
   const credentials = useGraphQL(['bookings', id, 'credentials'], CredentialsQuery, { bookingId: id });
-  const access = useGraphQL(['bookings', id, 'access'], AccessQuery, { bookingId: id }, { enabled: session.can('devices:read') });
-  const events = useGraphQL(['bookings', id, 'webhookDeliveries'], EventsQuery, { bookingId: id }, { enabled: session.can('webhooks:read') });
+  const access = useGraphQL(
+    ['bookings', id, 'access'],
+    AccessQuery,
+    { bookingId: id },
+    { enabled: session.can('devices:read') },
+  );
+  const doorName = useDoorNames(session.can('devices:read') && session.can('catalog:read'));
+  const events = useGraphQL(
+    ['bookings', id, 'webhookDeliveries'],
+    EventsQuery,
+    { bookingId: id },
+    { enabled: session.can('webhooks:read') },
+  );
   const update = useGraphQLMutation(UpdateStatus, [['bookings']]);
   const [cancelling, setCancelling] = useState(false);
   const refund = useGraphQL(['bookings', id, 'refund'], RefundQuery, { bookingId: id }, { enabled: cancelling });
@@ -133,7 +154,8 @@ export function BookingDetailPage() {
   const base = Math.round(data.object.pricePerHour * hours);
   const canWrite = session.can('bookings:write');
   const allowed = canWrite ? NEXT[data.status] : [];
-  const setStatus = (status: BookingStatus) => update.mutate({ bookingId: id, status }, { onSuccess: () => setCancelling(false) });
+  const setStatus = (status: BookingStatus) =>
+    update.mutate({ bookingId: id, status }, { onSuccess: () => setCancelling(false) });
 
   return (
     <>
@@ -144,21 +166,38 @@ export function BookingDetailPage() {
         title={data.guestName}
         description={
           <>
-            {data.object.name} · {data.object.accommodation.name} · {timeRange(data.startTime, data.endTime, zone)} <Badge value={data.status} />
+            {data.object.name} · {data.object.accommodation.name} · {timeRange(data.startTime, data.endTime, zone)}{' '}
+            <Badge value={data.status} />
           </>
         }
         actions={
           allowed.length > 0 && !cancelling ? (
             <>
               {allowed.includes('CONFIRMED') ? (
-                <button type="button" className="button button-primary" disabled={update.isPending} onClick={() => setStatus('CONFIRMED')}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={update.isPending}
+                  onClick={() => setStatus('CONFIRMED')}
+                >
                   Confirm booking
                 </button>
               ) : null}
               {allowed.includes('COMPLETED') ? (
-                <button type="button" className="button button-primary" disabled={update.isPending} onClick={() => setStatus('COMPLETED')}>
-                  Complete booking
-                </button>
+                <ConfirmButton
+                  label="Complete booking"
+                  confirmLabel="Yes, complete"
+                  tone="primary"
+                  question={
+                    // The clock at render: the page renders again on each refetch (focus, mutations), fresh enough for this question.
+                    // eslint-disable-next-line react-hooks/purity
+                    Date.parse(data.startTime) > Date.now()
+                      ? `This booking has not started yet (it starts ${dateTime(data.startTime, zone)}). Complete it anyway?`
+                      : 'Mark the booking as completed? It cannot be changed afterwards.'
+                  }
+                  busy={update.isPending}
+                  onConfirm={() => setStatus('COMPLETED')}
+                />
               ) : null}
               {allowed.includes('CANCELLED') ? (
                 <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)}>
@@ -172,7 +211,10 @@ export function BookingDetailPage() {
       <ErrorNotice error={update.error} />
       {update.data?.updateBookingStatus.refundAmount != null ? (
         <div className="notice notice-success" role="status">
-          Booking cancelled; {money(update.data.updateBookingStatus.refundAmount, data.currency)} refunded.
+          Booking cancelled;{' '}
+          {update.data.updateBookingStatus.booking.payment.amountRefunded > 0
+            ? `${money(update.data.updateBookingStatus.booking.payment.amountRefunded, data.currency)} refunded.`
+            : 'nothing was paid.'}
         </div>
       ) : null}
       {cancelling ? (
@@ -182,16 +224,17 @@ export function BookingDetailPage() {
             {refund.isPending ? (
               <Loading label="Working out the refund…" />
             ) : refund.data ? (
-              <p className="refund" role="status">
-                The guest gets <strong>{money(refund.data.cancellationQuote.refundAmount, refund.data.cancellationQuote.currency)}</strong> back of{' '}
-                {money(refund.data.cancellationQuote.totalPrice, refund.data.cancellationQuote.currency)}
-                {refund.data.cancellationQuote.policyName ? ` (policy “${refund.data.cancellationQuote.policyName}”)` : ' (no default cancellation policy: a full refund)'}.
-              </p>
+              <CancellationMoney quote={refund.data.cancellationQuote} />
             ) : (
               <ErrorNotice error={refund.error} title="The refund could not be worked out" />
             )}
             <div className="button-row">
-              <button type="button" className="button button-danger" disabled={update.isPending || refund.isPending} onClick={() => setStatus('CANCELLED')}>
+              <button
+                type="button"
+                className="button button-danger"
+                disabled={update.isPending || refund.isPending}
+                onClick={() => setStatus('CANCELLED')}
+              >
                 Yes, cancel
               </button>
               <button type="button" className="button button-secondary" onClick={() => setCancelling(false)}>
@@ -201,6 +244,7 @@ export function BookingDetailPage() {
           </div>
         </section>
       ) : null}
+      <BookingChanges booking={data} zone={zone} />
       <div className="grid-2">
         <Section title="Guest">
           <dl className="facts">
@@ -234,7 +278,8 @@ export function BookingDetailPage() {
             <tbody>
               <tr>
                 <th scope="row">
-                  {hours.toLocaleString('en-GB', { maximumFractionDigits: 2 })} h × {money(data.object.pricePerHour, data.currency)}
+                  {hours.toLocaleString('en-GB', { maximumFractionDigits: 2 })} h ×{' '}
+                  {money(data.object.pricePerHour, data.currency)}
                 </th>
                 <td className="numeric">{money(base, data.currency)}</td>
               </tr>
@@ -254,9 +299,12 @@ export function BookingDetailPage() {
               ) : null}
             </tbody>
           </table>
-          <p className="field-hint">The base uses the object's current hourly price; the total was fixed when the booking was made.</p>
+          <p className="field-hint">
+            The base uses the object's current hourly price; the total was fixed when the booking was made.
+          </p>
         </Section>
       </div>
+      <BookingPayments bookingId={id} zone={zone} />
       <Section title="Credentials" description="Valid from the start to the end of the booking, while it is confirmed.">
         {credentials.isPending ? (
           <Loading />
@@ -282,7 +330,13 @@ export function BookingDetailPage() {
               </div>
               <div>
                 <dt>Valid</dt>
-                <dd>{timeRange(credentials.data.bookingCredentials.validFrom, credentials.data.bookingCredentials.validUntil, zone)}</dd>
+                <dd>
+                  {timeRange(
+                    credentials.data.bookingCredentials.validFrom,
+                    credentials.data.bookingCredentials.validUntil,
+                    zone,
+                  )}
+                </dd>
               </div>
             </dl>
           </div>
@@ -290,8 +344,12 @@ export function BookingDetailPage() {
           <ErrorNotice error={credentials.error} />
         )}
       </Section>
+      <BookingNotifications bookingId={data.id} zone={zone} />
       {session.can('webhooks:read') ? (
-        <Section title="Webhook events" description="This booking's events and how their delivery to each endpoint went.">
+        <Section
+          title="Webhook events"
+          description="This booking's events and how their delivery to each endpoint went."
+        >
           <ErrorNotice error={events.error} />
           {events.isPending ? (
             <Loading />
@@ -321,7 +379,11 @@ export function BookingDetailPage() {
                       <Badge value={delivery.status} />
                     </td>
                     <td data-label="Attempts">{delivery.attemptCount}</td>
-                    <td data-label="Last response">{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
+                    <td data-label="Last response">
+                      {delivery.lastStatusCode !== null
+                        ? `HTTP ${delivery.lastStatusCode}`
+                        : (delivery.lastError ?? '—')}
+                    </td>
                     <td className="nowrap" data-label="Created">
                       {dateTime(delivery.createdAt, zone)}
                     </td>
@@ -356,9 +418,7 @@ export function BookingDetailPage() {
                 {access.data?.accessLog.map((entry) => (
                   <tr key={entry.id}>
                     <td className="nowrap">{dateTime(entry.checkedAt, zone)}</td>
-                    <td>
-                      <code>{entry.doorId}</code>
-                    </td>
+                    <td className="text">{doorName(entry.doorId)}</td>
                     <td>{entry.credentialType ?? '—'}</td>
                     <td>
                       <Badge value={entry.allowed ? 'allowed' : 'denied'} />

@@ -1,14 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { graphql } from '../../gql';
 import type { DashboardCatalogQuery } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Empty, ErrorNotice, Field, Loading, PageHeader, Section, SelectField, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  Section,
+  SelectField,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { money } from '../../format';
 import { useSession } from '../../session';
-import { centsOf, PRICE_HINT } from './money-input';
+import { centsOf, priceProblem } from './money-input';
 import { DoorsSection } from './Doors';
+import { formText } from '../../form-data';
 
 const CatalogQuery = graphql(`
   query DashboardCatalog {
@@ -101,16 +113,18 @@ export function CatalogPage() {
   const create = useGraphQLMutation(CreateAccommodation, [['catalog'], ['objects']]);
   const [adding, setAdding] = useState(false);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     create.mutate(
-      { name: String(form.get('name') ?? ''), address: String(form.get('address') ?? ''), timeZone: String(form.get('timeZone') ?? '') },
+      { name: formText(form, 'name'), address: formText(form, 'address'), timeZone: formText(form, 'timeZone') },
       { onSuccess: () => setAdding(false) },
     );
   };
 
-  const allObjects = catalog.data?.accommodations.flatMap((a) => a.objects.map((o) => ({ id: o.id, name: `${o.name} · ${a.name}` }))) ?? [];
+  const allObjects =
+    catalog.data?.accommodations.flatMap((a) => a.objects.map((o) => ({ id: o.id, name: `${o.name} · ${a.name}` }))) ??
+    [];
 
   return (
     <>
@@ -147,7 +161,9 @@ export function CatalogPage() {
       ) : null}
       <ErrorNotice error={catalog.error} />
       {catalog.isPending ? <Loading /> : null}
-      {catalog.data?.accommodations.length === 0 ? <Empty>No accommodations yet. Add one to start taking bookings.</Empty> : null}
+      {catalog.data?.accommodations.length === 0 ? (
+        <Empty>No accommodations yet. Add one to start taking bookings.</Empty>
+      ) : null}
       {catalog.data?.accommodations.map((accommodation) => (
         <AccommodationCard key={accommodation.id} accommodation={accommodation} canWrite={canWrite} />
       ))}
@@ -164,23 +180,32 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
   const createObject = useGraphQLMutation(CreateObject, [['catalog'], ['objects']]);
   const deleteObject = useGraphQLMutation(DeleteObject, [['catalog'], ['objects']]);
 
-  const save = (event: FormEvent<HTMLFormElement>) => {
+  const save = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     update.mutate(
-      { id: accommodation.id, name: String(form.get('name') ?? ''), address: String(form.get('address') ?? ''), timeZone: String(form.get('timeZone') ?? '') },
+      {
+        id: accommodation.id,
+        name: formText(form, 'name'),
+        address: formText(form, 'address'),
+        timeZone: formText(form, 'timeZone'),
+      },
       { onSuccess: () => setEditing(false) },
     );
   };
 
   const [priceError, setPriceError] = useState<string | undefined>();
-  const addObject = (event: FormEvent<HTMLFormElement>) => {
+  const addObject = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const pricePerHour = centsOf(String(form.get('pricePerHour') ?? ''));
-    setPriceError(Number.isNaN(pricePerHour) ? PRICE_HINT : undefined);
-    if (Number.isNaN(pricePerHour)) return;
-    createObject.mutate({ accommodationId: accommodation.id, name: String(form.get('name') ?? ''), pricePerHour }, { onSuccess: () => setAddingObject(false) });
+    const pricePerHour = centsOf(formText(form, 'pricePerHour'));
+    const problem = priceProblem(pricePerHour);
+    setPriceError(problem);
+    if (problem) return;
+    createObject.mutate(
+      { accommodationId: accommodation.id, name: formText(form, 'name'), pricePerHour },
+      { onSuccess: () => setAddingObject(false) },
+    );
   };
 
   return (
@@ -209,8 +234,20 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
         <form className="stack inset" onSubmit={save} aria-label={`Edit ${accommodation.name}`}>
           <ErrorNotice error={formLevelError(update.error, ['name', 'address', 'timeZone'])} />
           <div className="form-row">
-            <Field label="Name" name="name" defaultValue={accommodation.name} required error={fieldErrorOf(update.error, 'name')} />
-            <Field label="Address" name="address" defaultValue={accommodation.address} required error={fieldErrorOf(update.error, 'address')} />
+            <Field
+              label="Name"
+              name="name"
+              defaultValue={accommodation.name}
+              required
+              error={fieldErrorOf(update.error, 'name')}
+            />
+            <Field
+              label="Address"
+              name="address"
+              defaultValue={accommodation.address}
+              required
+              error={fieldErrorOf(update.error, 'address')}
+            />
             <TimeZoneField defaultValue={accommodation.timeZone} error={fieldErrorOf(update.error, 'timeZone')} />
           </div>
           <div className="button-row">
@@ -273,7 +310,13 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
           <form className="stack inset" onSubmit={addObject} aria-label={`New object in ${accommodation.name}`}>
             <ErrorNotice error={formLevelError(createObject.error, ['name', 'pricePerHour'])} />
             <div className="form-row">
-              <Field label="Name" name="name" required placeholder="e.g. Court 3" error={fieldErrorOf(createObject.error, 'name')} />
+              <Field
+                label="Name"
+                name="name"
+                required
+                placeholder="e.g. Court 3"
+                error={fieldErrorOf(createObject.error, 'name')}
+              />
               <Field
                 label="Price per hour (EUR)"
                 name="pricePerHour"
@@ -283,19 +326,29 @@ function AccommodationCard({ accommodation, canWrite }: { accommodation: Accommo
                 error={priceError ?? fieldErrorOf(createObject.error, 'pricePerHour')}
               />
             </div>
-            <p className="field-hint">New objects open every day 08:00–22:00 with the default booking rules; change them on the object's page.</p>
+            <p className="field-hint">
+              New objects open every day 08:00–22:00 with the default booking rules; change them on the object's page.
+            </p>
             <div className="button-row">
               <button type="submit" className="button button-primary button-small" disabled={createObject.isPending}>
                 Create object
               </button>
-              <button type="button" className="button button-secondary button-small" onClick={() => setAddingObject(false)}>
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                onClick={() => setAddingObject(false)}
+              >
                 Cancel
               </button>
             </div>
           </form>
         ) : (
           <div className="card-footer">
-            <button type="button" className="button button-secondary button-small" onClick={() => setAddingObject(true)}>
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              onClick={() => setAddingObject(true)}
+            >
               Add object
             </button>
           </div>

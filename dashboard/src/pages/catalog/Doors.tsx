@@ -1,21 +1,58 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import type { DashboardCatalogQuery } from '../../gql/graphql';
 import { useGraphQLMutation } from '../../api/hooks';
-import { CheckboxGroup, Empty, ErrorNotice, Field, Section, SelectField, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Field,
+  Section,
+  SelectField,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { formText } from '../../form-data';
 
 const CreateDoor = graphql(`
-  mutation DashboardCreateDoor($name: String!, $gpioPin: Int!, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {
-    createDoor(name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {
+  mutation DashboardCreateDoor(
+    $name: String!
+    $gpioPin: Int!
+    $behavior: String
+    $unlockDurationSeconds: Int
+    $objectIds: [ID!]
+  ) {
+    createDoor(
+      name: $name
+      gpioPin: $gpioPin
+      behavior: $behavior
+      unlockDurationSeconds: $unlockDurationSeconds
+      objectIds: $objectIds
+    ) {
       id
     }
   }
 `);
 
 const UpdateDoor = graphql(`
-  mutation DashboardUpdateDoor($id: ID!, $name: String, $gpioPin: Int, $behavior: String, $unlockDurationSeconds: Int, $objectIds: [ID!]) {
-    updateDoor(id: $id, name: $name, gpioPin: $gpioPin, behavior: $behavior, unlockDurationSeconds: $unlockDurationSeconds, objectIds: $objectIds) {
+  mutation DashboardUpdateDoor(
+    $id: ID!
+    $name: String
+    $gpioPin: Int
+    $behavior: String
+    $unlockDurationSeconds: Int
+    $objectIds: [ID!]
+  ) {
+    updateDoor(
+      id: $id
+      name: $name
+      gpioPin: $gpioPin
+      behavior: $behavior
+      unlockDurationSeconds: $unlockDurationSeconds
+      objectIds: $objectIds
+    ) {
       id
     }
   }
@@ -32,13 +69,13 @@ const FIELDS = ['name', 'gpioPin', 'behavior', 'unlockDurationSeconds', 'objectI
 
 function readDoor(form: FormData) {
   const integer = (name: string) => {
-    const raw = String(form.get(name) ?? '').trim();
+    const raw = formText(form, name).trim();
     return raw === '' ? undefined : Number(raw);
   };
   return {
-    name: String(form.get('name') ?? ''),
+    name: formText(form, 'name'),
     gpioPin: integer('gpioPin') ?? -1,
-    behavior: String(form.get('behavior') ?? 'unlock_per_scan'),
+    behavior: formText(form, 'behavior', 'unlock_per_scan'),
     unlockDurationSeconds: integer('unlockDurationSeconds'),
     objectIds: form.getAll('objectIds').map(String),
   };
@@ -67,7 +104,7 @@ function DoorForm({
     <form
       className="stack inset"
       aria-label={label}
-      onSubmit={(event: FormEvent<HTMLFormElement>) => {
+      onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
         event.preventDefault();
         onSubmit(readDoor(new FormData(event.currentTarget)));
       }}
@@ -75,8 +112,21 @@ function DoorForm({
       <ErrorNotice error={formLevelError(error, FIELDS)} />
       <div className="form-row">
         <Field label="Name" name="name" defaultValue={door?.name} required error={fieldErrorOf(error, 'name')} />
-        <Field label="GPIO pin" name="gpioPin" type="number" min={0} defaultValue={door?.gpioPin} required error={fieldErrorOf(error, 'gpioPin')} />
-        <SelectField label="Behaviour" name="behavior" defaultValue={door?.behavior ?? 'unlock_per_scan'} error={fieldErrorOf(error, 'behavior')}>
+        <Field
+          label="GPIO pin"
+          name="gpioPin"
+          type="number"
+          min={0}
+          defaultValue={door?.gpioPin}
+          required
+          error={fieldErrorOf(error, 'gpioPin')}
+        />
+        <SelectField
+          label="Behaviour"
+          name="behavior"
+          defaultValue={door?.behavior ?? 'unlock_per_scan'}
+          error={fieldErrorOf(error, 'behavior')}
+        >
           <option value="unlock_per_scan">Unlock on each scan</option>
           <option value="toggle">Toggle</option>
         </SelectField>
@@ -110,7 +160,15 @@ function DoorForm({
   );
 }
 
-export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; objects: { id: string; name: string }[]; canWrite: boolean }) {
+export function DoorsSection({
+  doors,
+  objects,
+  canWrite,
+}: {
+  doors: Door[];
+  objects: { id: string; name: string }[];
+  canWrite: boolean;
+}) {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const create = useGraphQLMutation(CreateDoor, [['catalog'], ['devices']]);
@@ -178,7 +236,9 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
                   {door.name}
                 </td>
                 <td data-label="GPIO pin">{door.gpioPin}</td>
-                <td data-label="Behaviour">{door.behavior === 'toggle' ? 'Toggle' : `Unlock ${door.unlockDurationSeconds} s per scan`}</td>
+                <td data-label="Behaviour">
+                  {door.behavior === 'toggle' ? 'Toggle' : `Unlock ${door.unlockDurationSeconds} s per scan`}
+                </td>
                 <td data-label="Objects">
                   {door.objectIds.length === 0 ? (
                     <span className="muted">none</span>
@@ -195,7 +255,11 @@ export function DoorsSection({ doors, objects, canWrite }: { doors: Door[]; obje
                 <td className="actions">
                   {canWrite ? (
                     <>
-                      <button type="button" className="button button-secondary button-small" onClick={() => setEditing(door.id)}>
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        onClick={() => setEditing(door.id)}
+                      >
                         Edit
                       </button>
                       <ConfirmButton

@@ -1,13 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { graphql } from '../../gql';
 import type { DashboardObjectQuery, WeeklyScheduleInput } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Empty, ErrorNotice, Field, Loading, PageHeader, Section, SuccessNotice, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageHeader,
+  Section,
+  SuccessNotice,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { money } from '../../format';
 import { useSession } from '../../session';
-import { centsOf, eurosOf, PRICE_HINT } from './money-input';
+import { centsOf, eurosOf, priceProblem } from './money-input';
+import { formText } from '../../form-data';
 
 const ObjectQuery = graphql(`
   query DashboardObject($id: ID!) {
@@ -90,7 +102,14 @@ const SetOpeningHours = graphql(`
 `);
 
 const SetSpecialDate = graphql(`
-  mutation DashboardSetSpecialDate($objectId: ID!, $date: String!, $closed: Boolean!, $reason: String, $open: String, $close: String) {
+  mutation DashboardSetSpecialDate(
+    $objectId: ID!
+    $date: String!
+    $closed: Boolean!
+    $reason: String
+    $open: String
+    $close: String
+  ) {
     setSpecialDate(objectId: $objectId, date: $date, closed: $closed, reason: $reason, open: $open, close: $close) {
       specialDates {
         date
@@ -179,12 +198,13 @@ export function ObjectPage() {
 function DetailsForm({ object }: { object: BookableObject }) {
   const update = useGraphQLMutation(UpdateObject, [['catalog']]);
   const [priceError, setPriceError] = useState<string | undefined>();
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const pricePerHour = centsOf(String(form.get('pricePerHour') ?? ''));
-    setPriceError(Number.isNaN(pricePerHour) ? PRICE_HINT : undefined);
-    if (!Number.isNaN(pricePerHour)) update.mutate({ id: object.id, name: String(form.get('name') ?? ''), pricePerHour });
+    const pricePerHour = centsOf(formText(form, 'pricePerHour'));
+    const problem = priceProblem(pricePerHour);
+    setPriceError(problem);
+    if (!problem) update.mutate({ id: object.id, name: formText(form, 'name'), pricePerHour });
   };
   return (
     <Section title="Details">
@@ -192,7 +212,13 @@ function DetailsForm({ object }: { object: BookableObject }) {
         <ErrorNotice error={formLevelError(update.error, ['name', 'pricePerHour'])} />
         {update.isSuccess ? <SuccessNotice>Saved.</SuccessNotice> : null}
         <div className="form-row">
-          <Field label="Name" name="name" defaultValue={object.name} required error={fieldErrorOf(update.error, 'name')} />
+          <Field
+            label="Name"
+            name="name"
+            defaultValue={object.name}
+            required
+            error={fieldErrorOf(update.error, 'name')}
+          />
           <Field
             label="Price per hour (EUR)"
             name="pricePerHour"
@@ -215,20 +241,25 @@ function DetailsForm({ object }: { object: BookableObject }) {
 function ScheduleForm({ object, canWrite }: { object: BookableObject; canWrite: boolean }) {
   const set = useGraphQLMutation(SetOpeningHours, [['catalog', 'object', object.id]]);
   const schedule = object.openingHours.schedule;
-  const [open, setOpen] = useState<Record<string, boolean>>(() => Object.fromEntries(DAYS.map((day) => [day, schedule[day] !== null])));
+  const [open, setOpen] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries(DAYS.map((day) => [day, schedule[day] !== null])),
+  );
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const next: WeeklyScheduleInput = {};
     for (const day of DAYS) {
-      if (open[day]) next[day] = { open: String(form.get(`${day}-open`) ?? ''), close: String(form.get(`${day}-close`) ?? '') };
+      if (open[day]) next[day] = { open: formText(form, `${day}-open`), close: formText(form, `${day}-close`) };
     }
     set.mutate({ objectId: object.id, schedule: next });
   };
 
   return (
-    <Section title="Opening hours" description={`Local wall-clock time in ${object.accommodation.timeZone}. Closing at 24:00 means midnight.`}>
+    <Section
+      title="Opening hours"
+      description={`Local wall-clock time in ${object.accommodation.timeZone}. Closing at 24:00 means midnight.`}
+    >
       <form className="stack" onSubmit={submit} aria-label="Opening hours">
         <ErrorNotice error={set.error} />
         {set.isSuccess ? <SuccessNotice>Opening hours saved.</SuccessNotice> : null}
@@ -242,9 +273,11 @@ function ScheduleForm({ object, canWrite }: { object: BookableObject; canWrite: 
           {DAYS.map((day) => {
             const hours = schedule[day];
             const label = day.charAt(0).toUpperCase() + day.slice(1);
-            const errors = [fieldErrorOf(set.error, `schedule.${day}.open`), fieldErrorOf(set.error, `schedule.${day}.close`), fieldErrorOf(set.error, `schedule.${day}`)].filter(
-              Boolean,
-            );
+            const errors = [
+              fieldErrorOf(set.error, `schedule.${day}.open`),
+              fieldErrorOf(set.error, `schedule.${day}.close`),
+              fieldErrorOf(set.error, `schedule.${day}`),
+            ].filter(Boolean);
             return (
               <div key={day} className="schedule-row">
                 <span className="strong">{label}</span>
@@ -302,15 +335,15 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
   const remove = useGraphQLMutation(RemoveSpecialDate, [['catalog', 'object', object.id]]);
   const [closed, setClosed] = useState(true);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const text = (name: string) => formText(form, name).trim() || undefined;
     set.mutate(
       {
         objectId: object.id,
-        date: String(form.get('date') ?? ''),
+        date: formText(form, 'date'),
         closed,
         reason: text('reason'),
         open: closed ? undefined : text('open'),
@@ -342,8 +375,14 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
             {dates.map((special) => (
               <tr key={special.date}>
                 <td className="nowrap strong">{special.date}</td>
-                <td>{special.closed ? 'Closed' : special.open && special.close ? `${special.open}–${special.close}` : 'As usual'}</td>
-                <td>{special.reason || '—'}</td>
+                <td>
+                  {special.closed
+                    ? 'Closed'
+                    : special.open && special.close
+                      ? `${special.open}–${special.close}`
+                      : 'As usual'}
+                </td>
+                <td className="text">{special.reason || '—'}</td>
                 <td className="actions">
                   {canWrite ? (
                     <ConfirmButton
@@ -365,7 +404,12 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
           <ErrorNotice error={formLevelError(set.error, ['date', 'reason', 'open', 'close', 'closed'])} />
           <div className="form-row">
             <Field label="Date" name="date" type="date" required error={fieldErrorOf(set.error, 'date')} />
-            <Field label="Reason" name="reason" placeholder="e.g. Public holiday" error={fieldErrorOf(set.error, 'reason')} />
+            <Field
+              label="Reason"
+              name="reason"
+              placeholder="e.g. Public holiday"
+              error={fieldErrorOf(set.error, 'reason')}
+            />
           </div>
           <label className="checkbox">
             <input type="checkbox" checked={closed} onChange={(event) => setClosed(event.target.checked)} />
@@ -390,7 +434,7 @@ function SpecialDates({ object, canWrite }: { object: BookableObject; canWrite: 
 
 function RulesForm({ object, canWrite }: { object: BookableObject; canWrite: boolean }) {
   const set = useGraphQLMutation(SetBookingRules, [['catalog', 'object', object.id]]);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const rules = Object.fromEntries(RULES.map((rule) => [rule.name, Number(form.get(rule.name))]));
@@ -399,7 +443,9 @@ function RulesForm({ object, canWrite }: { object: BookableObject; canWrite: boo
   return (
     <Section title="Booking rules" description="What a guest may book: durations, the slot grid, notice and buffers.">
       <form className="stack" onSubmit={submit} aria-label="Booking rules">
-        <ErrorNotice error={formLevelError(set.error, RULES.map((r) => `rules.${r.name}`).concat(RULES.map((r) => r.name)))} />
+        <ErrorNotice
+          error={formLevelError(set.error, RULES.map((r) => `rules.${r.name}`).concat(RULES.map((r) => r.name)))}
+        />
         {set.isSuccess ? <SuccessNotice>Booking rules saved.</SuccessNotice> : null}
         <div className="form-grid">
           {RULES.map((rule) => (

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
 import { Badge, Empty, ErrorNotice, Field, Loading, Section, fieldErrorOf, formLevelError } from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { formText } from '../../form-data';
 
 const PoliciesQuery = graphql(`
   query DashboardCancellationPolicies {
@@ -57,12 +58,12 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
     { key: 2, hours: '24', percent: '50' },
   ]);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     create.mutate(
       {
-        name: String(form.get('name') ?? ''),
+        name: formText(form, 'name'),
         isDefault: form.get('isDefault') === 'on',
         tiers: tiers.map((tier) => ({ hoursBeforeStart: Number(tier.hours), refundPercent: Number(tier.percent) })),
       },
@@ -70,12 +71,13 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
     );
   };
 
-  const change = (key: number, patch: Partial<TierDraft>) => setTiers(tiers.map((tier) => (tier.key === key ? { ...tier, ...patch } : tier)));
+  const change = (key: number, patch: Partial<TierDraft>) =>
+    setTiers(tiers.map((tier) => (tier.key === key ? { ...tier, ...patch } : tier)));
 
   return (
     <Section
       title="Cancellation policies"
-      description="The default policy sets the refund: the tier with the most hours that the notice still meets applies. Without a default, cancellations refund in full."
+      description="The default policy sets the refund: the tier with the most hours that the notice still meets applies, and notice below the lowest tier refunds nothing. Without a default, cancellations refund in full."
       actions={
         canWrite && !adding ? (
           <button type="button" className="button button-secondary button-small" onClick={() => setAdding(true)}>
@@ -88,7 +90,13 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
       {adding ? (
         <form className="stack inset" onSubmit={submit} aria-label="New cancellation policy">
           <ErrorNotice error={formLevelError(create.error, ['name', 'tiers'])} />
-          <Field label="Name" name="name" required placeholder="e.g. Standard" error={fieldErrorOf(create.error, 'name')} />
+          <Field
+            label="Name"
+            name="name"
+            required
+            placeholder="e.g. Standard"
+            error={fieldErrorOf(create.error, 'name')}
+          />
           <fieldset className="tiers">
             <legend>Refund tiers</legend>
             {tiers.map((tier, index) => (
@@ -123,7 +131,9 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
             <button
               type="button"
               className="button button-secondary button-small"
-              onClick={() => setTiers([...tiers, { key: Math.max(0, ...tiers.map((t) => t.key)) + 1, hours: '0', percent: '0' }])}
+              onClick={() =>
+                setTiers([...tiers, { key: Math.max(0, ...tiers.map((t) => t.key)) + 1, hours: '0', percent: '0' }])
+              }
             >
               Add tier
             </button>
@@ -160,7 +170,12 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
                 {canWrite ? (
                   <div className="button-row">
                     {policy.isDefault ? null : (
-                      <button type="button" className="button button-secondary button-small" disabled={setDefault.isPending} onClick={() => setDefault.mutate({ id: policy.id })}>
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        disabled={setDefault.isPending}
+                        onClick={() => setDefault.mutate({ id: policy.id })}
+                      >
                         Make default
                       </button>
                     )}
@@ -177,9 +192,16 @@ export function CancellationPolicies({ canWrite }: { canWrite: boolean }) {
               <ul className="tiers-list">
                 {policy.tiers.map((tier) => (
                   <li key={tier.hoursBeforeStart}>
-                    {tier.hoursBeforeStart === 0 ? 'Any notice' : `${tier.hoursBeforeStart} h or more before the start`}: <strong>{tier.refundPercent}% refund</strong>
+                    {tier.hoursBeforeStart === 0 ? 'Any notice' : `${tier.hoursBeforeStart} h or more before the start`}
+                    : <strong>{tier.refundPercent}% refund</strong>
                   </li>
                 ))}
+                {Math.min(...policy.tiers.map((tier) => tier.hoursBeforeStart)) > 0 ? (
+                  <li>
+                    Less than {Math.min(...policy.tiers.map((tier) => tier.hoursBeforeStart))} h before the start:{' '}
+                    <strong>no refund</strong>
+                  </li>
+                ) : null}
               </ul>
             </li>
           ))}

@@ -1,4 +1,4 @@
-import { type FormEvent } from 'react';
+import { type SubmitEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { graphql } from '../../gql';
 import { execute } from '../../api/client';
@@ -6,6 +6,7 @@ import { useGraphQL } from '../../api/hooks';
 import { ErrorNotice, Field, Section, SelectField, fieldErrorOf, formLevelError } from '../../components/ui';
 import { localInputToIso, money } from '../../format';
 import { useSession } from '../../session';
+import { formText } from '../../form-data';
 
 const ObjectsQuery = graphql(`
   query DashboardPreviewObjects {
@@ -39,23 +40,28 @@ const QuoteQuery = graphql(`
 export function PricePreview() {
   const session = useSession();
   const objects = useGraphQL(['objects', 'preview'], ObjectsQuery, {}, { enabled: session.can('catalog:read') });
-  const quote = useMutation({ mutationFn: (variables: { objectId: string; startTime: string; endTime: string }) => execute(QuoteQuery, variables) });
+  const quote = useMutation({
+    mutationFn: (variables: { objectId: string; startTime: string; endTime: string }) => execute(QuoteQuery, variables),
+  });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const objectId = String(form.get('objectId') ?? '');
+    const objectId = formText(form, 'objectId');
     const zone = objects.data?.bookableObjects.find((o) => o.id === objectId)?.accommodation.timeZone;
     quote.mutate({
       objectId,
-      startTime: localInputToIso(String(form.get('startTime') ?? ''), zone) ?? String(form.get('startTime') ?? ''),
-      endTime: localInputToIso(String(form.get('endTime') ?? ''), zone) ?? String(form.get('endTime') ?? ''),
+      startTime: localInputToIso(formText(form, 'startTime'), zone) ?? formText(form, 'startTime'),
+      endTime: localInputToIso(formText(form, 'endTime'), zone) ?? formText(form, 'endTime'),
     });
   };
 
   const result = quote.data?.priceQuote;
   return (
-    <Section title="Price preview" description="What a booking would cost if made now. Times are the accommodation's local time.">
+    <Section
+      title="Price preview"
+      description="What a booking would cost if made now. Times are the accommodation's local time."
+    >
       <div className="preview">
         <form className="stack" onSubmit={submit} aria-label="Price preview">
           <ErrorNotice error={formLevelError(quote.error, ['objectId', 'startTime', 'endTime'])} />
@@ -67,8 +73,20 @@ export function PricePreview() {
             ))}
           </SelectField>
           <div className="form-row">
-            <Field label="Start" name="startTime" type="datetime-local" required error={fieldErrorOf(quote.error, 'startTime')} />
-            <Field label="End" name="endTime" type="datetime-local" required error={fieldErrorOf(quote.error, 'endTime')} />
+            <Field
+              label="Start"
+              name="startTime"
+              type="datetime-local"
+              required
+              error={fieldErrorOf(quote.error, 'startTime')}
+            />
+            <Field
+              label="End"
+              name="endTime"
+              type="datetime-local"
+              required
+              error={fieldErrorOf(quote.error, 'endTime')}
+            />
           </div>
           <div>
             <button type="submit" className="button button-primary" disabled={quote.isPending}>

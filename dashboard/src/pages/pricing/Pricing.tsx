@@ -9,7 +9,10 @@ export function PricingPage() {
   const canWrite = session.can('pricing:write');
   return (
     <>
-      <PageHeader title="Pricing" description="Rules adjust each object's hourly price; the default cancellation policy sets refunds. Try a booking in the preview." />
+      <PageHeader
+        title="Pricing"
+        description="Rules adjust each object's hourly price; the default cancellation policy sets refunds. Try a booking in the preview."
+      />
       <PricePreview />
       <PricingRules canWrite={canWrite} />
       <CancellationPolicies canWrite={canWrite} />

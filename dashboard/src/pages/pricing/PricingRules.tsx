@@ -1,9 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { graphql } from '../../gql';
 import type { DashboardCreatePricingRuleMutationVariables, DashboardPricingRulesQuery } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, CheckboxGroup, Empty, ErrorNotice, Field, Loading, Section, SelectField, TableWrap, fieldErrorOf, formLevelError } from '../../components/ui';
+import {
+  Badge,
+  CheckboxGroup,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  Section,
+  SelectField,
+  TableWrap,
+  fieldErrorOf,
+  formLevelError,
+} from '../../components/ui';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { formText } from '../../form-data';
 
 const RulesQuery = graphql(`
   query DashboardPricingRules {
@@ -23,12 +36,26 @@ const RulesQuery = graphql(`
   }
 `);
 
+const ObjectsQuery = graphql(`
+  query DashboardPricingRuleObjects {
+    accommodations {
+      id
+      name
+      objects {
+        id
+        name
+      }
+    }
+  }
+`);
+
 const CreateRule = graphql(`
   mutation DashboardCreatePricingRule(
     $name: String!
     $type: String!
     $percent: Int!
     $active: Boolean
+    $objectIds: [ID!]
     $startTime: String
     $endTime: String
     $weekdays: [String!]
@@ -40,6 +67,7 @@ const CreateRule = graphql(`
       type: $type
       percent: $percent
       active: $active
+      objectIds: $objectIds
       startTime: $startTime
       endTime: $endTime
       weekdays: $weekdays
@@ -60,6 +88,7 @@ const UpdateRule = graphql(`
     $type: String
     $percent: Int
     $active: Boolean
+    $objectIds: [ID!]
     $startTime: String
     $endTime: String
     $weekdays: [String!]
@@ -72,6 +101,7 @@ const UpdateRule = graphql(`
       type: $type
       percent: $percent
       active: $active
+      objectIds: $objectIds
       startTime: $startTime
       endTime: $endTime
       weekdays: $weekdays
@@ -107,7 +137,27 @@ const TYPES = [
   { value: 'early_bird', label: 'Early bird' },
 ];
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const FIELDS = ['name', 'type', 'percent', 'startTime', 'endTime', 'weekdays', 'minDurationMinutes', 'minDaysInAdvance'];
+const FIELDS = [
+  'name',
+  'type',
+  'percent',
+  'objectIds',
+  'startTime',
+  'endTime',
+  'weekdays',
+  'minDurationMinutes',
+  'minDaysInAdvance',
+];
+/** The labels the form shows, for messages that name another field ("must differ from startTime"). */
+const LABELS: Record<string, string> = {
+  startTime: 'From',
+  endTime: 'Until',
+  weekdays: 'Weekdays',
+  percent: 'Adjustment',
+  objectIds: 'Objects',
+  minDurationMinutes: 'Bookings of at least',
+  minDaysInAdvance: 'Booked at least',
+};
 
 function describe(rule: Rule): string {
   switch (rule.type) {
@@ -124,8 +174,22 @@ function describe(rule: Rule): string {
   }
 }
 
+interface ObjectChoice {
+  value: string;
+  label: string;
+}
+
+/** The objects a rule applies to, by name ("Every object" when it names none). */
+function objectsOf(rule: Rule, choices: ObjectChoice[] | undefined): string {
+  if (rule.objectIds.length === 0) return 'Every object';
+  if (!choices) return `${rule.objectIds.length} ${rule.objectIds.length === 1 ? 'object' : 'objects'}`;
+  const names = rule.objectIds.map((id) => choices.find((c) => c.value === id)?.label ?? 'a deleted object');
+  return names.join(', ');
+}
+
 function RuleForm({
   rule,
+  objects,
   label,
   submitLabel,
   error,
@@ -134,6 +198,7 @@ function RuleForm({
   onCancel,
 }: {
   rule?: Rule;
+  objects: ObjectChoice[] | undefined;
   label: string;
   submitLabel: string;
   error: unknown;
@@ -142,13 +207,23 @@ function RuleForm({
   onCancel?: () => void;
 }) {
   const [type, setType] = useState<string>(rule?.type ?? 'time_based');
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const text = (name: string) => formText(form, name).trim();
     const int = (name: string) => (text(name) === '' ? undefined : Number(text(name)));
-    const values: DashboardCreatePricingRuleMutationVariables = { name: text('name'), type, percent: int('percent') ?? 0 };
-    if (type === 'time_based') Object.assign(values, { startTime: text('startTime'), endTime: text('endTime'), weekdays: form.getAll('weekdays').map(String) });
+    const values: DashboardCreatePricingRuleMutationVariables = {
+      name: text('name'),
+      type,
+      percent: int('percent') ?? 0,
+      objectIds: objects ? form.getAll('objectIds').map(String) : undefined,
+    };
+    if (type === 'time_based')
+      Object.assign(values, {
+        startTime: text('startTime'),
+        endTime: text('endTime'),
+        weekdays: form.getAll('weekdays').map(String),
+      });
     if (type === 'day_based') values.weekdays = form.getAll('weekdays').map(String);
     if (type === 'duration_based') values.minDurationMinutes = int('minDurationMinutes');
     if (type === 'early_bird') values.minDaysInAdvance = int('minDaysInAdvance');
@@ -158,8 +233,21 @@ function RuleForm({
     <form className="stack inset" onSubmit={submit} aria-label={label}>
       <ErrorNotice error={formLevelError(error, FIELDS)} />
       <div className="form-row">
-        <Field label="Name" name="name" defaultValue={rule?.name} required placeholder="e.g. Evening peak" error={fieldErrorOf(error, 'name')} />
-        <SelectField label="Applies to" name="type" value={type} onChange={(event) => setType(event.target.value)} error={fieldErrorOf(error, 'type')}>
+        <Field
+          label="Name"
+          name="name"
+          defaultValue={rule?.name}
+          required
+          placeholder="e.g. Evening peak"
+          error={fieldErrorOf(error, 'name', LABELS)}
+        />
+        <SelectField
+          label="Applies to"
+          name="type"
+          value={type}
+          onChange={(event) => setType(event.target.value)}
+          error={fieldErrorOf(error, 'type', LABELS)}
+        >
           {TYPES.map((t) => (
             <option key={t.value} value={t.value}>
               {t.label}
@@ -175,13 +263,39 @@ function RuleForm({
           defaultValue={rule?.percent}
           required
           hint="Negative for a discount."
-          error={fieldErrorOf(error, 'percent')}
+          error={fieldErrorOf(error, 'percent', LABELS)}
         />
       </div>
+      {objects ? (
+        objects.length === 0 ? (
+          <p className="small muted">There are no objects yet: the rule applies to every object.</p>
+        ) : (
+          <CheckboxGroup
+            legend="Objects"
+            hint="None ticked: every object, those added later too."
+            name="objectIds"
+            options={objects}
+            defaultChecked={rule?.objectIds ?? []}
+            error={fieldErrorOf(error, 'objectIds', LABELS)}
+          />
+        )
+      ) : null}
       {type === 'time_based' ? (
         <div className="form-row">
-          <Field label="From (HH:MM)" name="startTime" defaultValue={rule?.startTime ?? ''} placeholder="18:00" error={fieldErrorOf(error, 'startTime')} />
-          <Field label="Until (HH:MM)" name="endTime" defaultValue={rule?.endTime ?? ''} placeholder="22:00" error={fieldErrorOf(error, 'endTime')} />
+          <Field
+            label="From (HH:MM)"
+            name="startTime"
+            defaultValue={rule?.startTime ?? ''}
+            placeholder="18:00"
+            error={fieldErrorOf(error, 'startTime', LABELS)}
+          />
+          <Field
+            label="Until (HH:MM)"
+            name="endTime"
+            defaultValue={rule?.endTime ?? ''}
+            placeholder="22:00"
+            error={fieldErrorOf(error, 'endTime', LABELS)}
+          />
         </div>
       ) : null}
       {type === 'time_based' || type === 'day_based' ? (
@@ -190,7 +304,7 @@ function RuleForm({
           name="weekdays"
           options={WEEKDAYS.map((d) => ({ value: d, label: d.charAt(0).toUpperCase() + d.slice(1) }))}
           defaultChecked={rule?.weekdays ?? []}
-          error={fieldErrorOf(error, 'weekdays')}
+          error={fieldErrorOf(error, 'weekdays', LABELS)}
         />
       ) : null}
       {type === 'duration_based' ? (
@@ -200,7 +314,7 @@ function RuleForm({
           type="number"
           min={1}
           defaultValue={rule?.minDurationMinutes ?? ''}
-          error={fieldErrorOf(error, 'minDurationMinutes')}
+          error={fieldErrorOf(error, 'minDurationMinutes', LABELS)}
         />
       ) : null}
       {type === 'early_bird' ? (
@@ -210,7 +324,7 @@ function RuleForm({
           type="number"
           min={1}
           defaultValue={rule?.minDaysInAdvance ?? ''}
-          error={fieldErrorOf(error, 'minDaysInAdvance')}
+          error={fieldErrorOf(error, 'minDaysInAdvance', LABELS)}
         />
       ) : null}
       <div className="button-row">
@@ -229,6 +343,11 @@ function RuleForm({
 
 export function PricingRules({ canWrite }: { canWrite: boolean }) {
   const rules = useGraphQL(['pricingRules'], RulesQuery, {});
+  const catalog = useGraphQL(['pricingRuleObjects'], ObjectsQuery, {});
+  const multipleVenues = (catalog.data?.accommodations.length ?? 0) > 1;
+  const objects = catalog.data?.accommodations.flatMap((a) =>
+    a.objects.map((o) => ({ value: o.id, label: multipleVenues ? `${o.name} (${a.name})` : o.name })),
+  );
   const create = useGraphQLMutation(CreateRule, [['pricingRules']]);
   const update = useGraphQLMutation(UpdateRule, [['pricingRules']]);
   const deactivate = useGraphQLMutation(DeactivateRule, [['pricingRules']]);
@@ -252,6 +371,7 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
       <ErrorNotice error={rules.error ?? deactivate.error ?? remove.error} />
       {adding ? (
         <RuleForm
+          objects={objects}
           label="New pricing rule"
           submitLabel="Create rule"
           error={create.error}
@@ -264,6 +384,7 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
         <RuleForm
           key={edited.id}
           rule={edited}
+          objects={objects}
           label={`Edit ${edited.name}`}
           submitLabel="Save rule"
           error={update.error}
@@ -282,6 +403,7 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
             <tr>
               <th scope="col">Rule</th>
               <th scope="col">When</th>
+              <th scope="col">Objects</th>
               <th scope="col" className="numeric">
                 Adjustment
               </th>
@@ -298,6 +420,9 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
                   {rule.name}
                 </td>
                 <td data-label="When">{describe(rule)}</td>
+                <td className="text" data-label="Objects">
+                  {objectsOf(rule, objects)}
+                </td>
                 <td className="numeric" data-label="Adjustment">
                   {rule.percent > 0 ? '+' : ''}
                   {rule.percent}%
@@ -308,11 +433,20 @@ export function PricingRules({ canWrite }: { canWrite: boolean }) {
                 <td className="actions">
                   {canWrite ? (
                     <>
-                      <button type="button" className="button button-secondary button-small" onClick={() => setEditing(rule.id)}>
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        onClick={() => setEditing(rule.id)}
+                      >
                         Edit
                       </button>
                       {rule.active ? (
-                        <button type="button" className="button button-secondary button-small" disabled={deactivate.isPending} onClick={() => deactivate.mutate({ id: rule.id })}>
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          disabled={deactivate.isPending}
+                          onClick={() => deactivate.mutate({ id: rule.id })}
+                        >
                           Deactivate
                         </button>
                       ) : (

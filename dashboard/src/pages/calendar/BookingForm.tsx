@@ -1,0 +1,224 @@
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, execute, executeWithHeaders } from '../../api/client';
+import { ErrorNotice, Field, SelectField, fieldErrorOf, formLevelError } from '../../components/ui';
+import { money, timeRange } from '../../format';
+import { CreateBookingMutation, QuoteQuery } from './queries';
+import { hhmmOf, inFormWords, instantOf, minutesOf, newIdempotencyKey } from './calendar-model';
+import { formText } from '../../form-data';
+
+export interface DeskObject {
+  id: string;
+  name: string;
+  minDurationMinutes: number;
+}
+
+export interface Prefill {
+  objectId: string;
+  date: string;
+  start: string;
+}
+
+/** The quote's and the creation's field messages, in the form's words (its labels, the venue's time). */
+function messageFor(error: unknown, field: string, zone: string): string | undefined {
+  const message = fieldErrorOf(error, field);
+  return message ? inFormWords(message, zone) : undefined;
+}
+
+/**
+ * Taking a booking at the desk: object, local date and times (the venue's zone), the guest; the
+ * price is quoted live as the times change (the same preview the API offers), and the booking is
+ * created with an Idempotency-Key made once per form, so a double click or a retry books once.
+ */
+export function BookingForm({
+  objects,
+  zone,
+  prefill,
+  onDone,
+}: {
+  objects: DeskObject[];
+  zone: string;
+  prefill: Prefill;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [objectId, setObjectId] = useState(prefill.objectId);
+  const [date, setDate] = useState(prefill.date);
+  const [start, setStart] = useState(prefill.start);
+  const minimum = objects.find((o) => o.id === prefill.objectId)?.minDurationMinutes ?? 60;
+  const [end, setEnd] = useState(hhmmOf(Math.min(1440, minutesOf(prefill.start) + minimum)));
+  const [key, setKey] = useState(newIdempotencyKey);
+  const submitting = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => formRef.current?.querySelector<HTMLInputElement>('input[name=guestName]')?.focus(), []);
+
+  const valid = Boolean(objectId && date && /^\d\d:\d\d$/.test(start) && /^\d\d:\d\d$/.test(end));
+  const startTime = valid ? instantOf(date, start, zone) : '';
+  const endTime = valid ? instantOf(date, end, zone) : '';
+  const quote = useQuery({
+    queryKey: ['desk-quote', objectId, startTime, endTime],
+    queryFn: () => execute(QuoteQuery, { objectId, startTime, endTime }),
+    enabled: valid,
+    retry: false,
+  });
+
+  const create = useMutation({
+    mutationFn: (variables: {
+      objectId: string;
+      guestName: string;
+      guestEmail: string;
+      guestPhone: string | null;
+      startTime: string;
+      endTime: string;
+    }) => executeWithHeaders(CreateBookingMutation, variables, { 'Idempotency-Key': key }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['calendar'] });
+      await queryClient.invalidateQueries({ queryKey: ['bookings'] });
+    },
+    onSettled: () => {
+      submitting.current = false;
+    },
+  });
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // A second click before the first answer is dropped here; one that gets through carries the same key.
+    if (submitting.current || create.isSuccess) return;
+    submitting.current = true;
+    const form = new FormData(event.currentTarget);
+    const phone = formText(form, 'guestPhone').trim();
+    create.mutate({
+      objectId,
+      guestName: formText(form, 'guestName'),
+      guestEmail: formText(form, 'guestEmail').trim(),
+      guestPhone: phone || null,
+      startTime,
+      endTime,
+    });
+  };
+
+  const again = () => {
+    create.reset();
+    setKey(newIdempotencyKey());
+  };
+
+  const made = create.data?.createBooking.booking;
+  const error =
+    create.error instanceof ApiError && create.error.code === 'idempotency_key_in_progress' ? null : create.error;
+  const timeError = (field: 'startTime' | 'endTime') =>
+    messageFor(error, field, zone) ?? (quote.error ? messageFor(quote.error, field, zone) : undefined);
+
+  if (made) {
+    return (
+      <div className="stack" role="status">
+        <p>
+          Booked:{' '}
+          <Link to={`/bookings/${made.id}`} className="strong break">
+            {made.guestName}
+          </Link>
+          , {timeRange(made.startTime, made.endTime, zone)} ({zone}), {money(made.totalPrice, made.currency)}.
+        </p>
+        <div className="row-actions">
+          <button type="button" className="button button-secondary" onClick={again}>
+            Book another
+          </button>
+          <button type="button" className="button button-secondary" onClick={onDone}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form ref={formRef} className="stack" onSubmit={submit} aria-label="New booking" noValidate>
+      <ErrorNotice
+        error={formLevelError(error, ['objectId', 'startTime', 'endTime', 'guestName', 'guestEmail', 'guestPhone'])}
+      />
+      <SelectField
+        label="Object"
+        name="objectId"
+        value={objectId}
+        onChange={(e) => setObjectId(e.target.value)}
+        error={messageFor(error, 'objectId', zone)}
+      >
+        {objects.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="form-row">
+        <Field label="Date" name="date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+        <Field
+          label="Start"
+          name="start"
+          type="time"
+          required
+          value={start}
+          onChange={(e) => setStart(e.target.value)}
+          hint={zone}
+          error={timeError('startTime')}
+        />
+        <Field
+          label="End"
+          name="end"
+          type="time"
+          required
+          value={end}
+          onChange={(e) => setEnd(e.target.value)}
+          hint={zone}
+          error={timeError('endTime')}
+        />
+      </div>
+      <Field
+        label="Guest name"
+        name="guestName"
+        required
+        maxLength={200}
+        autoComplete="off"
+        error={messageFor(error, 'guestName', zone)}
+      />
+      <div className="form-row">
+        <Field
+          label="Email"
+          name="guestEmail"
+          type="email"
+          required
+          autoComplete="off"
+          error={messageFor(error, 'guestEmail', zone)}
+        />
+        <Field
+          label="Phone"
+          name="guestPhone"
+          type="tel"
+          autoComplete="off"
+          hint="Optional; the door code goes there by SMS"
+          error={messageFor(error, 'guestPhone', zone)}
+        />
+      </div>
+      <p className="price-line" aria-live="polite">
+        {quote.data ? (
+          <>
+            Price: <strong>{money(quote.data.priceQuote.totalPrice, quote.data.priceQuote.currency)}</strong>{' '}
+            <span className="small muted break">{quote.data.priceQuote.breakdown}</span>
+          </>
+        ) : quote.isFetching ? (
+          'Quoting the price…'
+        ) : quote.error ? (
+          'No price: see the times above.'
+        ) : null}
+      </p>
+      <div className="row-actions">
+        <button type="submit" className="button button-primary" disabled={create.isPending}>
+          Create booking
+        </button>
+        <button type="button" className="button button-secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './db/types.js';
+import type { AppDeps } from './deps.js';
+import type { Principal } from './auth/principal.js';
+import type { Loaders } from './deps.js';
+
+/** The one context type of every resolver (codegen points at it). */
+export interface GraphQLContext {
+  deps: AppDeps;
+  db: Kysely<DB>;
+  principal: Principal | null;
+  loaders: Loaders;
+  /** generic-auth reads the principal from here. */
+  currentUser: Principal | null;
+  /** The client's address (fastify's req.ip), for the audit log. */
+  clientAddress: string | null;
+}
+
+export function createContext(
+  deps: AppDeps,
+  principal: Principal | null,
+  clientAddress: string | null = null,
+): GraphQLContext {
+  const db = deps.database.db;
+  return { deps, db, principal, currentUser: principal, loaders: deps.createLoaders(db), clientAddress };
+}

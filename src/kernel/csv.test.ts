@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, csvLine } from './csv.js';
+
+describe('csvField', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['', ''],
+    [null, ''],
+    [undefined, ''],
+    [4500, '4500'],
+    [-12.5, '-12.5'],
+    [Number.NaN, ''],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    ['=SUM(A1:A2)', "'=SUM(A1:A2)"],
+    ['+49 30 123', "'+49 30 123"],
+    ['-1', "'-1"],
+    ['@cmd', "'@cmd"],
+    ['\tTab', "'\tTab"],
+    ['\rX', '"\'\rX"'],
+    ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+    ['a=b', 'a=b'],
+    ['Zoë 🎾', 'Zoë 🎾'],
+  ] as const)('%j → %j', (cell, written) => {
+    expect(csvField(cell)).toBe(written);
+  });
+});
+
+describe('csvLine', () => {
+  it('joins fields with commas and ends with CRLF', () => {
+    expect(csvLine(['id', 'name, first', 3, null])).toBe('id,"name, first",3,\r\n');
+  });
+});

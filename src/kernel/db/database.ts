@@ -1,0 +1,223 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import type { DB } from './types.js';
+import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
+import { preparedStatements } from './prepared.js';
+import { descriptorLimit, pgliteMaxFiles } from '../descriptors.js';
+
+// DATE columns stay 'YYYY-MM-DD' strings: pg would otherwise build a Date at local midnight,
+// which shifts the day under any TZ west of UTC.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface QueryCounter {
+  count: number;
+}
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** Incremented once per SQL statement sent; tests read it to prove batching. */
+  queries: QueryCounter;
+  /** The connection pool (its counters feed the metrics). */
+  pool: pg.Pool;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` that commits, from any connection — on PostgreSQL
+   * from any process, through a connection of its own (not the pool's); and once more whenever a
+   * lost listening connection is back, since notifications sent meanwhile were missed. It never
+   * throws: while it cannot listen it retries (the caller keeps a slower poll). Resolves to a
+   * function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** A directory, or 'memory://' for a throw-away embedded database. */
+  pgliteDir?: string;
+  poolSize?: number;
+  /**
+   * Told when a pooled connection breaks, idle or checked out (PostgreSQL restarted, an
+   * administrator or a proxy closed it). The pool drops that connection and opens a new one on
+   * the next query; an unobserved connection error would otherwise end the process.
+   */
+  onConnectionError?: (error: Error) => void;
+}
+
+function counterLog(queries: QueryCounter) {
+  return (event: LogEvent) => {
+    if (event.level === 'query' || event.level === 'error') queries.count += 1;
+  };
+}
+
+/** The default for tools and tests: the pool already replaced the connection; nothing to do. */
+function ignoreBrokenConnection(): void {
+  // deliberately empty: see DatabaseOptions.onConnectionError
+}
+
+function listenStatement(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+  return `LISTEN ${channel}`;
+}
+
+const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
+
+/**
+ * LISTEN on a dedicated PostgreSQL connection (a pooled one would be handed to queries and could
+ * be closed while idle). A broken connection is replaced, with a growing pause between tries, and
+ * `onNotify` is called once it listens again.
+ */
+async function listenPostgres(
+  connectionString: string,
+  channel: string,
+  onNotify: () => void,
+  onBroken: (error: Error) => void,
+): Promise<() => Promise<void>> {
+  const statement = listenStatement(channel);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let pause = LISTEN_RETRY_MS.first;
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    c.end().catch(ignoreBrokenConnection);
+    schedule();
+  };
+  const schedule = () => {
+    if (stopped) return;
+    retry = setTimeout(() => {
+      void connect().then((ok) => {
+        if (ok) onNotify();
+      });
+    }, pause);
+    retry.unref();
+    pause = Math.min(pause * 2, LISTEN_RETRY_MS.max);
+  };
+  const connect = async (): Promise<boolean> => {
+    // A connect that hangs (a network partition) gives up and is retried like a refused one.
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+    c.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    c.on('error', (error) => {
+      onBroken(error);
+      lost(c);
+    });
+    c.on('end', () => lost(c));
+    try {
+      await c.connect();
+      await c.query(statement);
+    } catch (error) {
+      onBroken(error as Error);
+      c.end().catch(ignoreBrokenConnection);
+      schedule();
+      return false;
+    }
+    if (stopped) {
+      await c.end().catch(ignoreBrokenConnection);
+      return false;
+    }
+    client = c;
+    pause = LISTEN_RETRY_MS.first;
+    return true;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(ignoreBrokenConnection);
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const queries: QueryCounter = { count: 0 };
+  if (options.databaseUrl) {
+    const pool = preparedStatements(
+      new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }),
+    );
+    // A connection can break while idle in the pool or while checked out between two queries
+    // (PostgreSQL's FATAL arrives with the query, the socket's ECONNRESET just after it). pg
+    // emits 'error' on the client in both cases, and an unobserved one ends the process; every
+    // client is observed from its first connect. The pool drops the broken client either way.
+    const onBroken = options.onConnectionError ?? ignoreBrokenConnection;
+    pool.on('connect', (client) => client.on('error', onBroken));
+    pool.on('error', ignoreBrokenConnection); // the same error, already told through the client
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
+    const databaseUrl = options.databaseUrl;
+    return {
+      db,
+      kind: 'postgres',
+      queries,
+      pool,
+      listen: (channel, onNotify) => listenPostgres(databaseUrl, channel, onNotify, onBroken),
+      close: () => db.destroy(),
+    };
+  }
+
+  const dir = options.pgliteDir ?? './data';
+  let lock: DirectoryLock | undefined;
+  let dataDir = dir;
+  if (!dir.startsWith('memory://')) {
+    dataDir = resolve(dir);
+    mkdirSync(dataDir, { recursive: true });
+    lock = await acquireDirectoryLock(dataDir);
+  }
+  try {
+    const pglite = await PGlite.create(dataDir.startsWith('memory://') ? undefined : `${dataDir}/pgdata`, {
+      extensions: { btree_gin, btree_gist, pg_trgm },
+      startParams: [
+        ...PGlite.defaultStartParams,
+        '-c',
+        `max_files_per_process=${String(pgliteMaxFiles(descriptorLimit()))}`,
+      ],
+    });
+    // One session, kept: named prepared statements live in PGlite's one backend, so the pool
+    // never closes its client for idleness, and a client that replaces one (after an error)
+    // first forgets the statements its predecessor prepared.
+    const pool = preparedStatements(
+      new pg.Pool(Object.assign(createPgConfig(pglite), { max: 1, idleTimeoutMillis: 0 })),
+    );
+    pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(ignoreBrokenConnection));
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
+    return {
+      db,
+      kind: 'pglite',
+      queries,
+      pool,
+      // One backend: LISTEN through the pool (so it never lands inside another client's
+      // transaction) and PGlite hands every notification it delivers at commit to onNotification.
+      async listen(channel, onNotify) {
+        const statement = listenStatement(channel);
+        const off = pglite.onNotification((name) => {
+          if (name === channel) onNotify();
+        });
+        // Unable to listen (the database is closing): the caller's poll still runs.
+        await pool.query(statement).catch(ignoreBrokenConnection);
+        return async () => {
+          off();
+          await pool.query(`UN${statement}`).catch(ignoreBrokenConnection);
+        };
+      },
+      async close() {
+        await db.destroy();
+        await pglite.close();
+        await lock?.release();
+      },
+    };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}

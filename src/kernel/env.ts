@@ -1,0 +1,244 @@
+// The only module that reads process.env (STYLE habit 7).
+
+export interface Env {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL connections this process keeps open at most (docs/deployment.md). */
+  databasePoolSize: number;
+  pgliteDir: string;
+  publicUrl: string;
+  rateLimitPerMinute: number;
+  webhookAllowPrivateNetworks: boolean;
+  /** WEBHOOK_POLL_INTERVAL_MS: the dispatchers' fallback poll; they are woken on commit (docs/webhooks.md). */
+  webhookPollIntervalMs: number;
+  redisUrl: string | undefined;
+  portierSecret: string | undefined;
+  logLevel: string;
+  /** fastify's trustProxy: false, true (any proxy), or the proxies' addresses/CIDRs, comma-separated. */
+  trustProxy: boolean | string;
+  /** CORS_ORIGINS: browser origins (exact, e.g. https://app.example.com) allowed to call the API; none by default. */
+  corsOrigins: string[];
+  /** METRICS_TOKEN: the bearer token GET /metrics requires; unset, /metrics is off (404). */
+  metricsToken: string | undefined;
+  /**
+   * WORKER_METRICS_PORT: the port `npm run worker` serves GET /metrics on (on HOST; 0: any free
+   * port). Unset (the default), the worker serves nothing. Needs METRICS_TOKEN.
+   */
+  workerMetricsPort: number | undefined;
+  /** Load shedding's event-loop delay limit in ms (docs/operations.md); 0 turns shedding off. */
+  loadSheddingMaxEventLoopDelayMs: number;
+  /** How long a graceful stop may take before requests still running are answered 503 (exit 1). */
+  shutdownTimeoutSeconds: number;
+  /** MAX_CONNECTIONS: open client connections the server keeps at most (lowered at start-up to fit `ulimit -n`). */
+  maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: open connections from one client address at most. */
+  maxConnectionsPerAddress: number;
+  /** HEADERS_TIMEOUT_SECONDS: a request's headers must arrive within this long of its first byte (slowloris). */
+  headersTimeoutSeconds: number;
+  /** REQUEST_TIMEOUT_SECONDS: a whole request (headers and body) must arrive within this long. */
+  requestTimeoutSeconds: number;
+  /**
+   * PORTIER_FAST_PATHS (default true): the bookings list's fast paths (src/modules/bookings/fast-paths).
+   * false: the general resolver path answers every bookings list, GraphQL and REST.
+   */
+  fastPaths: boolean;
+  /** Stripe Checkout (docs/payments.md): all unset, guests pay at the venue. */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: URL | undefined } | undefined;
+  /** Guest email (docs/notifications.md): SMTP_URL and MAIL_FROM; null when SMTP_URL is unset. */
+  mail: MailEnv | null;
+  /** Guest SMS through a Twilio-shaped Messages API; null when SMS_ACCOUNT_SID is unset. */
+  sms: SmsEnv | null;
+}
+
+export interface MailEnv {
+  /** smtp://user:pass@host:port or smtps://… (the password is never logged). */
+  smtpUrl: string;
+  /** The From address; the tenant's sender name is put in front of it. */
+  from: string;
+  /** SMTP_TIMEOUT_SECONDS: how long connecting, the greeting and each reply may take (default 30). */
+  timeoutMs: number;
+}
+
+export interface SmsEnv {
+  apiBase: string;
+  accountSid: string;
+  authToken: string;
+  from: string;
+}
+
+function mail(source: NodeJS.ProcessEnv): MailEnv | null {
+  const smtpUrl = source.SMTP_URL || undefined;
+  if (!smtpUrl) return null;
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://user:pass@host:587 or smtps://user:pass@host:465');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  const from = source.MAIL_FROM || '';
+  if (!/^[^\s@<>"]+@[^\s@<>"]+$/.test(from))
+    throw new Error('MAIL_FROM must be set to an address such as bookings@example.com when SMTP_URL is set');
+  return { smtpUrl, from, timeoutMs: integer('SMTP_TIMEOUT_SECONDS', source.SMTP_TIMEOUT_SECONDS, 30) * 1000 };
+}
+
+function sms(source: NodeJS.ProcessEnv): SmsEnv | null {
+  const accountSid = source.SMS_ACCOUNT_SID || undefined;
+  if (!accountSid) return null;
+  const authToken = source.SMS_AUTH_TOKEN || '';
+  const from = source.SMS_FROM || '';
+  const apiBase = (source.SMS_API_BASE || 'https://api.twilio.com').replace(/\/+$/, '');
+  if (!authToken) throw new Error('SMS_AUTH_TOKEN must be set when SMS_ACCOUNT_SID is set');
+  if (!from) throw new Error('SMS_FROM must be set (a sender number or name) when SMS_ACCOUNT_SID is set');
+  if (!/^[A-Za-z0-9]+$/.test(accountSid)) throw new Error('SMS_ACCOUNT_SID must be letters and digits only');
+  let base: URL;
+  try {
+    base = new URL(apiBase);
+  } catch {
+    throw new Error(`SMS_API_BASE must be an http(s) URL, got "${apiBase}"`);
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    throw new Error(`SMS_API_BASE must be an http(s) URL, got "${apiBase}"`);
+  return { apiBase, accountSid, authToken, from };
+}
+
+function integer(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return false;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function trustProxy(raw: string | undefined): boolean | string {
+  if (raw === undefined || raw === '' || ['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  return raw;
+}
+
+function origins(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new Error(
+        `CORS_ORIGINS must list exact origins such as https://app.example.com (scheme, host and port only), got "${origin}"`,
+      );
+    }
+  }
+  return list;
+}
+
+function token(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new Error(`${name} must be at least 16 characters long`);
+  return raw;
+}
+
+function timeouts(source: NodeJS.ProcessEnv): { headersTimeoutSeconds: number; requestTimeoutSeconds: number } {
+  const headersTimeoutSeconds = integer('HEADERS_TIMEOUT_SECONDS', source.HEADERS_TIMEOUT_SECONDS, 10);
+  const requestTimeoutSeconds = integer('REQUEST_TIMEOUT_SECONDS', source.REQUEST_TIMEOUT_SECONDS, 30);
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new Error(
+      `HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`,
+    );
+  }
+  return { headersTimeoutSeconds, requestTimeoutSeconds };
+}
+
+/** STRIPE_SECRET_KEY turns payments on; it needs STRIPE_WEBHOOK_SECRET; STRIPE_API_BASE points the SDK elsewhere. */
+function stripe(source: NodeJS.ProcessEnv): Env['stripe'] {
+  const secretKey = source.STRIPE_SECRET_KEY || undefined;
+  const webhookSecret = source.STRIPE_WEBHOOK_SECRET || undefined;
+  const base = source.STRIPE_API_BASE || undefined;
+  if (!secretKey) {
+    if (webhookSecret || base) throw new Error('STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE need STRIPE_SECRET_KEY');
+    return undefined;
+  }
+  if (!webhookSecret)
+    throw new Error(
+      'STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (the signing secret of the webhook endpoint, whsec_…)',
+    );
+  let apiBase: URL | undefined;
+  if (base) {
+    try {
+      apiBase = new URL(base);
+    } catch {
+      apiBase = undefined;
+    }
+    if (
+      !apiBase ||
+      !['http:', 'https:'].includes(apiBase.protocol) ||
+      (apiBase.pathname !== '/' && apiBase.pathname !== '')
+    ) {
+      throw new Error(`STRIPE_API_BASE must be an http(s) origin such as https://api.stripe.com, got "${base}"`);
+    }
+  }
+  return { secretKey, webhookSecret, apiBase };
+}
+
+function workerMetricsPort(source: NodeJS.ProcessEnv): number | undefined {
+  const raw = source.WORKER_METRICS_PORT;
+  if (raw === undefined || raw === '') return undefined;
+  const port = raw === '0' ? 0 : integer('WORKER_METRICS_PORT', raw, 0);
+  if (port > 65_535) throw new Error(`WORKER_METRICS_PORT must be a port number (0 to 65535), got "${raw}"`);
+  if (!source.METRICS_TOKEN)
+    throw new Error('WORKER_METRICS_PORT needs METRICS_TOKEN (the bearer token a scrape must present)');
+  return port;
+}
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const port = source.PORT === '0' ? 0 : integer('PORT', source.PORT, 3000);
+  const host = source.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    databaseUrl: source.DATABASE_URL || undefined,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', source.DATABASE_POOL_SIZE, 10),
+    pgliteDir: source.PGLITE_DIR || './data',
+    publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
+    webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', source.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    webhookPollIntervalMs: integer('WEBHOOK_POLL_INTERVAL_MS', source.WEBHOOK_POLL_INTERVAL_MS, 5000),
+    redisUrl: source.REDIS_URL || undefined,
+    portierSecret: source.PORTIER_SECRET || undefined,
+    logLevel: source.LOG_LEVEL || 'info',
+    trustProxy: trustProxy(source.TRUST_PROXY),
+    corsOrigins: origins(source.CORS_ORIGINS),
+    metricsToken: token('METRICS_TOKEN', source.METRICS_TOKEN),
+    workerMetricsPort: workerMetricsPort(source),
+    loadSheddingMaxEventLoopDelayMs:
+      source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS === '0'
+        ? 0
+        : integer('LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS', source.LOAD_SHEDDING_MAX_EVENT_LOOP_DELAY_MS, 1_000),
+    shutdownTimeoutSeconds: integer('SHUTDOWN_TIMEOUT_SECONDS', source.SHUTDOWN_TIMEOUT_SECONDS, 25),
+    maxConnections: integer('MAX_CONNECTIONS', source.MAX_CONNECTIONS, 10_000),
+    maxConnectionsPerAddress: integer('MAX_CONNECTIONS_PER_ADDRESS', source.MAX_CONNECTIONS_PER_ADDRESS, 1_000),
+    ...timeouts(source),
+    fastPaths:
+      source.PORTIER_FAST_PATHS === undefined || source.PORTIER_FAST_PATHS === ''
+        ? true
+        : flag('PORTIER_FAST_PATHS', source.PORTIER_FAST_PATHS),
+    stripe: stripe(source),
+    mail: mail(source),
+    sms: sms(source),
+  };
+}

@@ -1,0 +1,199 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DB, NotificationRow } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { getCredentials } from '../access/index.js';
+import * as repo from './notifications.repository.js';
+import { composeMail, composeSms, type GuestKey } from './message.js';
+import { MAX_NOTIFICATION_ATTEMPTS, nextNotificationAttempt } from './notification.rules.js';
+import { SMTP_TIMEOUT_MS, type Mailer } from './mailer.js';
+import { SMS_TIMEOUT_MS, type SmsClient } from './sms.js';
+
+// The notification sender: claims due notifications (FOR UPDATE SKIP LOCKED, with a lease), sends
+// them, and records each outcome. It runs beside the webhook dispatcher, in the API process and in
+// `npm run worker`; several may run on one database. Delivery is at least once: a sender killed
+// after the SMTP server took a mail but before the outcome was recorded sends it again when the
+// lease ends, with the same Message-ID (docs/notifications.md).
+
+export interface NotificationSenderOptions {
+  deps: AppDeps;
+  /** Replaces deps.mailer (tests: a short timeout). */
+  mailer?: Mailer | null;
+  /** Replaces deps.smsClient. */
+  sms?: SmsClient | null;
+  /** How long one step of a send may take; the lease is three times that plus 10 s. */
+  timeoutMs?: number;
+  /** Sends in flight at once in this process. */
+  concurrency?: number;
+  pollIntervalMs?: number;
+}
+
+export interface SenderSummary {
+  attempted: number;
+  sent: number;
+  failed: number;
+}
+
+export class NotificationSender {
+  private readonly db: Kysely<DB>;
+  private readonly log: Logger;
+  private readonly mailer: Mailer | null;
+  private readonly sms: SmsClient | null;
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<unknown> | undefined;
+  private running = false;
+
+  constructor(private readonly options: NotificationSenderOptions) {
+    const { deps } = options;
+    this.db = deps.database.db;
+    this.log = deps.log;
+    this.mailer = options.mailer === undefined ? deps.mailer : options.mailer;
+    this.sms = options.sms === undefined ? deps.smsClient : options.sms;
+    const timeoutMs =
+      options.timeoutMs ?? Math.max(deps.env.mail?.timeoutMs ?? SMTP_TIMEOUT_MS, deps.env.sms ? SMS_TIMEOUT_MS : 0);
+    // A send ends within three of its timeouts (connect, greeting, a reply); the margin is for recording it.
+    this.leaseMs = 3 * timeoutMs + 10_000;
+    this.concurrency = options.concurrency ?? 8;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+  }
+
+  private get now(): Date {
+    return this.options.deps.now();
+  }
+
+  /** Claims what is due up to the free capacity and starts sending it. */
+  private async startDue(): Promise<Promise<'sent' | 'failed' | 'retry' | null>[]> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return [];
+    const now = this.now;
+    const leaseUntil = new Date(now.getTime() + this.leaseMs);
+    const rows = await this.db.transaction().execute((trx) => repo.claimDue(trx, now, leaseUntil, free));
+    return rows.map((row) => {
+      const attempt = this.attempt(row, leaseUntil).catch((error: unknown) => {
+        // The notification stays claimed until its lease ends, then it is tried again.
+        this.log.error({ err: error, notificationId: row.id }, 'recording a notification attempt failed');
+        return null;
+      });
+      const tracked = attempt.finally(() => this.inFlight.delete(tracked));
+      this.inFlight.add(tracked);
+      return attempt;
+    });
+  }
+
+  private async attempt(row: NotificationRow, leaseUntil: Date): Promise<'sent' | 'failed' | 'retry'> {
+    let error: string | null = null;
+    try {
+      await this.deliver(row);
+    } catch (e) {
+      error = (e as Error).message || 'send failed';
+    }
+    const at = this.now;
+    const attempts = row.attempts + 1;
+    const next =
+      error === null ? null : attempts >= MAX_NOTIFICATION_ATTEMPTS ? null : nextNotificationAttempt(attempts, at);
+    const status = error === null ? 'sent' : next ? 'pending' : 'failed';
+    await repo.settle(this.db, row, leaseUntil, { status, error, nextAttemptAt: next, at });
+    this.options.deps.metrics?.observeNotification(
+      row.channel,
+      status === 'sent' ? 'success' : status === 'failed' ? 'given_up' : 'failure',
+    );
+    if (error !== null) {
+      this.log.warn(
+        { notificationId: row.id, channel: row.channel, kind: row.kind, attempts, error, final: status === 'failed' },
+        'notification not sent',
+      );
+    }
+    return status === 'sent' ? 'sent' : status === 'failed' ? 'failed' : 'retry';
+  }
+
+  /** The guest's key as GET …/credentials gives it now (credentials are issued if missing). */
+  private async keyOf(row: NotificationRow): Promise<GuestKey> {
+    if (!row.booking_id) throw new Error('the notification has no booking');
+    const bookingId = row.booking_id;
+    const credentials = await this.db
+      .transaction()
+      .execute((trx) => getCredentials(trx, this.options.deps, row.tenant_id, bookingId));
+    return { qrToken: credentials.qrCode.token, smsCode: credentials.sms.code };
+  }
+
+  private async deliver(row: NotificationRow): Promise<void> {
+    if (row.channel === 'sms') {
+      if (!this.sms) throw new Error('SMS is not configured on this installation (SMS_ACCOUNT_SID)');
+      await this.sms.send(row.recipient, composeSms(row.kind, row.data, await this.keyOf(row)));
+      return;
+    }
+    if (!this.mailer) throw new Error('email is not configured on this installation (SMTP_URL)');
+    const settings = await repo.findSettings(this.db, row.tenant_id);
+    const domain = domainOf(this.mailer.from);
+    const mail = await composeMail({
+      kind: row.kind,
+      data: row.data,
+      sequence: row.sequence,
+      key: row.kind === 'cancelled' ? undefined : await this.keyOf(row),
+      recipient: row.recipient,
+      fromAddress: this.mailer.from,
+      stamp: row.created_at,
+      domain,
+    });
+    await this.mailer.send({
+      ...mail,
+      to: row.recipient,
+      fromName: settings?.sender_name ?? row.data.accommodation.name,
+      replyTo: settings?.reply_to ?? null,
+      messageId: `<notification-${row.id}.${row.resends}@${domain}>`,
+    });
+  }
+
+  /** One pass: send what is due (up to the concurrency) and wait for those attempts. Tests drive it. */
+  async runOnce(): Promise<SenderSummary> {
+    const outcomes = (await Promise.all(await this.startDue())).filter((o) => o !== null);
+    return {
+      attempted: outcomes.length,
+      sent: outcomes.filter((o) => o === 'sent').length,
+      failed: outcomes.filter((o) => o !== 'sent').length,
+    };
+  }
+
+  /** Passes until nothing due is left (tests). */
+  async drain(): Promise<SenderSummary> {
+    const total: SenderSummary = { attempted: 0, sent: 0, failed: 0 };
+    for (;;) {
+      const pass = await this.runOnce();
+      total.attempted += pass.attempted;
+      total.sent += pass.sent;
+      total.failed += pass.failed;
+      if (pass.attempted === 0) return total;
+    }
+  }
+
+  /** Polls in the background until stop(). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const loop = async () => {
+      if (!this.running) return;
+      this.ticking = this.startDue()
+        .then((started) => void Promise.allSettled(started))
+        .catch((error: unknown) => this.log.error({ err: error }, 'notification sender pass failed'));
+      await this.ticking;
+      if (this.running) this.timer = setTimeout(loop, this.pollIntervalMs);
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Stops polling and waits for the sends in flight, so their outcomes are recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+export function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase() || 'portier.invalid';
+}

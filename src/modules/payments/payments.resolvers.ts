@@ -1,0 +1,64 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import { tenantOf } from '../../kernel/auth/principal.js';
+import { inTransaction } from '../../kernel/graphql-helpers.js';
+import { actorOf, auditRequest } from '../audit/index.js';
+import { parseMarkBookingPaid, parseUpdateTenantSettings } from './payments.commands.js';
+import { markBookingPaid, paymentHistory } from './payments.service.js';
+import { settingsOf, updateSettings } from './settings.service.js';
+
+export const paymentResolvers: Resolvers = {
+  Query: {
+    tenantSettings: (_, __, ctx) => settingsOf(ctx.db, tenantOf(ctx.principal)),
+    paymentRecords: (_, a, ctx) => paymentHistory(ctx.db, tenantOf(ctx.principal), a.bookingId),
+  },
+  Mutation: {
+    updateTenantSettings: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal);
+      const command = parseUpdateTenantSettings(a.input);
+      const given = { pendingExpiryMinutes: Object.prototype.hasOwnProperty.call(a.input, 'pendingExpiryMinutes') };
+      return inTransaction(ctx, async (trx) => {
+        const { before, after } = await updateSettings(trx, tenantId, command, given, ctx.deps.now());
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'tenant_settings.updated',
+          { type: 'tenant', id: tenantId },
+          { before, after },
+        );
+        return after;
+      });
+    },
+    markBookingPaid: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal);
+      const command = parseMarkBookingPaid(a);
+      return inTransaction(ctx, async (trx) => {
+        const actor = await actorOf(trx, ctx.principal);
+        const booking = await markBookingPaid(trx, ctx.deps, tenantId, actor.label, command);
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'booking.marked_paid',
+          { type: 'booking', id: booking.id },
+          { amount: command.amount, note: command.note },
+        );
+        return booking;
+      });
+    },
+  },
+  Booking: {
+    payment: (row) => ({
+      status: row.payment_status,
+      amountPaid: row.amount_paid,
+      amountRefunded: row.amount_refunded,
+      currency: row.currency,
+      provider: row.payment_provider,
+      paidAt: row.paid_at,
+    }),
+  },
+  PaymentRecord: {
+    actor: (row) => row.actor_label,
+    createdAt: (row) => row.created_at,
+  },
+};

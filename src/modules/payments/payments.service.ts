@@ -1,0 +1,255 @@
+import type { Executor } from '../../kernel/db/index.js';
+import type { BookingRow, PaymentProvider as ProviderName } from '../../kernel/db/types.js';
+import type { AppDeps } from '../../kernel/deps.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
+import { bookingEventData, recordBookingEvent, updateBookingStatus } from '../bookings/index.js';
+import * as catalog from '../catalog/index.js';
+import * as repo from './payments.repository.js';
+import { paymentStatusOf, refundOnCancellation } from './payments.rules.js';
+import { providerUnavailable, type CheckoutSession } from './stripe-provider.js';
+import { settingsOf } from './settings.service.js';
+import type { MarkBookingPaid } from './payments.commands.js';
+
+// The rules that move money and the booking with it (docs/payments.md). Every change locks the
+// booking's row first, so two processes applying the same provider event queue, and the second
+// finds the ledger row (unique provider event and charge id) and changes nothing.
+
+/** The payment as events and the API show it. */
+export function paymentOf(booking: BookingRow) {
+  return {
+    status: booking.payment_status,
+    amountPaid: booking.amount_paid,
+    amountRefunded: booking.amount_refunded,
+    currency: booking.currency,
+    provider: booking.payment_provider,
+    paidAt: booking.paid_at,
+  };
+}
+
+async function recordPaymentEvent(
+  trx: Executor,
+  booking: BookingRow,
+  type: 'booking.paid' | 'booking.refunded',
+  extra: Record<string, unknown>,
+): Promise<void> {
+  const object = await catalog.findObject(trx, booking.tenant_id, booking.object_id);
+  const payment = paymentOf(booking);
+  await recordBookingEvent(trx, booking.tenant_id, type, booking.id, {
+    ...bookingEventData(booking, object?.name ?? ''),
+    payment: { ...payment, paidAt: payment.paidAt?.toISOString() ?? null },
+    ...extra,
+  });
+}
+
+/** Adds a payment to the booking's columns and emits booking.paid; confirms when the tenant wants that. */
+async function addPayment(
+  trx: Executor,
+  deps: AppDeps,
+  booking: BookingRow,
+  amount: number,
+  provider: ProviderName,
+): Promise<BookingRow> {
+  const now = deps.now();
+  const amountPaid = booking.amount_paid + amount;
+  let updated = await repo.setPaymentColumns(
+    trx,
+    booking.tenant_id,
+    booking.id,
+    {
+      payment_status: paymentStatusOf(amountPaid, booking.amount_refunded),
+      amount_paid: amountPaid,
+      amount_refunded: booking.amount_refunded,
+      payment_provider: provider,
+      paid_at: booking.paid_at ?? now,
+    },
+    now,
+  );
+  await recordPaymentEvent(trx, updated, 'booking.paid', { amount });
+  if (updated.status === 'PENDING' && (await settingsOf(trx, booking.tenant_id)).confirmOnPayment) {
+    updated = (await updateBookingStatus(trx, deps, booking.tenant_id, booking.id, { status: 'CONFIRMED' })).booking;
+  }
+  return updated;
+}
+
+/**
+ * Gives `amount` cents back: through the provider's Refunds API for a Stripe payment (the
+ * idempotency key makes a retried request the same refund), recorded as owed at the desk for a
+ * payment taken at the venue. Records it and emits booking.refunded.
+ */
+async function giveBack(
+  trx: Executor,
+  deps: AppDeps,
+  booking: BookingRow,
+  amount: number,
+  reason: string,
+  idempotencyKey: string,
+): Promise<BookingRow> {
+  const paid = await repo.latestProviderPayment(trx, booking.tenant_id, booking.id);
+  const now = deps.now();
+  let provider: ProviderName = 'venue';
+  let reference: string | null = null;
+  let note: string | null = 'To be handed back at the venue';
+  if (paid?.provider === 'stripe' && paid.provider_reference) {
+    const stripe = deps.paymentProvider;
+    if (!stripe)
+      throw providerUnavailable('refund the Stripe payment (STRIPE_SECRET_KEY is not set)', new Error('no provider'));
+    try {
+      const refund = await stripe.refund({
+        paymentIntent: paid.provider_reference,
+        amount,
+        bookingId: booking.id,
+        idempotencyKey,
+      });
+      provider = 'stripe';
+      reference = refund.id;
+      note = null;
+    } catch (error) {
+      deps.log.error(
+        { err: error, bookingId: booking.id, amount },
+        'the payment provider refused or did not answer a refund',
+      );
+      throw providerUnavailable('refund the payment', error);
+    }
+  }
+  const entry = await repo.insertLedgerEntry(trx, {
+    tenant_id: booking.tenant_id,
+    booking_id: booking.id,
+    kind: 'refund',
+    provider,
+    amount,
+    currency: booking.currency,
+    reason,
+    provider_event_id: null,
+    provider_reference: reference,
+    note,
+    actor_label: 'Portier',
+    created_at: now,
+  });
+  if (!entry) return booking;
+  const amountRefunded = booking.amount_refunded + amount;
+  const updated = await repo.setPaymentColumns(
+    trx,
+    booking.tenant_id,
+    booking.id,
+    {
+      payment_status: paymentStatusOf(booking.amount_paid, amountRefunded),
+      amount_paid: booking.amount_paid,
+      amount_refunded: amountRefunded,
+      payment_provider: booking.payment_provider,
+      paid_at: booking.paid_at,
+    },
+    now,
+  );
+  await recordPaymentEvent(trx, updated, 'booking.refunded', { refund: { amount, reason } });
+  return updated;
+}
+
+/**
+ * The bookings module's cancellation port: give back the policy's refund of what was paid (nothing
+ * when nothing was paid). One Stripe idempotency key per booking: a booking is cancelled once.
+ */
+export async function refundCancelledBooking(
+  trx: Executor,
+  deps: AppDeps,
+  booking: BookingRow,
+  policyRefund: number,
+): Promise<BookingRow> {
+  const amount = refundOnCancellation(policyRefund, booking.amount_paid, booking.amount_refunded);
+  if (amount <= 0) return booking;
+  return giveBack(trx, deps, booking, amount, 'cancellation', `portier-cancellation-refund-${booking.id}`);
+}
+
+export type CheckoutOutcome = 'applied' | 'duplicate' | 'unknown_booking' | 'not_paid' | 'refunded_after_cancellation';
+
+/**
+ * Applies a paid Checkout Session (from a verified webhook event, or from the success page asking
+ * the provider). An unknown booking, another tenant's, or a session already applied changes nothing.
+ */
+export async function applyCheckoutSession(
+  trx: Executor,
+  deps: AppDeps,
+  session: CheckoutSession,
+  eventId: string | null,
+): Promise<CheckoutOutcome> {
+  const bookingId = session.metadata.bookingId ?? '';
+  const tenantId = session.metadata.tenantId ?? '';
+  if (
+    !isUuid(bookingId) ||
+    !isUuid(tenantId) ||
+    (session.clientReferenceId !== null && session.clientReferenceId !== bookingId)
+  )
+    return 'unknown_booking';
+  if (session.paymentStatus !== 'paid' || session.amountTotal <= 0) return 'not_paid';
+  const booking = await repo.lockBooking(trx, tenantId, bookingId);
+  if (!booking) return 'unknown_booking';
+  const entry = await repo.insertLedgerEntry(trx, {
+    tenant_id: tenantId,
+    booking_id: bookingId,
+    kind: 'payment',
+    provider: 'stripe',
+    amount: session.amountTotal,
+    currency: session.currency || booking.currency,
+    reason: 'checkout',
+    provider_event_id: eventId,
+    provider_reference: session.paymentIntent ?? session.id,
+    note: null,
+    actor_label: 'Stripe Checkout',
+    created_at: deps.now(),
+  });
+  if (!entry) return 'duplicate';
+  const paid = await addPayment(trx, deps, booking, session.amountTotal, 'stripe');
+  if (paid.status === 'CANCELLED') {
+    // The guest paid on a session opened before the booking was cancelled: all of it goes back.
+    deps.log.warn(
+      { bookingId, tenantId, amount: session.amountTotal, session: session.id },
+      'payment arrived for a cancelled booking; refunding it in full',
+    );
+    await giveBack(
+      trx,
+      deps,
+      paid,
+      session.amountTotal,
+      'cancelled_before_payment',
+      `portier-late-payment-refund-${session.id}`,
+    );
+    return 'refunded_after_cancellation';
+  }
+  return 'applied';
+}
+
+/** Staff took the money at the venue (GraphQL markBookingPaid); the caller audits it. */
+export async function markBookingPaid(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  actorLabel: string,
+  command: MarkBookingPaid,
+): Promise<BookingRow> {
+  const booking = isUuid(command.id) ? await repo.lockBooking(trx, tenantId, command.id) : undefined;
+  if (!booking) throw notFound('Booking', command.id);
+  if (booking.status === 'CANCELLED') throw conflict('booking_cancelled', 'A cancelled booking cannot be marked paid');
+  if (booking.payment_status !== 'UNPAID')
+    throw conflict('already_paid', `This booking is already ${booking.payment_status.toLowerCase().replace('_', ' ')}`);
+  await repo.insertLedgerEntry(trx, {
+    tenant_id: tenantId,
+    booking_id: booking.id,
+    kind: 'payment',
+    provider: 'venue',
+    amount: command.amount,
+    currency: booking.currency,
+    reason: 'venue',
+    provider_event_id: null,
+    provider_reference: null,
+    note: command.note ?? null,
+    actor_label: actorLabel,
+    created_at: deps.now(),
+  });
+  return addPayment(trx, deps, booking, command.amount, 'venue');
+}
+
+/** A booking's ledger; an unknown booking (or another tenant's) is NOT_FOUND. */
+export async function paymentHistory(db: Executor, tenantId: string, bookingId: string) {
+  if (!isUuid(bookingId) || !(await repo.bookingExists(db, tenantId, bookingId))) throw notFound('Booking', bookingId);
+  return repo.ledgerOf(db, tenantId, bookingId);
+}

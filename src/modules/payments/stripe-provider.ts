@@ -1,0 +1,162 @@
+import Stripe from 'stripe';
+import { DomainError } from '../../kernel/errors.js';
+
+// The payment provider behind a booking's paymentUrl: Stripe Checkout through the official SDK.
+// Built once by composeDeps (src/deps.ts) from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and
+// STRIPE_API_BASE; absent a key there is no provider and guests pay at the venue.
+
+export interface CheckoutRequest {
+  bookingId: string;
+  tenantId: string;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  /** The line item's name: the object and the local time. */
+  description: string;
+  expiresAt: Date;
+  successUrl: string;
+  cancelUrl: string;
+  /** Stripe's Idempotency-Key: a retry of the same request returns the same session. */
+  idempotencyKey: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  expiresAt: Date;
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  amountTotal: number;
+  currency: string;
+  paymentIntent: string | null;
+  metadata: Record<string, string>;
+  clientReferenceId: string | null;
+}
+
+export interface RefundRequest {
+  paymentIntent: string;
+  amount: number;
+  bookingId: string;
+  idempotencyKey: string;
+}
+
+export interface ProviderRefund {
+  id: string;
+  amount: number;
+  status: string;
+}
+
+/** What Portier asks of a provider; tests point the Stripe one at a local stand-in. */
+export interface PaymentProvider {
+  readonly name: 'stripe';
+  createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
+  expireCheckout(sessionId: string): Promise<void>;
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** The verified event, or a DomainError 400 (unsigned, tampered, stale, or not a Stripe event). */
+  verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event;
+}
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** The SDK's host, port and protocol come from this URL (default https://api.stripe.com). */
+  apiBase: URL | undefined;
+  /** How old a signed event may be, in seconds (the SDK's default tolerance: 300). */
+  toleranceSeconds?: number;
+}
+
+/** The provider refused or could not be reached: the caller's change rolls back (503). */
+export const providerUnavailable = (what: string, error: unknown) =>
+  new DomainError(
+    'UNAVAILABLE',
+    'payment_provider_unavailable',
+    `The payment provider could not ${what}: ${(error as Error).message}`,
+  );
+
+function sessionOf(session: Stripe.Checkout.Session): CheckoutSession {
+  const intent = session.payment_intent;
+  return {
+    id: session.id,
+    url: session.url ?? '',
+    expiresAt: new Date(session.expires_at * 1000),
+    status: (session.status ?? 'open') as CheckoutSession['status'],
+    paymentStatus: session.payment_status as CheckoutSession['paymentStatus'],
+    amountTotal: session.amount_total ?? 0,
+    currency: (session.currency ?? '').toUpperCase(),
+    paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    metadata: session.metadata ?? {},
+    clientReferenceId: session.client_reference_id,
+  };
+}
+
+/** The checkout session an event carries (checkout.session.*), in Portier's shape. */
+export const checkoutSessionOfEvent = (event: Stripe.Event): CheckoutSession =>
+  sessionOf(event.data.object as Stripe.Checkout.Session);
+
+export function createStripeProvider(settings: StripeSettings): PaymentProvider {
+  const base = settings.apiBase;
+  const stripe = new Stripe(settings.secretKey, {
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port ? Number(base.port) : base.protocol === 'http:' ? 80 : 443,
+          protocol: base.protocol === 'http:' ? 'http' : 'https',
+        }
+      : {}),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    appInfo: { name: 'Portier' },
+  });
+  const tolerance = settings.toleranceSeconds ?? 300;
+  return {
+    name: 'stripe',
+    async createCheckout(r) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: r.currency.toLowerCase(),
+                unit_amount: r.amount,
+                product_data: { name: r.description },
+              },
+            },
+          ],
+          metadata: { bookingId: r.bookingId, tenantId: r.tenantId },
+          payment_intent_data: { metadata: { bookingId: r.bookingId, tenantId: r.tenantId } },
+          client_reference_id: r.bookingId,
+          expires_at: Math.floor(r.expiresAt.getTime() / 1000),
+          success_url: r.successUrl,
+          cancel_url: r.cancelUrl,
+        },
+        { idempotencyKey: r.idempotencyKey },
+      );
+      return sessionOf(session);
+    },
+    async retrieveCheckout(sessionId) {
+      return sessionOf(await stripe.checkout.sessions.retrieve(sessionId));
+    },
+    async expireCheckout(sessionId) {
+      await stripe.checkout.sessions.expire(sessionId);
+    },
+    async refund(r) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: r.paymentIntent, amount: r.amount, metadata: { bookingId: r.bookingId } },
+        { idempotencyKey: r.idempotencyKey },
+      );
+      return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
+    },
+    verifyEvent(rawBody, signature) {
+      if (!signature)
+        throw new DomainError('BAD_USER_INPUT', 'invalid_signature', 'Stripe-Signature: the header is missing');
+      try {
+        return stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, tolerance);
+      } catch (error) {
+        throw new DomainError('BAD_USER_INPUT', 'invalid_signature', `Stripe-Signature: ${(error as Error).message}`);
+      }
+    },
+  };
+}

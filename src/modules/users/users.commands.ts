@@ -1,0 +1,60 @@
+import { FormatRegistry, Type, type StaticDecode } from '@sinclair/typebox';
+import { Nullable, OneOf, parseCommand } from '../../kernel/commands.js';
+import { isEmail } from '../../kernel/validation.js';
+import { passwordProblem } from './password.js';
+import { ROLES, type Role } from './roles.js';
+
+// The users module's commands (docs/architecture.md, "Typed commands"): checked where input
+// enters (the resolvers, the sign-in route, the CLI); the service trusts them.
+
+FormatRegistry.Set('portier-user-email', (value) => isEmail(value.trim()));
+FormatRegistry.Set('portier-password', (value) => passwordProblem(value) === null);
+
+/** A new password: the message says what is wrong with it (too short, too long). */
+const Password = () =>
+  Type.String({
+    format: 'portier-password',
+    message: (value: unknown) => passwordProblem(value) ?? 'must be a string',
+  });
+
+const RoleOf = () => OneOf(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
+
+export const CreateUser = Type.Object({
+  email: Type.Transform(Type.String({ format: 'portier-user-email', message: 'must be an email address' }))
+    .Decode((value) => value.trim())
+    .Encode((value) => value),
+  password: Password(),
+  role: Nullable(RoleOf()),
+});
+export type CreateUser = Omit<StaticDecode<typeof CreateUser>, 'role'> & { role: Role };
+
+/** A user to create; no role means admin. */
+export function parseCreateUser(input: unknown): CreateUser {
+  const command = parseCommand(CreateUser, input);
+  return { ...command, role: command.role ?? 'admin' };
+}
+
+export const UpdateUserRole = Type.Object({ role: RoleOf() });
+export type UpdateUserRole = StaticDecode<typeof UpdateUserRole>;
+export const parseUpdateUserRole = (input: unknown): UpdateUserRole => parseCommand(UpdateUserRole, input);
+
+export const ChangePassword = Type.Object({
+  currentPassword: Type.String({ minLength: 1, message: 'is required' }),
+  newPassword: Password(),
+});
+export type ChangePassword = StaticDecode<typeof ChangePassword>;
+export const parseChangePassword = (input: unknown): ChangePassword => parseCommand(ChangePassword, input);
+
+const requiredText = (value: unknown) =>
+  typeof value === 'string' || value === undefined ? 'is required' : 'must be a string';
+
+/** A dashboard sign-in's body (any other body counts as one without the fields). */
+export const SignIn = Type.Object({
+  email: Type.Transform(Type.String({ format: 'portier-text', message: requiredText }))
+    .Decode((value) => value.trim())
+    .Encode((value) => value),
+  password: Type.String({ minLength: 1, message: requiredText }),
+});
+export type SignIn = StaticDecode<typeof SignIn>;
+export const parseSignIn = (body: unknown): SignIn =>
+  parseCommand(SignIn, typeof body === 'object' && body !== null ? body : {});

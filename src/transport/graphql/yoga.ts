@@ -1,0 +1,135 @@
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { useGenericAuth } from '@envelop/generic-auth';
+import { markFieldsRefused, useCompiledExecution, type PlannedFields } from './compiled-execution.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../kernel/deps.js';
+import { createContext, type GraphQLContext } from '../../kernel/context.js';
+import { DomainError, toGraphQLError } from '../../kernel/errors.js';
+import type { Principal } from '../../kernel/auth/principal.js';
+import { bearerChallenge, credentialName, insufficientScopeHeaders } from '../../kernel/auth/challenge.js';
+import { armorPlugin } from './armor.js';
+import { causeOf, isGraphQLError } from './error-cause.js';
+import { inputRulesPlugin, withoutHints } from './input-rules.js';
+import { fieldErrorsAreOkPlugin } from './field-errors.js';
+import { operationNamePlugin } from './operation-name.js';
+
+export const GRAPHQL_PATH = '/api/v1/graphql';
+export const REST_BASE = '/api/v1';
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
+
+const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
+
+function maskError(deps: AppDeps) {
+  return (error: unknown): Error => {
+    const original = causeOf(error);
+    if (original instanceof DomainError) {
+      const mapped = toGraphQLError(original);
+      return new GraphQLError(mapped.message, {
+        nodes: isGraphQLError(error) ? error.nodes : undefined,
+        path: isGraphQLError(error) ? error.path : undefined,
+        extensions: mapped.extensions,
+      });
+    }
+    // Request errors (parse, validation, variable coercion) carry no resolver path: they are safe to
+    // show. The outer message names the variable ('Variable "$status" got invalid value …'); the
+    // cause is shown instead only when it alone carries extensions (e.g. an auth error's status).
+    if (isGraphQLError(error) && (!original || isGraphQLError(original) || !error.path)) {
+      return withoutHints(
+        isGraphQLError(original) && !hasExtensions(error) && hasExtensions(original) ? original : error,
+      );
+    }
+    deps.log.error({ err: original }, 'unexpected error in a resolver');
+    return new GraphQLError('Unexpected error.', {
+      path: isGraphQLError(error) ? error.path : undefined,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
+    });
+  };
+}
+
+export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, plannedFields: PlannedFields = {}): Yoga {
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    batching: false,
+    // yoga's own CORS echoes any Origin with credentials; CORS is fastify's (src/transport/http/cors.ts).
+    cors: false,
+    graphiql: false,
+    landingPage: false,
+    logging: false,
+    maskedErrors: { maskError: maskError(deps) },
+    context: ({ req }) =>
+      createContext(
+        deps,
+        (req as FastifyRequest & { principal?: Principal | null }).principal ?? null,
+        (req as FastifyRequest | undefined)?.ip ?? null,
+      ),
+    plugins: [
+      armorPlugin(),
+      inputRulesPlugin(),
+      fieldErrorsAreOkPlugin(GRAPHQL_PATH),
+      operationNamePlugin(),
+      // Before the auth plugin: it keys compiled operations on the parsed document (see there).
+      useCompiledExecution(plannedFields),
+      useGenericAuth<Principal, GraphQLContext>({
+        mode: 'protect-granular',
+        // A field the key may not read is removed and answered null with its error at its path; the
+        // fields it may read are answered (field-errors.ts: 200 with partial data, 403 when nothing was permitted).
+        rejectUnauthenticated: false,
+        resolveUserFn: (ctx) => ctx.principal,
+        extractScopes: (principal) => (principal.kind === 'apiKey' ? principal.scopes : []),
+        validateUser: ({
+          user,
+          fieldScopes,
+          typeScopes,
+          fieldAuthArgs,
+          typeAuthArgs,
+          userScopes,
+          fieldNode,
+          path,
+          executionArgs,
+        }) => {
+          const needsAuth = fieldScopes || typeScopes || fieldAuthArgs || typeAuthArgs;
+          if (!needsAuth) return;
+          if (!user || user.kind !== 'apiKey') {
+            markFieldsRefused(executionArgs.contextValue);
+            return new GraphQLError('A valid API key or OAuth access token is required', {
+              nodes: [fieldNode],
+              path,
+              extensions: {
+                code: 'UNAUTHENTICATED',
+                reason: 'unauthenticated',
+                http: { status: 401, headers: { 'WWW-Authenticate': bearerChallenge() } },
+              },
+            });
+          }
+          for (const required of [typeScopes, fieldScopes]) {
+            if (required?.length && !required.some((set) => set.every((s) => userScopes.includes(s)))) {
+              markFieldsRefused(executionArgs.contextValue);
+              const names = required.map((set) => set.join(' + ')).join(' or ');
+              return new GraphQLError(
+                `This ${credentialName(user)} lacks the scope ${names} needed for ${path.filter((p) => p !== '@').join('.') || fieldNode.name.value}`,
+                {
+                  nodes: [fieldNode],
+                  path,
+                  extensions: {
+                    code: 'FORBIDDEN',
+                    reason: 'missing_scope',
+                    http: { status: 403, headers: insufficientScopeHeaders(user, required) },
+                  },
+                },
+              );
+            }
+          }
+          return undefined;
+        },
+      }),
+    ],
+  });
+}

@@ -1,0 +1,178 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../kernel/deps.js';
+import { buildSchema, publicSchemaOf } from '../graphql/schema.js';
+import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
+import { registerExplorer } from './explorer.js';
+import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
+import { registerRestRoutes, type RestOperation } from '../rest/bridge.js';
+import { REST_ROUTES } from '../rest/routes.js';
+import { bookingFastPaths } from '../../modules/bookings/index.js';
+import { RouteRegistry } from '../rest/openapi-registry.js';
+import type { BuiltDocument } from '../rest/openapi.js';
+import { BINDS_REQUEST_ID } from '../../kernel/logger.js';
+import { registerAuthEnforcement, registerPrincipalResolution } from './auth.js';
+import { registerErrorHandling } from './errors.js';
+import { registerHealth } from './health.js';
+import { registerDocs } from './docs.js';
+import { registerDashboard } from './dashboard.js';
+import { loadRateLimit, type RateLimit } from './rate-limit.js';
+import { frameworkErrorHandler } from './framework-errors.js';
+import { loadLoadShedding, type LoadSheddingOptions } from './load-shedding.js';
+import { registerRequestContext, requestIdOf } from '../../kernel/request-context.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
+import { registerGracefulClose, type GracefulClose } from './drain.js';
+import { clientErrorHandler } from './connections.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { registerQueryGuard } from './query-guard.js';
+import { registerCors } from './cors.js';
+import { registerIdempotency } from './idempotency.js';
+import { registerMetrics } from './metrics.js';
+import cookie from '@fastify/cookie';
+import { DashboardSessions, registerSessionRoutes } from '../../modules/users/index.js';
+import { createSignInThrottle, type SignInThrottle } from '../../modules/users/index.js';
+
+export { BODY_LIMIT_BYTES };
+
+export interface AppOptions {
+  /** Load-shedding thresholds; tests lower them. */
+  loadShedding?: LoadSheddingOptions;
+  /** The dashboard's sign-in throttle; default: the documented limits, in Redis when REDIS_URL is set. */
+  signInThrottle?: SignInThrottle;
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  yoga: Yoga;
+  /** Every route fastify serves, as registered. */
+  routes: RouteRegistry;
+  /** The OpenAPI document of those routes (built when the app is ready). */
+  openapi(): BuiltDocument;
+  /** The listener's graceful close (answers requests past the shutdown deadline). */
+  drain: GracefulClose;
+  /** The REST routes' compiled operations (src/transport/rest/bridge.ts). */
+  rest: RestOperation[];
+}
+
+/**
+ * Hands a GraphQL request fastify has parsed to yoga. The body is passed on as JSON text, because
+ * yoga reads the raw body.
+ */
+async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const hasBody = req.body !== undefined && req.body !== null && req.method !== 'GET' && req.method !== 'HEAD';
+  const response = await yoga.fetch(
+    `http://${req.hostname || 'localhost'}${req.url}`,
+    {
+      method: req.method,
+      headers,
+      body: hasBody ? (typeof req.body === 'string' ? req.body : JSON.stringify(req.body)) : undefined,
+    },
+    { req, reply },
+  );
+  response.headers.forEach((value, key) => {
+    if (key !== 'content-length') reply.header(key, value);
+  });
+  reply.status(response.status);
+  return reply.send(await response.text());
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<App> {
+  const limiter: { rateLimit?: RateLimit; headers?: Record<string, string> } = {};
+  const fastify = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      Object.assign(logger.child(bindings, childOptions), { [BINDS_REQUEST_ID]: true }),
+    trustProxy: deps.env.trustProxy,
+    // Requests that reach the server while it closes are served (see registerGracefulClose).
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(limiter),
+    // Slow clients (docs/operations.md#connections-and-timeouts): headers must arrive within
+    // HEADERS_TIMEOUT_SECONDS of the first byte, the whole request (body included) within
+    // REQUEST_TIMEOUT_SECONDS; Node checks every second and answers 408 problem+json.
+    requestTimeout: deps.env.requestTimeoutSeconds * 1000,
+    http: {
+      headersTimeout: deps.env.headersTimeoutSeconds * 1000,
+      requestTimeout: deps.env.requestTimeoutSeconds * 1000,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler,
+  });
+  const routes = new RouteRegistry();
+  routes.attach(fastify);
+  registerErrorHandling(fastify, deps);
+  registerJsonBodyParser(fastify);
+  registerQueryGuard(fastify);
+  const drain = registerGracefulClose(fastify);
+
+  // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
+  // principal's budget, or the client address's) → 401/403 for refused credentials.
+  limiter.headers = registerSecurityHeaders(fastify, deps.env.publicUrl);
+  registerRequestContext(fastify);
+  // CORS headers before anything can refuse the request, so a listed origin can read the refusal.
+  await registerCors(fastify, deps.env.corsOrigins);
+  await loadLoadShedding(fastify, {
+    maxEventLoopDelay: deps.env.loadSheddingMaxEventLoopDelayMs,
+    ...options.loadShedding,
+  });
+  await fastify.register(cookie);
+  const sessions = new DashboardSessions(deps, options.signInThrottle ?? defaultSignInThrottle(deps));
+  fastify.decorate('dashboardSessions', sessions);
+  registerPrincipalResolution(fastify, deps, sessions);
+  limiter.rateLimit = await loadRateLimit(fastify, deps);
+  fastify.addHook('onRequest', limiter.rateLimit.hook);
+  // A browser opening the GraphQL endpoint gets the explorer page, which needs no key.
+  registerExplorer(fastify);
+  registerAuthEnforcement(fastify);
+  // Idempotency-Key on write routes: taken once the principal is known and the body parsed.
+  registerIdempotency(fastify, deps);
+
+  registerHealth(fastify, deps, drain);
+  registerMetrics(fastify, deps);
+  // Access-log entries still buffered are written before the database closes.
+  fastify.addHook('onClose', () => deps.accessLog.flush());
+
+  const schema = buildSchema(deps.modules);
+  // The endpoint serves the published schema; the REST bridge and the docs run against the full one (@restOnly fields).
+  // The bookings list's fast paths, or none (PORTIER_FAST_PATHS=false): src/modules/bookings/fast-paths.
+  const fastPaths = bookingFastPaths(deps.env.fastPaths);
+  const yoga = createGraphQLServer(deps, publicSchemaOf(schema), fastPaths.plannedFields);
+
+  fastify.get(
+    GRAPHQL_PATH,
+    { exposeHeadRoute: false, config: { auth: 'apiKey', openapi: GRAPHQL_GET_DOC } },
+    (req, reply) => forward(yoga, req, reply),
+  );
+  fastify.post(
+    GRAPHQL_PATH,
+    { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } },
+    (req, reply) => forward(yoga, req, reply),
+  );
+
+  // Each REST route is its own fastify route and runs its compiled operation directly (src/transport/rest/bridge.ts).
+  const rest = registerRestRoutes(fastify, deps, schema, REST_ROUTES, fastPaths.directAnswers);
+
+  // Each module's own routes, as an encapsulated plugin (its hooks and decorators stay inside it).
+  for (const module of deps.modules) {
+    const routes = module.routes;
+    if (routes)
+      await fastify.register(async (scope) => routes(scope, deps), { name: `${module.name} routes` } as never);
+  }
+  registerSessionRoutes(fastify, sessions);
+  await registerDashboard(fastify);
+
+  const docs = registerDocs(fastify, deps, schema, routes);
+  return { fastify, yoga, routes, openapi: () => docs.built(), drain, rest };
+}
+
+/** The documented sign-in limits on the runtime's limiter store (Redis when REDIS_URL is set). */
+function defaultSignInThrottle(deps: AppDeps): SignInThrottle {
+  return createSignInThrottle(undefined, deps.limits.store);
+}
