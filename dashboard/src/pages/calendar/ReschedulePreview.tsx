@@ -49,12 +49,13 @@ export function ReschedulePreview({
   });
   const save = useMutation({
     mutationFn: () => execute(RescheduleMutation, { bookingId: booking.id, ...target }),
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['calendar'] }),
-        queryClient.invalidateQueries({ queryKey: ['bookings'] }),
-      ]);
+    // The move is saved: the panel closes at once and the grid refreshes behind it. (Waiting for
+    // the refetch first left the slots in "Move … to" mode for seconds on a slow machine, which
+    // read as if the booking were still being moved; CI saw it.)
+    onSuccess: () => {
       onSaved();
+      void queryClient.invalidateQueries({ queryKey: ['calendar'] });
+      void queryClient.invalidateQueries({ queryKey: ['bookings'] });
     },
   });
   const newPrice = quote.data?.priceQuote.totalPrice;
