@@ -1,37 +1,52 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
-import { buildApp, type App } from '../src/transport/http/app.js';
+import { ownApp, type OwnApp } from './own-app.js';
+import { buildUser, OWN_ORIGIN } from './dashboard.js';
+import { authorizeUrl, CookieJar, injectHttp, pkce, runAuthorization } from './oauth-flow.js';
+import { createApp } from '../src/modules/oauth/apps.service.js';
+import { parseCreateApp } from '../src/modules/oauth/apps.commands.js';
+import type { App } from '../src/transport/http/app.js';
 
-// "OpenAPI for SDKs" (docs/openapi.md): a TypeScript client generated with openapi-typescript from
-// the live server's /api/openapi.json, a small program written against its named types
-// (components['schemas']['Booking'], …) and a typed fetch wrapper over `paths`, type-checked with
-// the TypeScript compiler (no diagnostics) and then run against the same server.
+// "OpenAPI for SDKs" (docs/openapi.md): TypeScript clients generated from the live server's
+// /api/openapi.json. First openapi-typescript's named types (components['schemas']['Booking'], …)
+// under a typed fetch wrapper over `paths`; then the clients of three generators —
+// openapi-typescript + openapi-fetch, @hey-api/openapi-ts (fetch client) and orval (fetch client) —
+// each with an integrator's program from test/sdk/<generator>/program.ts that calls only the
+// generated operations. Each program is type-checked with `tsc --strict` and run against the server.
 
 let h: Harness;
+let own: OwnApp;
 let app: App;
 let baseUrl: string;
 let dir: string;
+let served: Record<string, unknown>;
 
 beforeAll(async () => {
   h = await harness();
-  app = await buildApp(h.deps);
+  // Argon2 sign-ins (the OAuth flows below) on a busy machine must not trip load shedding (503).
+  own = await ownApp(h, { options: { loadShedding: { maxEventLoopDelay: 600_000 } } });
+  app = own.app;
   await app.fastify.listen({ port: 0, host: '127.0.0.1' });
   const address = app.fastify.server.address();
   if (!address || typeof address === 'string') throw new Error('not listening on TCP');
   baseUrl = `http://127.0.0.1:${address.port}`;
   dir = await mkdtemp(join(tmpdir(), 'portier-sdk-'));
+  const res = await fetch(`${baseUrl}/api/openapi.json`);
+  expect(res.status).toBe(200);
+  served = (await res.json()) as Record<string, unknown>;
 });
 
 afterAll(async () => {
-  await app?.fastify.close();
+  await own?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -138,10 +153,7 @@ void main();
 `;
 
 it('generates a TypeScript client from /api/openapi.json whose named types type-check and run against the server', async () => {
-  const res = await fetch(`${baseUrl}/api/openapi.json`);
-  expect(res.status).toBe(200);
-  const document = (await res.json()) as Record<string, unknown>;
-  const generated = astToString(await openapiTS(document as never));
+  const generated = astToString(await openapiTS(served as never));
   for (const name of [
     'Booking',
     'BookingListItem',
@@ -209,4 +221,158 @@ it('generates a TypeScript client from /api/openapi.json whose named types type-
   expect(typeof result.fetchedId).toBe('string');
   expect(result.totalPrice).toBe(2000);
   expect(typeof result.validFrom).toBe('string');
+});
+
+describe('the SDKs of three generators', () => {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url));
+  const GENERATORS = ['openapi-fetch', 'hey-api', 'orval'] as const;
+  type Generator = (typeof GENERATORS)[number];
+  const REDIRECT = 'https://app.example.test/callback';
+  const SCOPE = 'bookings:read';
+  /** Each program books its own hour of the same day on the same court. */
+  const HOUR: Record<Generator, number> = { 'openapi-fetch': 10, 'hey-api': 12, orval: 14 };
+
+  // Under node_modules so that the programs and the generated code resolve openapi-fetch and tsx from
+  // the project; a package.json of its own makes them ES modules (top-level await).
+  let work: string;
+  let venue: Awaited<ReturnType<typeof buildVenue>>;
+  let oauth: { clientId: string; clientSecret: string; email: string; password: string };
+  const jar = new CookieJar();
+
+  /** Runs a command to its end without throwing, so a failure shows its output in the assertion. */
+  function run(file: string, args: string[], cwd = ROOT, timeout = 300_000) {
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(file, args, { cwd, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+  const bin = (path: string) => join(ROOT, 'node_modules', path);
+  const gen = (generator: Generator, ...rest: string[]) => join(work, generator, ...rest);
+
+  beforeAll(async () => {
+    await mkdir(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+    work = await mkdtemp(join(ROOT, 'node_modules', '.cache', 'portier-sdk-'));
+    await writeFile(join(work, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    await writeFile(join(work, 'openapi.json'), JSON.stringify(served));
+    for (const generator of GENERATORS) {
+      await mkdir(gen(generator, 'generated'), { recursive: true });
+      await copyFile(join(ROOT, 'test/sdk', generator, 'program.ts'), gen(generator, 'program.ts'));
+    }
+    await copyFile(join(ROOT, 'test/sdk/orval/fetch.ts'), gen('orval', 'fetch.ts'));
+    // orval takes its mutator (the fetch that adds the base URL and credential) from a config file.
+    await writeFile(
+      join(work, 'orval.config.cjs'),
+      `module.exports = ${JSON.stringify({
+        portier: {
+          input: { target: join(work, 'openapi.json') },
+          output: {
+            target: gen('orval', 'generated', 'portier.ts'),
+            client: 'fetch',
+            mode: 'single',
+            override: { mutator: { path: gen('orval', 'fetch.ts'), name: 'portierFetch' } },
+          },
+        },
+      })};\n`,
+    );
+
+    // The generators, offline from node_modules: openapi-typescript in process, the others' CLIs.
+    const [heyApi, orval] = await Promise.all([
+      run(process.execPath, [
+        bin('@hey-api/openapi-ts/bin/run.js'),
+        ...['--input', join(work, 'openapi.json'), '--output', gen('hey-api', 'generated')],
+        ...['--client', '@hey-api/client-fetch', '--silent', '--no-log-file'],
+      ]),
+      run(process.execPath, [bin('orval/dist/bin/orval.js'), '--config', join(work, 'orval.config.cjs')]),
+      writeFile(gen('openapi-fetch', 'generated', 'schema.ts'), astToString(await openapiTS(served as never))),
+    ]);
+    expect(heyApi, '@hey-api/openapi-ts').toMatchObject({ code: 0 });
+    expect(orval, 'orval').toMatchObject({ code: 0 });
+
+    venue = await buildVenue(h);
+    const owner = await h.tenant('SDK app maker');
+    const { app: client, clientSecret } = await createApp(h.deps.database.db, {
+      tenantId: owner.tenantId,
+      ...parseCreateApp({ name: 'SDK sync', redirectUris: [REDIRECT], scopes: [SCOPE] }),
+    });
+    const user = await buildUser(h, venue.tenantId, 'admin');
+    oauth = { clientId: client.client_id, clientSecret: clientSecret ?? '', ...user };
+  }, 600_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('type-checks the three programs with their generated clients under tsc --strict', async () => {
+    // Bundler resolution: orval imports its mutator without an extension ('../fetch').
+    await writeFile(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          skipLibCheck: true,
+        },
+        files: GENERATORS.map((generator) => gen(generator, 'program.ts')),
+      }),
+    );
+    const tsc = await run(process.execPath, [bin('typescript/bin/tsc'), '-p', join(work, 'tsconfig.json')]);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+  }, 600_000);
+
+  it.each(GENERATORS)(
+    '%s: the program creates, confirms and cancels a booking and exchanges an authorization code for a token',
+    async (generator) => {
+      const { verifier, challenge } = pkce();
+      const flow = await runAuthorization(injectHttp(app.fastify), {
+        url: authorizeUrl({
+          clientId: oauth.clientId,
+          redirectUri: REDIRECT,
+          scope: SCOPE,
+          state: generator,
+          challenge,
+        }),
+        origin: OWN_ORIGIN,
+        email: oauth.email,
+        password: oauth.password,
+        jar,
+      });
+      const code = flow.redirect?.searchParams.get('code');
+      expect(code, `authorization: ${flow.last.status} ${flow.pages.join(',')}`).toBeTruthy();
+
+      const day = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10);
+      const hour = HOUR[generator];
+      const input = {
+        baseUrl,
+        apiKey: venue.apiKey,
+        tenantId: venue.tenantId,
+        objectId: venue.object.id,
+        startTime: `${day}T${hour}:00:00Z`,
+        endTime: `${day}T${hour + 1}:00:00Z`,
+        oauth: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, code, verifier, redirectUri: REDIRECT },
+      };
+      const program = await run(process.execPath, [
+        '--import',
+        'tsx',
+        gen(generator, 'program.ts'),
+        JSON.stringify(input),
+      ]);
+      expect(program.stderr).toBe('');
+      expect(program.code).toBe(0);
+      expect(JSON.parse(program.stdout.trim())).toEqual({
+        statuses: ['PENDING', 'PENDING', 'CONFIRMED', 'CONFIRMED', 'CANCELLED', 'CANCELLED'],
+        refundAmount: 2000,
+        token: { type: 'Bearer', scope: SCOPE, expiresIn: 3600, refresh: true },
+        readWithToken: 'CANCELLED',
+      });
+    },
+    300_000,
+  );
 });

@@ -446,6 +446,13 @@ describe('the OpenAPI document for generated clients (issue #27)', () => {
     expect(contentOf(token.responses['200'])['application/json'].schema).toEqual({
       $ref: '#/components/schemas/OAuthTokenResponse',
     });
+    // One object, not a oneOf per grant: orval's form encoder reads every variant's fields off the union.
+    expect(schemas().OAuthTokenRequest).toMatchObject({
+      type: 'object',
+      required: ['grant_type'],
+      properties: { grant_type: { enum: ['authorization_code', 'refresh_token'] } },
+    });
+    expect(schemas().OAuthTokenRequest).not.toHaveProperty('oneOf');
     expect(schemas().OAuthTokenResponse).toMatchObject({
       required: expect.arrayContaining(['access_token', 'token_type', 'expires_in', 'refresh_token']),
     });

@@ -91,43 +91,35 @@ const JWKS = named('JsonWebKeySet', {
   required: ['keys'],
 });
 
+// One object rather than a oneOf per grant: orval's form encoder reads every variant's fields off the
+// union (a type error under `strict`, and `refresh_token=undefined` sent with a code). Which fields
+// each grant needs is in the descriptions; the server answers invalid_request for a missing one.
 const TOKEN_REQUEST = named('OAuthTokenRequest', {
+  type: 'object',
   description:
-    'RFC 6749 §4.1.3 (with RFC 7636 code_verifier) or §6. A confidential app authenticates with HTTP Basic (client_id:client_secret); a public app sends client_id here.',
-  oneOf: [
-    {
-      type: 'object',
-      title: 'authorization_code',
-      properties: {
-        grant_type: { type: 'string', const: 'authorization_code' },
-        code: { type: 'string', description: 'The code from the redirect (60 seconds, once).' },
-        redirect_uri: {
-          type: 'string',
-          format: 'uri',
-          description: 'The redirect URI of the authorization request, exactly.',
-        },
-        code_verifier: {
-          type: 'string',
-          minLength: 43,
-          maxLength: 128,
-          description: 'The PKCE verifier whose S256 hash was the code_challenge.',
-        },
-        client_id: { type: 'string', description: 'Public apps only.' },
-      },
-      required: ['grant_type', 'code', 'redirect_uri', 'code_verifier'],
+    'RFC 6749 §4.1.3 (with RFC 7636 code_verifier) or §6. grant_type=authorization_code takes code, redirect_uri and code_verifier; grant_type=refresh_token takes refresh_token and optionally scope. A confidential app authenticates with HTTP Basic (client_id:client_secret); a public app sends client_id here.',
+  properties: {
+    grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
+    code: { type: 'string', description: 'authorization_code: the code from the redirect (60 seconds, once).' },
+    redirect_uri: {
+      type: 'string',
+      format: 'uri',
+      description: 'authorization_code: the redirect URI of the authorization request, exactly.',
     },
-    {
-      type: 'object',
-      title: 'refresh_token',
-      properties: {
-        grant_type: { type: 'string', const: 'refresh_token' },
-        refresh_token: { type: 'string', description: 'The latest refresh token (each is used once: it is rotated).' },
-        scope: { ...SCOPE, description: 'Optional: fewer scopes than granted.' },
-        client_id: { type: 'string', description: 'Public apps only.' },
-      },
-      required: ['grant_type', 'refresh_token'],
+    code_verifier: {
+      type: 'string',
+      minLength: 43,
+      maxLength: 128,
+      description: 'authorization_code: the PKCE verifier whose S256 hash was the code_challenge.',
     },
-  ],
+    refresh_token: {
+      type: 'string',
+      description: 'refresh_token: the latest refresh token (each is used once: it is rotated).',
+    },
+    scope: { ...SCOPE, description: 'refresh_token, optional: fewer scopes than granted.' },
+    client_id: { type: 'string', description: 'Public apps only.' },
+  },
+  required: ['grant_type'],
 });
 
 const TOKEN_RESPONSE = named('OAuthTokenResponse', {

@@ -1,0 +1,77 @@
+// An integrator's program on the client @hey-api/openapi-ts generates from Portier's
+// /api/openapi.json (its fetch client, @hey-api/client-fetch, written into ./generated/).
+// test/openapi-sdk.test.ts generates it next to a copy of this file, type-checks both with `strict`,
+// then runs it against a live server: create → confirm → cancel a booking (reading the status back
+// each time), exchange an authorization code for a token and read the booking with it. It prints
+// one JSON line.
+import { bookingDetails, createBooking, oauthToken, updateBooking } from './generated/index.js';
+import type { Booking, OAuthTokenResponse } from './generated/index.js';
+import { createClient, createConfig, type Client } from './generated/client/index.js';
+
+interface Input {
+  baseUrl: string;
+  apiKey: string;
+  tenantId: string;
+  objectId: string;
+  startTime: string;
+  endTime: string;
+  oauth: { clientId: string; clientSecret: string; code: string; verifier: string; redirectUri: string };
+}
+const input = JSON.parse(process.argv[2] ?? '') as Input;
+const { tenantId } = input;
+
+// `auth` answers the bearer security of every operation that has one; the token endpoint has none.
+const api = createClient(createConfig({ baseUrl: input.baseUrl, auth: () => input.apiKey }));
+
+async function statusOf(client: Client, bookingId: string): Promise<Booking['status']> {
+  const read = await bookingDetails({ client, path: { tenantId, bookingId }, throwOnError: true });
+  return read.data.booking.status;
+}
+
+// throwOnError: an error answer rejects (with the Problem body) instead of returning { error }.
+const created = await createBooking({
+  client: api,
+  path: { tenantId },
+  body: {
+    objectId: input.objectId,
+    guestName: 'Ada Lovelace',
+    guestEmail: 'ada@example.com',
+    startTime: input.startTime,
+    endTime: input.endTime,
+  },
+  throwOnError: true,
+});
+const booking: Booking = created.data.booking;
+const statuses: Booking['status'][] = [booking.status, await statusOf(api, booking.id)];
+
+const path = { tenantId, bookingId: booking.id };
+const confirmed = await updateBooking({ client: api, path, body: { status: 'CONFIRMED' }, throwOnError: true });
+statuses.push(confirmed.data.booking.status, await statusOf(api, booking.id));
+
+const cancelled = await updateBooking({ client: api, path, body: { status: 'CANCELLED' }, throwOnError: true });
+statuses.push(cancelled.data.booking.status, await statusOf(api, booking.id));
+
+// The generated operation encodes the form body itself; a confidential app signs in with Basic.
+const basic = Buffer.from(`${input.oauth.clientId}:${input.oauth.clientSecret}`).toString('base64');
+const exchanged = await oauthToken({
+  client: api,
+  headers: { authorization: `Basic ${basic}` },
+  body: {
+    grant_type: 'authorization_code',
+    code: input.oauth.code,
+    redirect_uri: input.oauth.redirectUri,
+    code_verifier: input.oauth.verifier,
+  },
+  throwOnError: true,
+});
+const token: OAuthTokenResponse = exchanged.data;
+const asApp = createClient(createConfig({ baseUrl: input.baseUrl, auth: () => token.access_token }));
+
+console.log(
+  JSON.stringify({
+    statuses,
+    refundAmount: cancelled.data.refundAmount,
+    token: { type: token.token_type, scope: token.scope, expiresIn: token.expires_in, refresh: !!token.refresh_token },
+    readWithToken: await statusOf(asApp, booking.id),
+  }),
+);
