@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnv } from '../../src/kernel/env.js';
 import { closeRuntime, startRuntime } from '../../src/app/runtime.js';
@@ -7,9 +8,9 @@ import { createTenant } from '../../src/modules/tenants/tenants.service.js';
 import { createAccommodation, createObject } from '../../src/modules/catalog/catalog.service.js';
 import { parseCreateAccommodation, parseCreateObject } from '../../src/modules/catalog/catalog.commands.js';
 import { createBooking, parseCreateBooking, updateBookingStatus } from '../../src/modules/bookings/index.js';
-import { createWebhook } from '../../src/modules/webhooks/webhooks.service.js';
-import { databaseSettings } from '../processes.js';
-import { onPostgres } from '../worker-services.js';
+import { createWebhook, recordEvent } from '../../src/modules/webhooks/index.js';
+import { ROOT, childEnv, databaseSettings } from '../processes.js';
+import { onPostgres, workerRedisUrl } from '../worker-services.js';
 import { startServerProcess, type ServerProcess } from '../server-process.js';
 import { EVERY_DAY_8_TO_22, WEBHOOK_SECRET } from '../builders.js';
 import { Receiver } from '../receiver.js';
@@ -110,6 +111,8 @@ const caller = { traceId: hex(16), spanId: hex(8) };
 const graphqlCaller = { traceId: hex(16), spanId: hex(8) };
 let tenantId: string;
 let apiKey: string;
+/** The traced server's settings (its database; Redis when the run has one), reused by the worker. */
+let env: Record<string, string>;
 let notificationBookingId: string;
 let hookPath: string;
 const hostile: Record<string, string> = {
@@ -134,8 +137,10 @@ beforeAll(async () => {
   smtp = await startSmtpPeer();
   const settings = await databaseSettings();
   if (settings.pgliteDir) pgliteDirs.push(settings.pgliteDir);
-  const env = {
+  const redisUrl = workerRedisUrl();
+  env = {
     ...settings.env,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     RATE_LIMIT_PER_MINUTE: '1000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
@@ -277,6 +282,18 @@ describe('traces exported over OTLP/HTTP', () => {
     for (const query of queries) expect(query.kind).toBe(CLIENT);
   });
 
+  it.skipIf(!workerRedisUrl())('traces the request’s Redis commands (the rate limit) by name only', () => {
+    const server = inTrace(caller.traceId).find((s) => s.kind === SERVER)!;
+    const commands = childrenOf(server).filter((s) => s.attributes['db.system'] === 'redis');
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      expect(command.kind).toBe(CLIENT);
+      expect(command.name).toBe(String(command.attributes['db.operation.name']));
+      expect(command.name).toMatch(/^[A-Z]+$/);
+      expect(JSON.stringify(command.attributes)).not.toContain(apiKey);
+    }
+  });
+
   it('nests GraphQL: caller → server span → operation span → PostgreSQL statements, without parameter values', () => {
     const server = inTrace(graphqlCaller.traceId).find((s) => s.kind === SERVER);
     expect(server).toMatchObject({ parentSpanId: graphqlCaller.spanId, name: 'POST /api/v1/graphql' });
@@ -347,6 +364,67 @@ describe('traces exported over OTLP/HTTP', () => {
       (s) => s.name === 'GET /api/v1/tenants/:tenantId/webhooks' && s.parentSpanId === undefined,
     );
     expect(roots.length).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('npm run worker', () => {
+  it('traces its webhook deliveries and exports them when it stops', { timeout: 600_000 }, async () => {
+    const workerCollector = otlpReceiver();
+    await workerCollector.start();
+    try {
+      // The traced server has stopped: its database (a PGlite directory too) is free for the worker.
+      const path = `/worker-${hex(4)}`;
+      const deps = await startRuntime(readEnv({ ...env, LOG_LEVEL: 'silent' }), {
+        logLevel: 'silent',
+        sharedLimits: false,
+      });
+      try {
+        const db = deps.database.db;
+        await createWebhook(db, deps, tenantId, {
+          url: hooks.url(path),
+          events: ['booking.created'],
+          secret: WEBHOOK_SECRET,
+        });
+        await recordEvent(db, tenantId, 'booking.created', { booking: { id: 'b-traced-worker' } });
+      } finally {
+        await closeRuntime(deps);
+      }
+      const worker = spawn(process.execPath, ['--enable-source-maps', 'dist/src/worker.js'], {
+        cwd: ROOT,
+        env: childEnv({
+          ...env,
+          LOG_LEVEL: 'info',
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${workerCollector.port}`,
+          OTEL_SERVICE_NAME: 'portier-worker-under-test',
+          OTEL_BSP_SCHEDULE_DELAY: '600000',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let log = '';
+      worker.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      worker.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => worker.on('close', (code) => resolve(code)));
+      try {
+        await until('the worker’s delivery', () => {
+          if (worker.exitCode !== null) throw new Error(`the worker exited: ${log}`);
+          return hooks.requests.some((r) => r.path === path);
+        });
+      } finally {
+        worker.kill('SIGTERM');
+      }
+      expect(await exited, log).toBe(0);
+      const received = hooks.requests.find((r) => r.path === path)!;
+      const [, traceId, spanId] = String(received.headers.traceparent).split('-');
+      const workerSpans = decode(exported(workerCollector).map((r) => r.body));
+      expect(workerSpans.find((s) => s.spanId === spanId)).toMatchObject({
+        traceId,
+        name: 'webhook delivery',
+        serviceName: 'portier-worker-under-test',
+        attributes: { 'portier.delivery.outcome': 'success', 'portier.tenant.id': tenantId },
+      });
+    } finally {
+      await workerCollector.stop();
+    }
   });
 });
 

@@ -19,7 +19,7 @@ export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void 
   const server = fastify.server;
   const handlers = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  server.on('request', function tracedRequest(req: IncomingMessage, res: ServerResponse) {
     const method = req.method ?? 'GET';
     const parent = tracing.extract(req.headers);
     const span = tracing.tracer.startSpan(
