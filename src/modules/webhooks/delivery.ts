@@ -132,7 +132,8 @@ async function attempt(
     },
     attemptedAt,
   );
-  // The attempt's own span context: the receiver can join its trace (the signature covers the body only).
+  // The attempt's own span context, so the receiver can join its trace; not signed (the signature
+  // covers the id, the timestamp and the body).
   traced?.tracing.inject(headers);
   const result = await ctx.send(job.url, headers, body);
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
