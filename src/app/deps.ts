@@ -24,7 +24,7 @@ function loadersOf(modules: readonly PortierModule[]): (db: Kysely<DB>) => Loade
  * old one (the sender's network policy, the writer's error log) is carried over.
  */
 export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = MODULES): AppDeps {
-  const { database, env, secret, log, limits, now, metrics } = base;
+  const { database, env, secret, log, limits, now, metrics, tracing } = base;
   const deviceEvents: RecordDeviceEvent = (db, tenantId, type, data) => recordEvent(db, tenantId, type, data);
   const presenceListeners: ListeningTenants = (db) => tenantsSubscribedTo(db, ['device.offline', 'device.online']);
   const deps: AppDeps = {
@@ -35,6 +35,7 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
     limits,
     now,
     metrics,
+    tracing,
     accessLog: new AccessLogWriter(database.db, (error, lost) => {
       log.error({ err: error, lost }, 'access log entries could not be written');
     }),

@@ -8,6 +8,7 @@ import { createLogger } from '../kernel/logger.js';
 import { memoryLimiterStore, openLimiterStore } from '../kernel/limits/index.js';
 import { buildGuessLimits } from './guess-limits.js';
 import { createMetrics } from '../kernel/metrics.js';
+import { startTracing } from './tracing.js';
 
 /** Opens the configured database, applies pending migrations and assembles the dependencies. */
 export async function startRuntime(
@@ -16,7 +17,10 @@ export async function startRuntime(
 ): Promise<AppDeps> {
   const log = createLogger(options.logLevel ?? env.logLevel);
   const secret = loadServerSecret(env);
+  // Before the database and Redis are opened: their statements and commands are traced.
+  const tracing = startTracing(env.tracing);
   const database = await openDatabase({
+    tracer: tracing?.tracer,
     databaseUrl: env.databaseUrl,
     pgliteDir: env.pgliteDir,
     poolSize: env.databasePoolSize,
@@ -28,26 +32,40 @@ export async function startRuntime(
     if (applied.length) log.info({ applied }, 'migrations applied');
   } catch (error) {
     await database.close();
+    await tracing?.shutdown();
     throw error;
   }
   let store;
   try {
-    store = options.sharedLimits === false ? memoryLimiterStore() : await openLimiterStore(env.redisUrl, log);
+    store =
+      options.sharedLimits === false
+        ? memoryLimiterStore()
+        : await openLimiterStore(env.redisUrl, log, tracing?.tracer);
   } catch (error) {
     await database.close();
+    await tracing?.shutdown();
     throw error;
   }
   const now = () => new Date();
   const metrics = createMetrics({ database, pool: database.pool, now, onlineWindowSeconds: ONLINE_WINDOW_SECONDS });
-  return composeDeps({ database, env, secret, log, now, limits: buildGuessLimits(store), metrics });
+  return composeDeps({ database, env, secret, log, now, limits: buildGuessLimits(store), metrics, tracing });
 }
 
-/** Closes what startRuntime opened: the limiter store (Redis), then the database (and its lock). */
+/**
+ * Closes what startRuntime opened: the limiter store (Redis), then the database (and its lock), then
+ * the tracer provider, which exports the spans still buffered (the shutdown's own included).
+ */
 export async function closeRuntime(deps: AppDeps): Promise<void> {
   try {
     deps.mailer?.close();
     await deps.limits.store.close();
   } finally {
-    await deps.database.close();
+    try {
+      await deps.database.close();
+    } finally {
+      await deps.tracing?.shutdown().catch((error: unknown) => {
+        deps.log.warn({ err: error }, 'the last spans could not be exported');
+      });
+    }
   }
 }

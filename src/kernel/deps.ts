@@ -4,6 +4,7 @@ import type { Env } from './env.js';
 import type { ServerSecret } from './crypto.js';
 import type { GuessLimits } from './limits/index.js';
 import type { Metrics } from './metrics.js';
+import type { Tracing } from './tracing.js';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './db/types.js';
@@ -20,6 +21,8 @@ export interface BaseDeps {
   now: () => Date;
   /** The process's Prometheus registry (built once by the runtime); absent, nothing is measured. */
   metrics?: Metrics;
+  /** OpenTelemetry traces (built once by the runtime when OTEL_EXPORTER_OTLP_ENDPOINT is set); absent, nothing is traced. */
+  tracing?: Tracing;
 }
 
 /**

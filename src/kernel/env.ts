@@ -49,6 +49,18 @@ export interface Env {
   mail: MailEnv | null;
   /** Guest SMS through a Twilio-shaped Messages API; null when SMS_ACCOUNT_SID is unset. */
   sms: SmsEnv | null;
+  /**
+   * OpenTelemetry traces (docs/observability.md#traces): on when OTEL_EXPORTER_OTLP_ENDPOINT is set;
+   * null otherwise, and then no tracer is built and no span is made.
+   */
+  tracing: TracingEnv | null;
+}
+
+export interface TracingEnv {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; spans go to `<endpoint>/v1/traces` over OTLP/HTTP (JSON). */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME (default "portier"): the traces' service.name. */
+  serviceName: string;
 }
 
 export interface MailEnv {
@@ -102,6 +114,25 @@ function sms(source: NodeJS.ProcessEnv): SmsEnv | null {
   if (base.protocol !== 'https:' && base.protocol !== 'http:')
     throw new Error(`SMS_API_BASE must be an http(s) URL, got "${apiBase}"`);
   return { apiBase, accountSid, authToken, from };
+}
+
+function tracing(source: NodeJS.ProcessEnv): TracingEnv | null {
+  const raw = source.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!raw) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL such as http://localhost:4318 (the collector's OTLP/HTTP base), got "${raw}"`,
+    );
+  return {
+    endpoint: raw.replace(/\/+$/, ''),
+    serviceName: source.OTEL_SERVICE_NAME?.trim() || 'portier',
+  };
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -240,5 +271,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     stripe: stripe(source),
     mail: mail(source),
     sms: sms(source),
+    tracing: tracing(source),
   };
 }

@@ -11,6 +11,8 @@ import type { DB } from './types.js';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.js';
 import { preparedStatements } from './prepared.js';
 import { descriptorLimit, pgliteMaxFiles } from '../descriptors.js';
+import type { Tracer } from '../tracing.js';
+import { traceQuery } from './query-spans.js';
 
 // DATE columns stay 'YYYY-MM-DD' strings: pg would otherwise build a Date at local midnight,
 // which shifts the day under any TZ west of UTC.
@@ -51,9 +53,18 @@ export interface DatabaseOptions {
    * the next query; an unobserved connection error would otherwise end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /** Traces each statement Kysely runs inside a span (docs/operations.md#traces); absent, nothing is traced. */
+  tracer?: Tracer;
 }
 
-function counterLog(queries: QueryCounter) {
+function counterLog(queries: QueryCounter, kind: DatabaseKind, tracer: Tracer | undefined) {
+  // Kysely calls its log in the async context of the query, after it ran: the span is made then,
+  // back-dated to the query's start, as a child of whatever span was active when it was sent.
+  if (tracer)
+    return (event: LogEvent) => {
+      queries.count += 1;
+      traceQuery(tracer, kind, event);
+    };
   return (event: LogEvent) => {
     if (event.level === 'query' || event.level === 'error') queries.count += 1;
   };
@@ -154,7 +165,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const onBroken = options.onConnectionError ?? ignoreBrokenConnection;
     pool.on('connect', (client) => client.on('error', onBroken));
     pool.on('error', ignoreBrokenConnection); // the same error, already told through the client
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: counterLog(queries, 'postgres', options.tracer),
+    });
     const databaseUrl = options.databaseUrl;
     return {
       db,
@@ -190,7 +204,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       new pg.Pool(Object.assign(createPgConfig(pglite), { max: 1, idleTimeoutMillis: 0 })),
     );
     pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(ignoreBrokenConnection));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: counterLog(queries) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: counterLog(queries, 'pglite', options.tracer),
+    });
     return {
       db,
       kind: 'pglite',

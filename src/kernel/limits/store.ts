@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { failSpan, hasActiveSpan, SpanKind, type Tracer } from '../tracing.js';
 
 /**
  * Where limiter counters live: in this process's memory, or in Redis so that every process of the
@@ -14,7 +15,11 @@ export function memoryLimiterStore(): LimiterStore {
 }
 
 /** Connects to Redis (fails start-up when it cannot be reached) or, without a URL, keeps counters in memory. */
-export async function openLimiterStore(redisUrl: string | undefined, log: Logger): Promise<LimiterStore> {
+export async function openLimiterStore(
+  redisUrl: string | undefined,
+  log: Logger,
+  tracer?: Tracer,
+): Promise<LimiterStore> {
   if (!redisUrl) return memoryLimiterStore();
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
@@ -26,6 +31,7 @@ export async function openLimiterStore(redisUrl: string | undefined, log: Logger
   redis.on('error', (error: Error) =>
     log.warn({ err: error }, 'limiter store (Redis) unavailable; limits fall back to this process until it is back'),
   );
+  if (tracer) traceCommands(redis, tracer);
   try {
     await redis.connect();
   } catch (error) {
@@ -41,5 +47,29 @@ export async function openLimiterStore(redisUrl: string | undefined, log: Logger
       closed = true;
       await redis.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/**
+ * One CLIENT span per Redis command sent inside a span (docs/operations.md#traces): the command's
+ * name only, never its arguments (keys name API keys and addresses).
+ */
+function traceCommands(redis: Redis, tracer: Tracer): void {
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command, stream) => {
+    if (!hasActiveSpan()) return send(command, stream);
+    const operation = command.name.toUpperCase();
+    const span = tracer.startSpan(operation, {
+      kind: SpanKind.CLIENT,
+      attributes: { 'db.system': 'redis', 'db.system.name': 'redis', 'db.operation.name': operation },
+    });
+    command.promise.then(
+      () => span.end(),
+      (error: unknown) => {
+        failSpan(span, error);
+        span.end();
+      },
+    );
+    return send(command, stream);
   };
 }

@@ -8,6 +8,7 @@ import { composeMail, composeSms, type GuestKey } from './message.js';
 import { MAX_NOTIFICATION_ATTEMPTS, nextNotificationAttempt } from './notification.rules.js';
 import { SMTP_TIMEOUT_MS, type Mailer } from './mailer.js';
 import { SMS_TIMEOUT_MS, type SmsClient } from './sms.js';
+import { inSpan, SpanKind, SpanStatusCode, type Span } from '../../kernel/tracing.js';
 
 // The notification sender: claims due notifications (FOR UPDATE SKIP LOCKED, with a lease), sends
 // them, and records each outcome. It runs beside the webhook dispatcher, in the API process and in
@@ -84,7 +85,32 @@ export class NotificationSender {
     });
   }
 
-  private async attempt(row: NotificationRow, leaseUntil: Date): Promise<'sent' | 'failed' | 'retry'> {
+  private attempt(row: NotificationRow, leaseUntil: Date): Promise<'sent' | 'failed' | 'retry'> {
+    const tracing = this.options.deps.tracing;
+    if (!tracing) return this.attemptOnce(row, leaseUntil, undefined);
+    // A CLIENT span around the send and the recording of its outcome (docs/operations.md#traces).
+    return inSpan(
+      tracing.tracer,
+      'notification delivery',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'portier.tenant.id': row.tenant_id,
+          'portier.notification.id': row.id,
+          'portier.notification.channel': row.channel,
+          'portier.notification.kind': row.kind,
+          'portier.notification.attempt': row.attempts + 1,
+        },
+      },
+      (span) => this.attemptOnce(row, leaseUntil, span),
+    );
+  }
+
+  private async attemptOnce(
+    row: NotificationRow,
+    leaseUntil: Date,
+    span: Span | undefined,
+  ): Promise<'sent' | 'failed' | 'retry'> {
     let error: string | null = null;
     try {
       await this.deliver(row);
@@ -97,10 +123,12 @@ export class NotificationSender {
       error === null ? null : attempts >= MAX_NOTIFICATION_ATTEMPTS ? null : nextNotificationAttempt(attempts, at);
     const status = error === null ? 'sent' : next ? 'pending' : 'failed';
     await repo.settle(this.db, row, leaseUntil, { status, error, nextAttemptAt: next, at });
-    this.options.deps.metrics?.observeNotification(
-      row.channel,
-      status === 'sent' ? 'success' : status === 'failed' ? 'given_up' : 'failure',
-    );
+    const outcome = status === 'sent' ? 'success' : status === 'failed' ? 'given_up' : 'failure';
+    this.options.deps.metrics?.observeNotification(row.channel, outcome);
+    if (span) {
+      span.setAttribute('portier.delivery.outcome', outcome);
+      if (error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    }
     if (error !== null) {
       this.log.warn(
         { notificationId: row.id, channel: row.channel, kind: row.kind, attempts, error, final: status === 'failed' },

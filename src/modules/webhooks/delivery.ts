@@ -11,6 +11,7 @@ import { signedRequest } from './signing.js';
 import { recordEvent } from './outbox.js';
 import type { Executor } from '../../kernel/db/index.js';
 import type { DeliveryOutcome, Metrics } from '../../kernel/metrics.js';
+import { inSpan, SpanKind, SpanStatusCode, type Span, type Tracing } from '../../kernel/tracing.js';
 
 // One attempt of one delivery: sign, send (outside any transaction: a slow receiver must never
 // hold the database), then record the outcome in one short transaction.
@@ -23,6 +24,8 @@ export interface DeliveryContext {
   log: Logger;
   /** Counts each attempt's outcome (portier_webhook_delivery_attempts_total); absent, nothing is counted. */
   metrics?: Metrics;
+  /** Traces each attempt and sends its `traceparent` (docs/operations.md#traces); absent, nothing is traced. */
+  tracing?: Tracing;
 }
 
 export interface AttemptOutcome extends SendResult {
@@ -35,11 +38,53 @@ export interface AttemptOutcome extends SendResult {
 
 const GONE = 410;
 
+type AttemptOptions = { retry: boolean; evenIfInactive?: boolean };
+
 /** Sends a claimed delivery once and records the attempt; `retry: false` makes a failure final. */
-export async function attemptDelivery(
+export function attemptDelivery(
   ctx: DeliveryContext,
   job: DeliveryJob,
-  options: { retry: boolean; evenIfInactive?: boolean },
+  options: AttemptOptions,
+): Promise<AttemptOutcome | null> {
+  const tracing = ctx.tracing;
+  if (!tracing) return attempt(ctx, job, options, undefined);
+  // A CLIENT span around the attempt: the receiver gets its context as `traceparent`, and the
+  // statements recording the outcome are its children.
+  return inSpan(
+    tracing.tracer,
+    'webhook delivery',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': 'POST',
+        ...serverOf(job.url),
+        'portier.tenant.id': job.delivery.tenant_id,
+        'portier.webhook.id': job.delivery.webhook_id,
+        'portier.webhook.delivery.id': job.delivery.id,
+        'portier.event.id': job.delivery.event_id,
+        'portier.event.type': job.eventType,
+      },
+    },
+    (span) => attempt(ctx, job, options, { span, tracing }),
+  );
+}
+
+/** The receiver's host and port, for the span (never the URL's credentials, path or query). */
+function serverOf(url: string): Record<string, string | number> {
+  try {
+    const target = new URL(url);
+    const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+    return { 'server.address': target.hostname.replace(/^\[|\]$/g, ''), 'server.port': port };
+  } catch {
+    return {};
+  }
+}
+
+async function attempt(
+  ctx: DeliveryContext,
+  job: DeliveryJob,
+  options: AttemptOptions,
+  traced: { span: Span; tracing: Tracing } | undefined,
 ): Promise<AttemptOutcome | null> {
   const { delivery } = job;
   if (!job.active && !options.evenIfInactive) {
@@ -50,6 +95,7 @@ export async function attemptDelivery(
       'subscription is inactive',
       ctx.now(),
     );
+    traced?.span.setAttribute('portier.delivery.outcome', 'subscription_inactive');
     return null;
   }
   const secrets: string[] = [];
@@ -70,6 +116,7 @@ export async function attemptDelivery(
       'signing secret unavailable',
       ctx.now(),
     );
+    traced?.span.setStatus({ code: SpanStatusCode.ERROR, message: 'signing secret unavailable' });
     return null;
   }
 
@@ -85,6 +132,9 @@ export async function attemptDelivery(
     },
     attemptedAt,
   );
+  // The attempt's own span context, so the receiver can join its trace; not signed (the signature
+  // covers the id, the timestamp and the body).
+  traced?.tracing.inject(headers);
   const result = await ctx.send(job.url, headers, body);
   const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const { outcome, nextAttemptAt } = await recordAttempt(
@@ -97,6 +147,11 @@ export async function attemptDelivery(
     options.retry,
   );
   ctx.metrics?.observeWebhookDelivery(outcome);
+  if (traced) {
+    if (result.statusCode !== null) traced.span.setAttribute('http.response.status_code', result.statusCode);
+    traced.span.setAttribute('portier.delivery.outcome', outcome);
+    if (!success) traced.span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'delivery failed' });
+  }
   ctx.log.info(
     {
       webhookId: delivery.webhook_id,

@@ -4,6 +4,7 @@ import type { DB } from '../../kernel/db/types.js';
 import type { ServerSecret } from '../../kernel/crypto.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import type { Metrics } from '../../kernel/metrics.js';
+import type { Tracing } from '../../kernel/tracing.js';
 import * as deliveries from './deliveries.repository.js';
 import { attemptDelivery, type AttemptOutcome, type DeliveryContext } from './delivery.js';
 import type { Resolver } from './address-guard.js';
@@ -46,6 +47,8 @@ export interface DispatcherOptions {
   sweepIntervalMs?: number;
   /** Counts attempts by outcome (docs/operations.md). */
   metrics?: Metrics;
+  /** Traces each attempt (docs/operations.md#traces). */
+  tracing?: Tracing;
 }
 
 /** A periodic job of the dispatcher's pass; it may run in several processes at once. */
@@ -73,6 +76,7 @@ export function dispatcherOptionsOf(deps: AppDeps, overrides: Partial<Dispatcher
     allowPrivateNetworks: deps.env.webhookAllowPrivateNetworks,
     sweeps: deps.dispatcherSweeps,
     metrics: deps.metrics,
+    tracing: deps.tracing,
     listen: (channel, onNotify) => deps.database.listen(channel, onNotify),
     pollIntervalMs: deps.env.webhookPollIntervalMs,
     ...overrides,
@@ -117,6 +121,7 @@ export class WebhookDispatcher {
       log: options.log,
       now: options.now,
       metrics: options.metrics,
+      tracing: options.tracing,
       send:
         options.send ??
         createSender({ allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs, resolver: options.resolver }),

@@ -101,7 +101,15 @@ export async function testWebhook(
     );
   const [job] = await deliveries.loadJobs(db, [deliveryId]);
   if (!job) throw notFound('Webhook', webhookId); // deleted meanwhile
-  const ctx = { db: deps.database.db, secret: deps.secret, send, now: deps.now, log: deps.log, metrics: deps.metrics };
+  const ctx = {
+    db: deps.database.db,
+    secret: deps.secret,
+    send,
+    now: deps.now,
+    log: deps.log,
+    metrics: deps.metrics,
+    tracing: deps.tracing,
+  };
   const outcome = await attemptDelivery(ctx, job, { retry: false, evenIfInactive: true });
   if (!outcome) throw conflict('webhook_unavailable', 'The test event could not be signed for this subscription');
   const { eventId, success, statusCode, durationMs, error } = outcome;

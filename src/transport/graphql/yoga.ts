@@ -13,6 +13,7 @@ import { causeOf, isGraphQLError } from './error-cause.js';
 import { inputRulesPlugin, withoutHints } from './input-rules.js';
 import { fieldErrorsAreOkPlugin } from './field-errors.js';
 import { operationNamePlugin } from './operation-name.js';
+import { tracingPlugins } from './tracing.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -130,6 +131,7 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
           return undefined;
         },
       }),
+      ...tracingPlugins(deps.tracing),
     ],
   });
 }

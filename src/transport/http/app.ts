@@ -28,6 +28,7 @@ import { registerQueryGuard } from './query-guard.js';
 import { registerCors } from './cors.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerMetrics } from './metrics.js';
+import { traceRequests } from './tracing.js';
 import cookie from '@fastify/cookie';
 import { DashboardSessions, registerSessionRoutes } from '../../modules/users/index.js';
 import { createSignInThrottle, type SignInThrottle } from '../../modules/users/index.js';
@@ -105,6 +106,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     },
     clientErrorHandler,
   });
+  // One span per request (OTEL_EXPORTER_OTLP_ENDPOINT set), wrapping fastify's handler before anything else.
+  if (deps.tracing) traceRequests(fastify, deps.tracing);
   const routes = new RouteRegistry();
   routes.attach(fastify);
   registerErrorHandling(fastify, deps);
