@@ -16,6 +16,14 @@ export async function eventually<T>(check: () => T | undefined, timeoutMs: numbe
   }
 }
 
+/** Every client opened and not yet closed: a test's afterEach closes what a failed test left open. */
+export const openClients = new Set<{ close(): unknown }>();
+
+/** Closes every client still open. */
+export async function closeAll(): Promise<void> {
+  await Promise.all([...openClients].map((c) => c.close()));
+}
+
 export interface Received {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   payload: any;
@@ -42,6 +50,7 @@ export class SseSubscription {
     variables: Record<string, unknown> = {},
   ): Promise<SseSubscription> {
     const s = new SseSubscription();
+    openClients.add(s);
     const res = await fetch(`${baseUrl}/api/v1/graphql`, {
       method: 'POST',
       headers: {
@@ -95,11 +104,12 @@ export class SseSubscription {
 
   /** The first received payload (after `skip`) matching `match`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  next(match: (payload: any) => boolean = () => true, timeoutMs = 10_000): Promise<Received> {
+  next(match: (payload: any) => boolean = () => true, timeoutMs = 30_000): Promise<Received> {
     return eventually(() => this.received.find((r) => match(r.payload)), timeoutMs, 'a subscription message');
   }
 
   close(): void {
+    openClients.delete(this);
     this.abort.abort();
   }
 }
@@ -136,6 +146,7 @@ export class WsSubscription {
       },
     });
     const s = new WsSubscription(client);
+    openClients.add(s);
     holder.s = s;
     s.unsubscribe = client.subscribe(
       { query, variables },
@@ -154,11 +165,12 @@ export class WsSubscription {
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  next(match: (payload: any) => boolean = () => true, timeoutMs = 10_000): Promise<Received> {
+  next(match: (payload: any) => boolean = () => true, timeoutMs = 30_000): Promise<Received> {
     return eventually(() => this.received.find((r) => match(r.payload)), timeoutMs, 'a subscription message');
   }
 
   async close(): Promise<void> {
+    openClients.delete(this);
     this.unsubscribe();
     await this.client.dispose();
   }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { bookViaRest, buildActiveDevice, buildDoor, buildVenue, slotInDays } from './builders.js';
-import { eventually, SseSubscription, WsSubscription } from './subscription-clients.js';
+import { closeAll, eventually, SseSubscription, WsSubscription } from './subscription-clients.js';
 import { createAccommodation, createObject } from '../src/modules/catalog/catalog.service.js';
 import { parseCreateAccommodation, parseCreateObject } from '../src/modules/catalog/catalog.commands.js';
 import { recordEvent } from '../src/modules/webhooks/outbox.js';
@@ -36,8 +36,9 @@ afterAll(async () => {
   await app?.close();
 });
 
-// Every test closes what it opened; the next starts once the server has let go of them all.
+// Every test closes what it opened (a failed one here); the next starts once the server has let go of them all.
 afterEach(async () => {
+  await closeAll();
   await subscriptionsOpen(0);
 });
 
@@ -48,7 +49,7 @@ const book = (venue: { tenantId: string; apiKey: string }, objectId: string) =>
 
 /** Waits until this process holds `n` open subscriptions (a subscription's registration has no answer of its own over graphql-ws). */
 const subscriptionsOpen = (n: number) =>
-  eventually(() => (app.deps.live.hub.size === n ? true : undefined), 20_000, `${n} open subscriptions`);
+  eventually(() => (app.deps.live.hub.size === n ? true : undefined), 60_000, `${n} open subscriptions`);
 
 describe('bookingChanged', () => {
   it('over SSE: the booking created after the subscription opened, with its event type and fields', async () => {
@@ -244,11 +245,11 @@ describe('authentication, scopes and limits', () => {
 
   it('graphql-ws without connectionParams or with a bad key: closed with 4401 naming what is wrong', async () => {
     const none = WsSubscription.open(url, undefined, BOOKING_CHANGED);
-    const closedNone = await eventually(() => none.closed, 10_000, 'the close');
+    const closedNone = await eventually(() => none.closed, 30_000, 'the close');
     expect(closedNone.code).toBe(4401);
     expect(closedNone.reason).toMatch(/connectionParams/);
     const bad = WsSubscription.open(url, { authorization: 'Bearer svc_not-a-key' }, BOOKING_CHANGED);
-    const closedBad = await eventually(() => bad.closed, 10_000, 'the close');
+    const closedBad = await eventually(() => bad.closed, 30_000, 'the close');
     expect(closedBad).toEqual({ code: 4401, reason: 'Unauthorized: the API key is unknown or revoked' });
     await none.close();
     await bad.close();
@@ -259,7 +260,7 @@ describe('authentication, scopes and limits', () => {
     const devicesOnly = await h.key(venue.tenantId, ['devices:read']);
     const sse = await SseSubscription.open(url, devicesOnly, BOOKING_CHANGED);
     expect(sse.status).toBe(403);
-    await eventually(() => (sse.completed ? true : undefined), 10_000, 'the refusal');
+    await eventually(() => (sse.completed ? true : undefined), 30_000, 'the refusal');
     expect(sse.received.map((r) => r.payload)).toEqual([
       {
         data: { bookingChanged: null },
@@ -272,13 +273,13 @@ describe('authentication, scopes and limits', () => {
       },
     ]);
     const ws = WsSubscription.open(url, { authorization: `Bearer ${devicesOnly}` }, BOOKING_CHANGED);
-    await eventually(() => (ws.completed ? true : undefined), 10_000, 'the refusal');
+    await eventually(() => (ws.completed ? true : undefined), 30_000, 'the refusal');
     expect(JSON.stringify(ws.error ?? ws.received)).toContain('bookings:read');
     await ws.close();
     const bookingsOnly = await h.key(venue.tenantId, ['bookings:read']);
     const access = await SseSubscription.open(url, bookingsOnly, ACCESS_DECIDED);
     expect(access.status).toBe(403);
-    await eventually(() => (access.completed ? true : undefined), 10_000, 'the refusal');
+    await eventually(() => (access.completed ? true : undefined), 30_000, 'the refusal');
     expect(JSON.stringify(access.received)).toContain('lacks the scope devices:read needed for accessDecided');
     expect(app.deps.live.hub.size).toBe(0);
   });
@@ -292,7 +293,7 @@ describe('authentication, scopes and limits', () => {
     const ws = WsSubscription.open(url, { authorization: `Bearer ${limited}` }, BOOKING_CHANGED);
     await subscriptionsOpen(1);
     const second = WsSubscription.open(url, { authorization: `Bearer ${limited}` }, BOOKING_CHANGED);
-    await eventually(() => (second.completed ? true : undefined), 10_000, 'the refusal');
+    await eventually(() => (second.completed ? true : undefined), 30_000, 'the refusal');
     expect(JSON.stringify(second.error)).toMatch(/Rate limit of 2 requests per minute exceeded; retry in \d+ s/);
     const third = await SseSubscription.open(url, limited, BOOKING_CHANGED);
     expect(third.status).toBe(429);
@@ -307,7 +308,7 @@ describe('authentication, scopes and limits', () => {
     for (let i = 0; i < 3; i += 1) open.push(await SseSubscription.open(url, venue.apiKey, BOOKING_CHANGED));
     await subscriptionsOpen(before + 3);
     const refused = await SseSubscription.open(url, venue.apiKey, BOOKING_CHANGED);
-    await eventually(() => (refused.completed ? true : undefined), 10_000, 'the refusal');
+    await eventually(() => (refused.completed ? true : undefined), 30_000, 'the refusal');
     const refusal = JSON.stringify(refused.body ?? refused.received);
     expect(refusal).toContain('too_many_subscriptions');
     expect(refusal).toContain('MAX_SUBSCRIPTIONS_PER_KEY (3)');
@@ -333,10 +334,10 @@ describe('shutdown', () => {
     const venue = await buildVenue(h);
     const sse = await SseSubscription.open(ownUrl, venue.apiKey, BOOKING_CHANGED);
     const ws = WsSubscription.open(ownUrl, { authorization: `Bearer ${venue.apiKey}` }, BOOKING_CHANGED);
-    await eventually(() => (own.deps.live.hub.size === 2 ? true : undefined), 20_000, 'two subscriptions');
+    await eventually(() => (own.deps.live.hub.size === 2 ? true : undefined), 60_000, 'two subscriptions');
     await own.close();
-    await eventually(() => (sse.completed ? true : undefined), 10_000, 'the SSE stream to end');
-    const closed = await eventually(() => ws.closed, 10_000, 'the socket to close');
+    await eventually(() => (sse.completed ? true : undefined), 30_000, 'the SSE stream to end');
+    const closed = await eventually(() => ws.closed, 30_000, 'the socket to close');
     expect(closed.code).toBe(1001);
     expect(own.deps.live.hub.size).toBe(0);
     await ws.close();

@@ -15,10 +15,12 @@ import { WAKE_CHANNEL } from './outbox.js';
 /** Events read per tenant per statement. */
 const PAGE = 100;
 /**
- * Reads again this long after a wake: an event whose transaction committed while an older one was
- * still running is read once that one ends, which sends no NOTIFY of its own.
+ * Reads again at these delays after a wake (one chain at a time; a new wake starts it over): an
+ * event whose transaction committed while an older transaction was still running — anywhere on the
+ * database server, the snapshot's xmin is server-wide — becomes readable when that one ends, which
+ * sends no NOTIFY of its own.
  */
-const SETTLE_RETRY_MS = [100, 400];
+const SETTLE_RETRY_MS = [50, 100, 150, 200, 250, 250, 500, 500];
 /** The fallback poll while anyone subscribes, in case a notification was lost. */
 const POLL_MS = 2_000;
 
@@ -69,14 +71,16 @@ export function outboxTail(database: Database, log: Logger): LiveSource {
       }
     });
   };
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
+  let settle: NodeJS.Timeout | undefined;
+  const settleFrom = (step: number) => {
+    clearTimeout(settle);
+    const delay = SETTLE_RETRY_MS[step];
+    if (delay === undefined) return;
+    settle = setTimeout(() => {
       read();
-    }, ms);
-    timer.unref();
-    timers.add(timer);
+      settleFrom(step + 1);
+    }, delay);
+    settle.unref();
   };
 
   return {
@@ -84,14 +88,13 @@ export function outboxTail(database: Database, log: Logger): LiveSource {
       deliver = onMessage;
       const stopListening = await database.listen(WAKE_CHANNEL, () => {
         read();
-        for (const ms of SETTLE_RETRY_MS) later(ms);
+        settleFrom(0);
       });
       const poll = setInterval(read, POLL_MS);
       poll.unref();
       return async () => {
         clearInterval(poll);
-        for (const timer of timers) clearTimeout(timer);
-        timers.clear();
+        clearTimeout(settle);
         cursors.clear();
         await stopListening();
         await reading;
