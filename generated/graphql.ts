@@ -36,6 +36,19 @@ export type Scalars = {
   URL: { input: string; output: string; }
 };
 
+/** One access decision (accessDecided). */
+export type AccessDecision = {
+  __typename?: 'AccessDecision';
+  /** True when the door was opened. */
+  allowed: Scalars['Boolean']['output'];
+  /** When it was decided. */
+  decidedAt: Scalars['DateTime']['output'];
+  /** The door id as the controller sent it. */
+  doorId: Scalars['String']['output'];
+  /** The access-log entry written for it. */
+  entry: AccessLogEntry;
+};
+
 /**
  * Why an access check was refused. The values are the device protocol's wire values (a door reports
  * them in its offline access log too).
@@ -334,6 +347,21 @@ export type Booking = {
   totalPrice: Scalars['Int']['output'];
   /** When the booking last changed (status, times, guest, payment, metadata); its createdAt until then. */
   updatedAt: Scalars['DateTime']['output'];
+};
+
+/** One change of a booking (bookingChanged). */
+export type BookingChange = {
+  __typename?: 'BookingChange';
+  /** The booking as it is now (read when the message is sent: a later change may already show). */
+  booking: Booking;
+  /** The event's id: the same as in the events feed and the webhook-id of its webhook deliveries. */
+  eventId: Scalars['ID']['output'];
+  /** When the change happened. */
+  occurredAt: Scalars['DateTime']['output'];
+  /** The booking's data.sequence in the event: increases with each of the booking's events. */
+  sequence: Maybe<Scalars['Int']['output']>;
+  /** The event type, as webhooks and the events feed name it: booking.created, booking.confirmed, booking.cancelled, booking.completed, booking.rescheduled, booking.paid or booking.refunded. */
+  type: Scalars['String']['output'];
 };
 
 /** A page of bookings ordered by start time, then id (a cursor connection). */
@@ -698,6 +726,21 @@ export type DeviceStatus =
   | 'PENDING_ACTIVATION'
   /** Revoked: its key no longer works. */
   | 'REVOKED';
+
+/** A controller's presence changed (deviceStatusChanged). */
+export type DeviceStatusChange = {
+  __typename?: 'DeviceStatusChange';
+  /** The device as it is now. */
+  device: Device;
+  /** The event's id: the same as in the events feed and the webhook-id of its webhook deliveries. */
+  eventId: Scalars['ID']['output'];
+  /** When the change happened. */
+  occurredAt: Scalars['DateTime']['output'];
+  /** True for device.online. */
+  online: Scalars['Boolean']['output'];
+  /** device.offline or device.online, as webhooks and the events feed name it. */
+  type: Scalars['String']['output'];
+};
 
 /** The health data of the latest heartbeat. */
 export type DeviceTelemetry = {
@@ -2464,6 +2507,45 @@ export type SpecialDate = {
   reason: Scalars['String']['output'];
 };
 
+/**
+ * Live updates (docs/subscriptions.md): over Server-Sent Events (POST /api/v1/graphql with
+ * `Accept: text/event-stream`) or WebSocket (the graphql-ws protocol, same path). Each subscription
+ * sees its own tenant's changes from the moment it opens, whichever process of the service made them.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** A door controller asked Portier whether to open a door, and Portier decided (the access-log entry). */
+  accessDecided: AccessDecision;
+  /**
+   * A booking of the tenant was created, confirmed, cancelled, completed, rescheduled, paid or refunded:
+   * one message per event of the events feed (the same id), once its transaction committed.
+   */
+  bookingChanged: BookingChange;
+  /** A door controller of the tenant went offline (3 heartbeats missed) or came back online. */
+  deviceStatusChanged: DeviceStatusChange;
+};
+
+
+/**
+ * Live updates (docs/subscriptions.md): over Server-Sent Events (POST /api/v1/graphql with
+ * `Accept: text/event-stream`) or WebSocket (the graphql-ws protocol, same path). Each subscription
+ * sees its own tenant's changes from the moment it opens, whichever process of the service made them.
+ */
+export type SubscriptionAccessDecidedArgs = {
+  doorId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Live updates (docs/subscriptions.md): over Server-Sent Events (POST /api/v1/graphql with
+ * `Accept: text/event-stream`) or WebSocket (the graphql-ws protocol, same path). Each subscription
+ * sees its own tenant's changes from the moment it opens, whichever process of the service made them.
+ */
+export type SubscriptionBookingChangedArgs = {
+  accommodationId?: InputMaybe<Scalars['ID']['input']>;
+  objectId?: InputMaybe<Scalars['ID']['input']>;
+};
+
 /** A customer of Portier: a venue operator whose data is kept apart from every other tenant's. */
 export type Tenant = {
   __typename?: 'Tenant';
@@ -2862,6 +2944,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessDecision: ResolverTypeWrapper<Omit<AccessDecision, 'entry'> & { entry: ResolversTypes['AccessLogEntry'] }>;
   AccessDenialReason: AccessDenialReason;
   AccessLogConnection: ResolverTypeWrapper<Omit<AccessLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['AccessLogEdge']>, nodes: Array<ResolversTypes['AccessLogEntry']> }>;
   AccessLogEdge: ResolverTypeWrapper<Omit<AccessLogEdge, 'node'> & { node: ResolversTypes['AccessLogEntry'] }>;
@@ -2880,6 +2963,7 @@ export type ResolversTypes = {
   AvailabilityResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['AvailabilityResult']>;
   BookableObject: ResolverTypeWrapper<ObjectRow>;
   Booking: ResolverTypeWrapper<BookingView>;
+  BookingChange: ResolverTypeWrapper<Omit<BookingChange, 'booking'> & { booking: ResolversTypes['Booking'] }>;
   BookingConnection: ResolverTypeWrapper<Omit<BookingConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['BookingEdge']>, nodes: Array<ResolversTypes['Booking']> }>;
   BookingCredentials: ResolverTypeWrapper<BookingCredentials>;
   BookingEdge: ResolverTypeWrapper<Omit<BookingEdge, 'node'> & { node: ResolversTypes['Booking'] }>;
@@ -2911,6 +2995,7 @@ export type ResolversTypes = {
   DeviceCommandStatus: DeviceCommandStatus;
   DeviceCommandType: DeviceCommandType;
   DeviceStatus: DeviceStatus;
+  DeviceStatusChange: ResolverTypeWrapper<Omit<DeviceStatusChange, 'device'> & { device: ResolversTypes['Device'] }>;
   DeviceTelemetry: ResolverTypeWrapper<DeviceTelemetryData>;
   Door: ResolverTypeWrapper<DoorRow>;
   DoorBehavior: DoorBehavior;
@@ -2961,6 +3046,7 @@ export type ResolversTypes = {
   SmsCredential: ResolverTypeWrapper<SmsCredential>;
   SpecialDate: ResolverTypeWrapper<SpecialDate>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantRow>;
   TenantSettings: ResolverTypeWrapper<TenantSettings>;
   TenantSettingsInput: TenantSettingsInput;
@@ -2989,6 +3075,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AccessDecision: Omit<AccessDecision, 'entry'> & { entry: ResolversParentTypes['AccessLogEntry'] };
   AccessLogConnection: Omit<AccessLogConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['AccessLogEdge']>, nodes: Array<ResolversParentTypes['AccessLogEntry']> };
   AccessLogEdge: Omit<AccessLogEdge, 'node'> & { node: ResolversParentTypes['AccessLogEntry'] };
   AccessLogEntry: AccessLogRow;
@@ -3005,6 +3092,7 @@ export type ResolversParentTypes = {
   AvailabilityResult: ResolversUnionTypes<ResolversParentTypes>['AvailabilityResult'];
   BookableObject: ObjectRow;
   Booking: BookingView;
+  BookingChange: Omit<BookingChange, 'booking'> & { booking: ResolversParentTypes['Booking'] };
   BookingConnection: Omit<BookingConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['BookingEdge']>, nodes: Array<ResolversParentTypes['Booking']> };
   BookingCredentials: BookingCredentials;
   BookingEdge: Omit<BookingEdge, 'node'> & { node: ResolversParentTypes['Booking'] };
@@ -3031,6 +3119,7 @@ export type ResolversParentTypes = {
   DeviceCommand: DeviceCommandRow;
   DeviceCommandEntry: DeviceCommandRow;
   DeviceCommandPayload: Omit<DeviceCommandPayload, 'command'> & { command: ResolversParentTypes['DeviceCommand'] };
+  DeviceStatusChange: Omit<DeviceStatusChange, 'device'> & { device: ResolversParentTypes['Device'] };
   DeviceTelemetry: DeviceTelemetryData;
   Door: DoorRow;
   DoorOfflinePolicy: DoorOfflinePolicy;
@@ -3074,6 +3163,7 @@ export type ResolversParentTypes = {
   SmsCredential: SmsCredential;
   SpecialDate: SpecialDate;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Tenant: TenantRow;
   TenantSettings: TenantSettings;
   TenantSettingsInput: TenantSettingsInput;
@@ -3110,6 +3200,13 @@ export type RequiresScopesDirectiveResolver<Result, Parent, ContextType = GraphQ
 export type RestOnlyDirectiveArgs = { };
 
 export type RestOnlyDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = RestOnlyDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type AccessDecisionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessDecision'] = ResolversParentTypes['AccessDecision']> = {
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  decidedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  doorId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  entry?: Resolver<ResolversTypes['AccessLogEntry'], ParentType, ContextType>;
+};
 
 export type AccessLogConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AccessLogConnection'] = ResolversParentTypes['AccessLogConnection']> = {
   edges?: Resolver<Array<ResolversTypes['AccessLogEdge']>, ParentType, ContextType>;
@@ -3249,6 +3346,14 @@ export type BookingResolvers<ContextType = GraphQLContext, ParentType extends Re
   status?: Resolver<ResolversTypes['BookingStatus'], ParentType, ContextType>;
   totalPrice?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type BookingChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingChange'] = ResolversParentTypes['BookingChange']> = {
+  booking?: Resolver<ResolversTypes['Booking'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  sequence?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type BookingConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingConnection'] = ResolversParentTypes['BookingConnection']> = {
@@ -3400,6 +3505,14 @@ export type DeviceCommandEntryResolvers<ContextType = GraphQLContext, ParentType
 
 export type DeviceCommandPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeviceCommandPayload'] = ResolversParentTypes['DeviceCommandPayload']> = {
   command?: Resolver<ResolversTypes['DeviceCommand'], ParentType, ContextType>;
+};
+
+export type DeviceStatusChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeviceStatusChange'] = ResolversParentTypes['DeviceStatusChange']> = {
+  device?: Resolver<ResolversTypes['Device'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  online?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DeviceTelemetryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DeviceTelemetry'] = ResolversParentTypes['DeviceTelemetry']> = {
@@ -3762,6 +3875,12 @@ export type SpecialDateResolvers<ContextType = GraphQLContext, ParentType extend
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  accessDecided?: SubscriptionResolver<ResolversTypes['AccessDecision'], "accessDecided", ParentType, ContextType, Partial<SubscriptionAccessDecidedArgs>>;
+  bookingChanged?: SubscriptionResolver<ResolversTypes['BookingChange'], "bookingChanged", ParentType, ContextType, Partial<SubscriptionBookingChangedArgs>>;
+  deviceStatusChanged?: SubscriptionResolver<ResolversTypes['DeviceStatusChange'], "deviceStatusChanged", ParentType, ContextType>;
+};
+
 export type TenantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3892,6 +4011,7 @@ export type WeeklyScheduleResolvers<ContextType = GraphQLContext, ParentType ext
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
+  AccessDecision?: AccessDecisionResolvers<ContextType>;
   AccessLogConnection?: AccessLogConnectionResolvers<ContextType>;
   AccessLogEdge?: AccessLogEdgeResolvers<ContextType>;
   AccessLogEntry?: AccessLogEntryResolvers<ContextType>;
@@ -3908,6 +4028,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AvailabilityResult?: AvailabilityResultResolvers<ContextType>;
   BookableObject?: BookableObjectResolvers<ContextType>;
   Booking?: BookingResolvers<ContextType>;
+  BookingChange?: BookingChangeResolvers<ContextType>;
   BookingConnection?: BookingConnectionResolvers<ContextType>;
   BookingCredentials?: BookingCredentialsResolvers<ContextType>;
   BookingEdge?: BookingEdgeResolvers<ContextType>;
@@ -3930,6 +4051,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DeviceCommand?: DeviceCommandResolvers<ContextType>;
   DeviceCommandEntry?: DeviceCommandEntryResolvers<ContextType>;
   DeviceCommandPayload?: DeviceCommandPayloadResolvers<ContextType>;
+  DeviceStatusChange?: DeviceStatusChangeResolvers<ContextType>;
   DeviceTelemetry?: DeviceTelemetryResolvers<ContextType>;
   Door?: DoorResolvers<ContextType>;
   DoorOfflinePolicy?: DoorOfflinePolicyResolvers<ContextType>;
@@ -3970,6 +4092,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Slot?: SlotResolvers<ContextType>;
   SmsCredential?: SmsCredentialResolvers<ContextType>;
   SpecialDate?: SpecialDateResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Tenant?: TenantResolvers<ContextType>;
   TenantSettings?: TenantSettingsResolvers<ContextType>;
   URL?: GraphQLScalarType;

@@ -306,9 +306,9 @@ describe('GraphQL', () => {
     expectBadUserInput(res, name);
   });
 
-  it('a subscription operation', async () => {
-    const res = await app.graphql(venue.apiKey, 'subscription { __typename }');
-    expectBadUserInput(res, 'subscription');
+  it('a subscription operation without Accept: text/event-stream', async () => {
+    const res = await app.graphql(venue.apiKey, 'subscription { bookingChanged { type } }');
+    expectBadUserInput(res, 'subscription operations need Server-Sent Events (send Accept: text/event-stream)');
   });
 
   it('enum suggestions do not leak', async () => {

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../kernel/db/types.js';
 import type { AppDeps, BaseDeps, Loaders } from '../kernel/deps.js';
 import type { PortierModule } from '../kernel/module.js';
-import { AccessLogWriter, DoorKeyCache } from '../modules/access/index.js';
-import { createSender, recordEvent, tenantsSubscribedTo } from '../modules/webhooks/index.js';
+import { accessDecisionMessage, AccessLogWriter, DoorKeyCache } from '../modules/access/index.js';
+import { createSender, outboxTail, recordEvent, tenantsSubscribedTo } from '../modules/webhooks/index.js';
+import { LiveHub, notifyTransport, redisTransport, SubscriptionSlots } from '../kernel/live/index.js';
 import { sweepDevicePresence, type ListeningTenants, type RecordDeviceEvent } from '../modules/devices/index.js';
 import { SlotScheduleCache } from '../modules/availability/index.js';
 import { createStripeProvider, refundCancelledBooking, sweepExpiredHolds } from '../modules/payments/index.js';
@@ -26,7 +27,22 @@ function loadersOf(modules: readonly PortierModule[]): (db: Kysely<DB>) => Loade
 export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = MODULES): AppDeps {
   const { database, env, secret, log, limits, now, metrics, tracing } = base;
   const deviceEvents: RecordDeviceEvent = (db, tenantId, type, data) => recordEvent(db, tenantId, type, data);
-  const presenceListeners: ListeningTenants = (db) => tenantsSubscribedTo(db, ['device.offline', 'device.online']);
+  // Live updates (docs/subscriptions.md): Redis pub/sub when the runtime has Redis, else NOTIFY.
+  const live = {
+    hub: new LiveHub(
+      limits.store.kind === 'redis' ? redisTransport(limits.store.redis, log) : notifyTransport(database, log),
+      log,
+      [outboxTail(database, log)],
+    ),
+    slots: new SubscriptionSlots(env.maxSubscriptionsPerKey),
+  };
+  // Presence is tracked for tenants a webhook listens for, and for those with a live subscriber here.
+  const presenceListeners: ListeningTenants = async (db) => [
+    ...new Set([
+      ...(await tenantsSubscribedTo(db, ['device.offline', 'device.online'])),
+      ...live.hub.watching('event'),
+    ]),
+  ];
   const deps: AppDeps = {
     database,
     env,
@@ -36,13 +52,21 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
     now,
     metrics,
     tracing,
-    accessLog: new AccessLogWriter(database.db, (error, lost) => {
-      log.error({ err: error, lost }, 'access log entries could not be written');
-    }),
+    accessLog: new AccessLogWriter(
+      database.db,
+      (error, lost) => {
+        log.error({ err: error, lost }, 'access log entries could not be written');
+      },
+      // accessDecided: each committed decision to every process (one publish per batch).
+      (entries) => {
+        for (const entry of entries) live.hub.publish(accessDecisionMessage(entry));
+      },
+    ),
     doorKeys: new DoorKeyCache(secret),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
     slotSchedules: new SlotScheduleCache(),
     deviceEvents,
+    live,
     modules,
     createLoaders: loadersOf(modules),
     dispatcherSweeps: [

@@ -9,6 +9,8 @@ export interface Env {
   pgliteDir: string;
   publicUrl: string;
   rateLimitPerMinute: number;
+  /** MAX_SUBSCRIPTIONS_PER_KEY: GraphQL subscriptions one API key (or OAuth grant) holds open at once, per process (docs/subscriptions.md). */
+  maxSubscriptionsPerKey: number;
   webhookAllowPrivateNetworks: boolean;
   /** WEBHOOK_POLL_INTERVAL_MS: the dispatchers' fallback poll; they are woken on commit (docs/webhooks.md). */
   webhookPollIntervalMs: number;
@@ -247,6 +249,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     pgliteDir: source.PGLITE_DIR || './data',
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
+    maxSubscriptionsPerKey: integer('MAX_SUBSCRIPTIONS_PER_KEY', source.MAX_SUBSCRIPTIONS_PER_KEY, 20),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', source.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     webhookPollIntervalMs: integer('WEBHOOK_POLL_INTERVAL_MS', source.WEBHOOK_POLL_INTERVAL_MS, 5000),
     redisUrl: source.REDIS_URL || undefined,

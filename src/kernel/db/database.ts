@@ -36,9 +36,10 @@ export interface Database {
    * from any process, through a connection of its own (not the pool's); and once more whenever a
    * lost listening connection is back, since notifications sent meanwhile were missed. It never
    * throws: while it cannot listen it retries (the caller keeps a slower poll). Resolves to a
-   * function that stops listening.
+   * function that stops listening. `payload` is the NOTIFY's payload (absent on the call after a
+   * reconnection).
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -90,7 +91,7 @@ const LISTEN_RETRY_MS = { first: 500, max: 30_000 };
 async function listenPostgres(
   connectionString: string,
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload?: string) => void,
   onBroken: (error: Error) => void,
 ): Promise<() => Promise<void>> {
   const statement = listenStatement(channel);
@@ -118,7 +119,7 @@ async function listenPostgres(
     // A connect that hangs (a network partition) gives up and is retried like a refused one.
     const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
     c.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload);
     });
     c.on('error', (error) => {
       onBroken(error);
@@ -217,8 +218,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // transaction) and PGlite hands every notification it delivers at commit to onNotification.
       async listen(channel, onNotify) {
         const statement = listenStatement(channel);
-        const off = pglite.onNotification((name) => {
-          if (name === channel) onNotify();
+        const off = pglite.onNotification((name, payload) => {
+          if (name === channel) onNotify(payload);
         });
         // Unable to listen (the database is closing): the caller's poll still runs.
         await pool.query(statement).catch(ignoreBrokenConnection);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../kernel/db/types.js';
 import type { AccessLogEntry } from './access.repository.js';
@@ -14,18 +15,23 @@ export const ACCESS_LOG_BATCH = 500;
  * a process that crashes loses at most the last ~10 ms of log entries; a failed batch is retried
  * row by row and what still fails is reported in the logs.
  */
+/** An entry as written, with the id it got (given here, so no statement has to hand it back). */
+export type WrittenAccessLogEntry = AccessLogEntry & { id: string };
+
 export class AccessLogWriter {
-  private pending: AccessLogEntry[] = [];
+  private pending: WrittenAccessLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly onError: (error: unknown, lost: number) => void,
+    /** Told of the entries once they are committed (live updates: accessDecided); never awaited. */
+    private readonly onWritten?: (entries: readonly WrittenAccessLogEntry[]) => void,
   ) {}
 
   append(entry: AccessLogEntry): void {
-    this.pending.push(entry);
+    this.pending.push({ ...entry, id: randomUUID() });
     if (this.pending.length >= ACCESS_LOG_BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), ACCESS_LOG_FLUSH_MS);
   }
@@ -43,14 +49,16 @@ export class AccessLogWriter {
     return this.inFlight;
   }
 
-  private async write(batch: AccessLogEntry[]): Promise<void> {
+  private async write(batch: WrittenAccessLogEntry[]): Promise<void> {
     try {
       await insertAccessLogBatch(this.db, batch);
+      this.onWritten?.(batch);
     } catch {
       // One bad row (say, of a device deleted meanwhile) must not cost the others: one by one.
       for (const entry of batch) {
         try {
           await insertAccessLogBatch(this.db, [entry]);
+          this.onWritten?.([entry]);
         } catch (error) {
           this.onError(error, 1);
         }

@@ -180,7 +180,10 @@ export type AccessLogEntry = Omit<Insertable<AccessLogTable>, 'id'>;
  * for a WAL flush. A PostgreSQL crash can lose the last fraction of a second of log entries; it
  * never leaves the database inconsistent.
  */
-export async function insertAccessLogBatch(db: Kysely<DB>, entries: AccessLogEntry[]): Promise<void> {
+export async function insertAccessLogBatch(
+  db: Kysely<DB>,
+  entries: (AccessLogEntry & { id?: string })[],
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`SET LOCAL synchronous_commit = off`.execute(trx);
     await trx.insertInto('access_log').values(entries).execute();

@@ -1,9 +1,16 @@
 import { defineModule } from '../../kernel/module.js';
 import { accessResolvers } from './access.resolvers.js';
+import { accessSubscriptionResolvers } from './access.subscriptions.js';
 import type { AccessLogWriter } from './access-log-writer.js';
 import type { DoorKeyCache } from './door-keys.js';
 // The access module's public face: what other modules and the HTTP/GraphQL layers may use.
-export { AccessLogWriter, ACCESS_LOG_BATCH, ACCESS_LOG_FLUSH_MS } from './access-log-writer.js';
+export {
+  AccessLogWriter,
+  ACCESS_LOG_BATCH,
+  ACCESS_LOG_FLUSH_MS,
+  type WrittenAccessLogEntry,
+} from './access-log-writer.js';
+export { accessDecisionMessage } from './access-decisions.js';
 export { DENIAL_REASONS, type DenialReason } from './access.decision.js';
 export { accessResolvers } from './access.resolvers.js';
 export * from './access.service.js';
@@ -42,5 +49,5 @@ export const accessModule = defineModule({
   name: 'access',
   dependsOn: ['audit'],
   typeDefs: ['access.graphql'],
-  resolvers: accessResolvers,
+  resolvers: { ...accessResolvers, ...accessSubscriptionResolvers },
 });

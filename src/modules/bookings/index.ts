@@ -1,6 +1,7 @@
 import { defineModule } from '../../kernel/module.js';
 import { registerBookingsExport } from './export.route.js';
 import { bookingResolvers } from './bookings.resolvers.js';
+import { bookingSubscriptionResolvers } from './bookings.subscriptions.js';
 import { importBookings } from './bookings.import.js';
 import { registerPricePreviewRoute } from './price-preview.route.js';
 // The bookings module's public face: what other modules and the HTTP/GraphQL layers may use.
@@ -40,8 +41,8 @@ declare module '../../kernel/deps.js' {
 export const bookingsModule = defineModule({
   name: 'bookings',
   dependsOn: ['access', 'audit', 'availability', 'catalog', 'notifications', 'pricing', 'webhooks'],
-  typeDefs: ['bookings.graphql', 'connections.graphql'],
-  resolvers: bookingResolvers,
+  typeDefs: ['bookings.graphql', 'connections.graphql', 'subscriptions.graphql'],
+  resolvers: { ...bookingResolvers, ...bookingSubscriptionResolvers },
   importSections: { bookings: importBookings },
   routes: (fastify, deps) => {
     registerPricePreviewRoute(fastify, deps);

@@ -1,5 +1,6 @@
 import { defineModule } from '../../kernel/module.js';
 import { deviceResolvers } from './devices.resolvers.js';
+import { deviceSubscriptionResolvers } from './devices.subscriptions.js';
 import { createDeviceLoaders } from './devices.loaders.js';
 import { importDevices } from './devices.import.js';
 import { registerDeviceRoutes } from './devices.routes.js';
@@ -38,7 +39,7 @@ export const devicesModule = defineModule({
   name: 'devices',
   dependsOn: ['access', 'audit'],
   typeDefs: ['devices.graphql'],
-  resolvers: deviceResolvers,
+  resolvers: { ...deviceResolvers, ...deviceSubscriptionResolvers },
   loaders: createDeviceLoaders,
   importSections: { devices: importDevices },
   routes: registerDeviceRoutes,

@@ -78,3 +78,12 @@ export async function positionOf(db: Executor, tenantId: string, eventId: string
   );
   return rows[0];
 }
+
+/** The position of the tenant's last event the feed serves now, or null (none yet): a live tail starts after it. */
+export async function lastSettledPosition(db: Executor, tenantId: string): Promise<FeedPosition | null> {
+  const { rows } = await sql<FeedPosition>`
+    SELECT xact_id::text AS "xactId", seq::text AS seq FROM events
+    WHERE tenant_id = ${tenantId} AND type <> ${sql.lit(TEST_EVENT)} AND ${settled}
+    ORDER BY xact_id DESC, seq DESC LIMIT 1`.execute(db);
+  return rows[0] ?? null;
+}

@@ -2,6 +2,7 @@ import { makeExecute, type Plugin } from '@envelop/core';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   getOperationAST,
+  type GraphQLError,
   Kind,
   OperationTypeNode,
   type DocumentNode,
@@ -136,10 +137,20 @@ export function useCompiledExecution(planners: PlannedFields = {}): Plugin {
 }
 
 const FIELDS_REFUSED = Symbol('portier.fieldsRefused');
+const REFUSALS = Symbol('portier.refusals');
 
-/** Called by the auth validation when it removed a field from the executed document. */
-export function markFieldsRefused(context: unknown): void {
-  if (context && typeof context === 'object') (context as { [FIELDS_REFUSED]?: true })[FIELDS_REFUSED] = true;
+/** Called by the auth validation when it removed a field from the executed document (with its error). */
+export function markFieldsRefused(context: unknown, refusal?: GraphQLError): void {
+  if (!context || typeof context !== 'object') return;
+  const marked = context as { [FIELDS_REFUSED]?: true; [REFUSALS]?: GraphQLError[] };
+  marked[FIELDS_REFUSED] = true;
+  if (refusal) (marked[REFUSALS] ??= []).push(refusal);
+}
+
+/** The auth validation's refusals of this request (see markFieldsRefused). */
+export function refusalsOf(context: unknown): readonly GraphQLError[] {
+  if (!context || typeof context !== 'object') return [];
+  return (context as { [REFUSALS]?: GraphQLError[] })[REFUSALS] ?? [];
 }
 
 function fieldsWereRefused(context: unknown): boolean {

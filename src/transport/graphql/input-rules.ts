@@ -1,10 +1,10 @@
-import { GraphQLError, Kind, OperationTypeNode, type ASTNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, type ASTNode, type ValidationRule } from 'graphql';
 import type { Plugin } from '@envelop/core';
 import { stringProblem } from '../../kernel/input-guard.js';
 
 // GraphQL's share of the input guard (src/kernel/input-guard.ts): variables arrive in a JSON body or
 // query string that fastify has already checked; these rules cover what the document itself
-// carries — string literals — and refuse subscription operations, which Portier does not serve.
+// carries — string literals. (Subscriptions are served: docs/subscriptions.md.)
 
 // `spec: false`: yoga answers a validation error 200 under application/json (GraphQL over HTTP)
 // unless told otherwise; refused input is a 400 on every transport.
@@ -35,16 +35,6 @@ export const NoUnstorableStringLiterals: ValidationRule = (context) => ({
   StringValue(node, _key, parent, _path, ancestors) {
     const problem = stringProblem(node.value);
     if (problem) context.reportError(badInput(`Argument "${ownerName(parent, ancestors)}" ${problem}`, [node]));
-  },
-});
-
-export const NoSubscriptions: ValidationRule = (context) => ({
-  OperationDefinition(node) {
-    if (node.operation === OperationTypeNode.SUBSCRIPTION) {
-      context.reportError(
-        badInput('subscription operations are not supported: Portier sends events through webhooks', [node]),
-      );
-    }
   },
 });
 
@@ -90,7 +80,6 @@ export function withRequestCode(error: GraphQLError): GraphQLError {
 export function inputRulesPlugin(): Plugin {
   return {
     onValidate({ addValidationRule }) {
-      addValidationRule(NoSubscriptions);
       addValidationRule(NoUnstorableStringLiterals);
       return ({ valid, result, setResult }) => {
         // A GraphQLError may come from a second copy of graphql (tests alias it), so the name is checked too.

@@ -14,6 +14,7 @@ import { inputRulesPlugin, withoutHints } from './input-rules.js';
 import { fieldErrorsAreOkPlugin } from './field-errors.js';
 import { operationNamePlugin } from './operation-name.js';
 import { tracingPlugins } from './tracing.js';
+import { subscriptionTransportPlugin } from './subscription-transport.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -52,6 +53,12 @@ function maskError(deps: AppDeps) {
       extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } },
     });
   };
+}
+
+/** Marks the request's document as cut by the auth validation and keeps the refusal (see compiled-execution.ts). */
+function refused(context: unknown, error: GraphQLError): GraphQLError {
+  markFieldsRefused(context, error);
+  return error;
 }
 
 export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, plannedFields: PlannedFields = {}): Yoga {
@@ -99,32 +106,36 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
           const needsAuth = fieldScopes || typeScopes || fieldAuthArgs || typeAuthArgs;
           if (!needsAuth) return;
           if (!user || user.kind !== 'apiKey') {
-            markFieldsRefused(executionArgs.contextValue);
-            return new GraphQLError('A valid API key or OAuth access token is required', {
-              nodes: [fieldNode],
-              path,
-              extensions: {
-                code: 'UNAUTHENTICATED',
-                reason: 'unauthenticated',
-                http: { status: 401, headers: { 'WWW-Authenticate': bearerChallenge() } },
-              },
-            });
+            return refused(
+              executionArgs.contextValue,
+              new GraphQLError('A valid API key or OAuth access token is required', {
+                nodes: [fieldNode],
+                path,
+                extensions: {
+                  code: 'UNAUTHENTICATED',
+                  reason: 'unauthenticated',
+                  http: { status: 401, headers: { 'WWW-Authenticate': bearerChallenge() } },
+                },
+              }),
+            );
           }
           for (const required of [typeScopes, fieldScopes]) {
             if (required?.length && !required.some((set) => set.every((s) => userScopes.includes(s)))) {
-              markFieldsRefused(executionArgs.contextValue);
               const names = required.map((set) => set.join(' + ')).join(' or ');
-              return new GraphQLError(
-                `This ${credentialName(user)} lacks the scope ${names} needed for ${path.filter((p) => p !== '@').join('.') || fieldNode.name.value}`,
-                {
-                  nodes: [fieldNode],
-                  path,
-                  extensions: {
-                    code: 'FORBIDDEN',
-                    reason: 'missing_scope',
-                    http: { status: 403, headers: insufficientScopeHeaders(user, required) },
+              return refused(
+                executionArgs.contextValue,
+                new GraphQLError(
+                  `This ${credentialName(user)} lacks the scope ${names} needed for ${path.filter((p) => p !== '@').join('.') || fieldNode.name.value}`,
+                  {
+                    nodes: [fieldNode],
+                    path,
+                    extensions: {
+                      code: 'FORBIDDEN',
+                      reason: 'missing_scope',
+                      http: { status: 403, headers: insufficientScopeHeaders(user, required) },
+                    },
                   },
-                },
+                ),
               );
             }
           }
@@ -132,6 +143,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
         },
       }),
       ...tracingPlugins(deps.tracing),
+      // After the auth plugin: a subscription whose one root field it refused is answered with the refusal.
+      subscriptionTransportPlugin(),
     ],
   });
 }

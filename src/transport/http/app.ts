@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../kernel/deps.js';
 import { buildSchema, publicSchemaOf } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
 import { registerExplorer } from './explorer.js';
+import { registerGraphQLWebSocket } from '../graphql/websocket.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
 import { registerRestRoutes, type RestOperation } from '../rest/bridge.js';
 import { REST_ROUTES } from '../rest/routes.js';
@@ -66,12 +68,16 @@ async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const hasBody = req.body !== undefined && req.body !== null && req.method !== 'GET' && req.method !== 'HEAD';
+  // A subscription over SSE runs until the client goes away: the abort ends it (and frees its listener).
+  const disconnected = new AbortController();
+  reply.raw.once('close', () => disconnected.abort());
   const response = await yoga.fetch(
     `http://${req.hostname || 'localhost'}${req.url}`,
     {
       method: req.method,
       headers,
       body: hasBody ? (typeof req.body === 'string' ? req.body : JSON.stringify(req.body)) : undefined,
+      signal: disconnected.signal,
     },
     { req, reply },
   );
@@ -79,6 +85,13 @@ async function forward(yoga: Yoga, req: FastifyRequest, reply: FastifyReply) {
     if (key !== 'content-length') reply.header(key, value);
   });
   reply.status(response.status);
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // Server-Sent Events (a subscription): streamed as yoga writes them, never buffered.
+    reply.header('cache-control', 'no-cache');
+    reply.header('x-accel-buffering', 'no');
+    // yoga's body is @whatwg-node's stream (not Node's ReadableStream on every runtime): read it as an async iterable.
+    return reply.send(Readable.from(response.body as AsyncIterable<Uint8Array>, { objectMode: false }));
+  }
   return reply.send(await response.text());
 }
 
@@ -113,6 +126,14 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerErrorHandling(fastify, deps);
   registerJsonBodyParser(fastify);
   registerQueryGuard(fastify);
+  // Subscriptions end first on shutdown (SSE responses complete, WebSockets close with 1001), so the
+  // drain below finds them finished instead of waiting out its deadline.
+  const live: { close?: () => Promise<void> } = {};
+  fastify.addHook('preClose', async () => {
+    deps.live.hub.endAll();
+    await live.close?.();
+  });
+  fastify.addHook('onClose', () => deps.live.hub.close());
   const drain = registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
@@ -158,6 +179,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } },
     (req, reply) => forward(yoga, req, reply),
   );
+
+  // graphql-ws on the same path (docs/subscriptions.md).
+  const webSocket = registerGraphQLWebSocket(fastify, deps, yoga, limiter.rateLimit);
+  live.close = () => webSocket.close();
 
   // Each REST route is its own fastify route and runs its compiled operation directly (src/transport/rest/bridge.ts).
   const rest = registerRestRoutes(fastify, deps, schema, REST_ROUTES, fastPaths.directAnswers);

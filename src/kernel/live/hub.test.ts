@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { LiveHub, MAX_QUEUED_MESSAGES, type LiveMessage, type LiveTransport } from './hub.js';
+import { SubscriptionSlots } from './slots.js';
+
+/** A transport that loops publishes back, as Redis and NOTIFY do to the publishing process too. */
+function loopback(): LiveTransport & { listening: number } {
+  const listeners = new Set<(m: LiveMessage) => void>();
+  return {
+    name: 'redis',
+    get listening() {
+      return listeners.size;
+    },
+    publish(messages) {
+      for (const m of messages) for (const l of listeners) l(m);
+      return Promise.resolve();
+    },
+    listen(onMessage) {
+      listeners.add(onMessage);
+      return Promise.resolve(() => {
+        listeners.delete(onMessage);
+        return Promise.resolve();
+      });
+    },
+  };
+}
+
+const log = pino({ level: 'silent' });
+
+describe('LiveHub', () => {
+  it('hands a published message to its tenant’s subscribers of its topic only', async () => {
+    const hub = new LiveHub(loopback(), log);
+    const mine = await hub.subscribe('t1', 'access');
+    const other = await hub.subscribe('t2', 'access');
+    const events = await hub.subscribe('t1', 'event');
+    hub.publish({ topic: 'access', tenantId: 't1', data: { n: 1 } });
+    expect(await mine.next()).toEqual({ value: { n: 1 }, done: false });
+    await Promise.all([other.return(), events.return()]);
+    expect(hub.size).toBe(1);
+    await hub.close();
+    expect(await mine.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('return() ends a waiting next() at once and drops the subscriber', async () => {
+    const hub = new LiveHub(loopback(), log);
+    const stream = await hub.subscribe('t1', 'event');
+    const waiting = stream.next();
+    await stream.return();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(hub.size).toBe(0);
+    expect(hub.watching('event')).toEqual([]);
+  });
+
+  it('listens from the first subscription on and stops on close', async () => {
+    const transport = loopback();
+    const hub = new LiveHub(transport, log);
+    expect(transport.listening).toBe(0);
+    await hub.subscribe('t1', 'event');
+    expect(transport.listening).toBe(1);
+    await hub.close();
+    expect(transport.listening).toBe(0);
+  });
+
+  it(`ends a subscriber that falls ${MAX_QUEUED_MESSAGES} messages behind, with an error`, async () => {
+    const hub = new LiveHub(loopback(), log);
+    const stream = await hub.subscribe('t1', 'event');
+    for (let i = 0; i <= MAX_QUEUED_MESSAGES; i += 1) hub.deliver({ topic: 'event', tenantId: 't1', data: { i } });
+    await expect(stream.next()).rejects.toThrow(/fell 1000 messages behind/);
+    expect(hub.size).toBe(0);
+  });
+
+  it('tells its sources which tenants it watches', async () => {
+    const watched: string[] = [];
+    const hub = new LiveHub(loopback(), log, [
+      {
+        start: () => Promise.resolve(() => Promise.resolve()),
+        watch: (tenantId) => {
+          watched.push(`+${tenantId}`);
+          return Promise.resolve();
+        },
+        unwatch: (tenantId) => watched.push(`-${tenantId}`),
+      },
+    ]);
+    const a = await hub.subscribe('t1', 'event');
+    const b = await hub.subscribe('t1', 'event');
+    await a.return();
+    await b.return();
+    expect(watched).toEqual(['+t1', '-t1']);
+  });
+});
+
+describe('SubscriptionSlots', () => {
+  it.each([
+    { limit: 1, taken: 0, refused: false },
+    { limit: 1, taken: 1, refused: true },
+    { limit: 3, taken: 2, refused: false },
+    { limit: 3, taken: 3, refused: true },
+  ])('limit $limit with $taken taken: one more refused = $refused', ({ limit, taken, refused }) => {
+    const slots = new SubscriptionSlots(limit);
+    for (let i = 0; i < taken; i += 1) slots.take('k');
+    const more = () => slots.take('k');
+    if (refused)
+      expect(more).toThrow(
+        `already holds ${limit} open subscriptions, the most MAX_SUBSCRIPTIONS_PER_KEY (${limit}) allows`,
+      );
+    else expect(more).not.toThrow();
+  });
+
+  it('a released slot is free again (once, however often released); holders count apart', () => {
+    const slots = new SubscriptionSlots(1);
+    const release = slots.take('a');
+    expect(() => slots.take('a')).toThrow(/MAX_SUBSCRIPTIONS_PER_KEY/);
+    expect(() => slots.take('b')).not.toThrow();
+    release();
+    release();
+    expect(slots.heldBy('a')).toBe(0);
+    slots.take('a');
+    expect(slots.heldBy('a')).toBe(1);
+  });
+});

@@ -1,0 +1,222 @@
+import type { Logger } from 'pino';
+
+// Live updates (docs/subscriptions.md): what GraphQL subscriptions listen to. One hub per process,
+// built by composeDeps. Messages reach it two ways:
+// - from the outbox (sources): each process tails the events table itself, woken by the NOTIFY its
+//   commit sends, so a booking change is seen exactly when it commits and never on rollback;
+// - through the transport (publish): a message one process publishes (an access decision) reaches
+//   the hub of every process — Redis pub/sub with REDIS_URL, PostgreSQL NOTIFY otherwise.
+
+/** What a subscription listens to: outbox events (bookings, device presence) or access decisions. */
+export type LiveTopic = 'event' | 'access';
+
+export interface LiveMessage {
+  topic: LiveTopic;
+  tenantId: string;
+  data: Record<string, unknown>;
+}
+
+/** Carries messages between the processes of one deployment. */
+export interface LiveTransport {
+  readonly name: 'redis' | 'postgres-notify';
+  publish(messages: readonly LiveMessage[]): Promise<void>;
+  /** Calls onMessage for every message any process publishes (this one too); resolves to a stop. */
+  listen(onMessage: (message: LiveMessage) => void): Promise<() => Promise<void>>;
+}
+
+/** Feeds the hub from somewhere else than the transport (the outbox tail). */
+export interface LiveSource {
+  /** Starts feeding; resolves to a stop. Called when the first subscription opens. */
+  start(
+    deliver: (message: LiveMessage) => void,
+    watching: (topic: LiveTopic) => readonly string[],
+  ): Promise<() => Promise<void>>;
+  /** Called (and awaited) before a tenant's first subscription to `topic` is counted: a source sets its starting point. */
+  watch?(tenantId: string, topic: LiveTopic): Promise<void>;
+  /** The tenant's last subscription to `topic` ended. */
+  unwatch?(tenantId: string, topic: LiveTopic): void;
+}
+
+/** Messages a subscriber may have waiting; one that falls this far behind is ended (docs/subscriptions.md). */
+export const MAX_QUEUED_MESSAGES = 1_000;
+
+/** An open subscription: the tenant's messages of one topic, in order, until return() or the hub closes. */
+export interface LiveStream extends AsyncIterableIterator<Record<string, unknown>> {
+  return(): Promise<IteratorResult<Record<string, unknown>>>;
+}
+
+class Subscriber implements LiveStream {
+  private readonly queue: Record<string, unknown>[] = [];
+  private waiting: ((result: IteratorResult<Record<string, unknown>>) => void) | undefined;
+  private failing: ((error: Error) => void) | undefined;
+  private ended = false;
+  private error: Error | undefined;
+
+  constructor(private readonly onEnd: (s: Subscriber) => void) {}
+
+  push(data: Record<string, unknown>): void {
+    if (this.ended) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = this.failing = undefined;
+      resolve({ value: data, done: false });
+      return;
+    }
+    if (this.queue.length >= MAX_QUEUED_MESSAGES) {
+      this.fail(new Error(`the subscriber fell ${MAX_QUEUED_MESSAGES} messages behind and was ended`));
+      return;
+    }
+    this.queue.push(data);
+  }
+
+  /** Ends the stream after what is queued. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd(this);
+    if (this.waiting && this.queue.length === 0) {
+      const resolve = this.waiting;
+      this.waiting = this.failing = undefined;
+      resolve({ value: undefined, done: true });
+    }
+  }
+
+  private fail(error: Error): void {
+    this.queue.length = 0;
+    this.error = error;
+    if (this.failing) {
+      const reject = this.failing;
+      this.waiting = this.failing = undefined;
+      reject(error);
+    }
+    this.end();
+  }
+
+  next(): Promise<IteratorResult<Record<string, unknown>>> {
+    const value = this.queue.shift();
+    if (value) return Promise.resolve({ value, done: false });
+    if (this.error) {
+      const error = this.error;
+      this.error = undefined;
+      return Promise.reject(error);
+    }
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failing = reject;
+    });
+  }
+
+  return(): Promise<IteratorResult<Record<string, unknown>>> {
+    this.queue.length = 0;
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+const keyOf = (tenantId: string, topic: LiveTopic) => `${topic}\u0000${tenantId}`;
+
+export class LiveHub {
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private started: Promise<(() => Promise<void>)[]> | undefined;
+  private outgoing: LiveMessage[] = [];
+  private flushScheduled = false;
+
+  constructor(
+    readonly transport: LiveTransport,
+    private readonly log: Logger,
+    private readonly sources: readonly LiveSource[] = [],
+  ) {}
+
+  /** Opens a stream of the tenant's messages of `topic`; ends with return() or when the hub closes. */
+  async subscribe(tenantId: string, topic: LiveTopic): Promise<LiveStream> {
+    await this.start();
+    const key = keyOf(tenantId, topic);
+    if (!this.subscribers.has(key)) {
+      for (const source of this.sources) await source.watch?.(tenantId, topic);
+    }
+    let set = this.subscribers.get(key);
+    if (!set) this.subscribers.set(key, (set = new Set()));
+    const subscriber = new Subscriber((s) => {
+      const current = this.subscribers.get(key);
+      if (!current?.delete(s) || current.size > 0) return;
+      this.subscribers.delete(key);
+      for (const source of this.sources) source.unwatch?.(tenantId, topic);
+    });
+    set.add(subscriber);
+    return subscriber;
+  }
+
+  /** Open subscriptions in this process (metrics, tests: a closed client frees its listener). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.subscribers.values()) n += set.size;
+    return n;
+  }
+
+  /** The tenants with an open subscription to `topic` in this process. */
+  watching(topic: LiveTopic): string[] {
+    const prefix = `${topic}\u0000`;
+    return [...this.subscribers.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  }
+
+  /** Hands a message to this process's subscribers of its tenant and topic. */
+  deliver(message: LiveMessage): void {
+    const set = this.subscribers.get(keyOf(message.tenantId, message.topic));
+    if (!set) return;
+    for (const subscriber of set) subscriber.push(message.data);
+  }
+
+  /**
+   * Sends a message to every process's subscribers. Never waits and never throws: the messages of
+   * one tick go out together, and a transport failure is logged (a live update is lost, nothing else).
+   */
+  publish(message: LiveMessage): void {
+    this.outgoing.push(message);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      const batch = this.outgoing;
+      this.outgoing = [];
+      this.transport.publish(batch).catch((error: unknown) => {
+        this.log.warn({ err: error, lost: batch.length }, 'live updates could not be published');
+      });
+    });
+  }
+
+  /** Ends every open subscription (the server is shutting down); new ones may still open. */
+  endAll(): void {
+    for (const set of [...this.subscribers.values()]) for (const subscriber of [...set]) subscriber.end();
+  }
+
+  /** Ends every subscription and stops listening (the transport and the sources). */
+  async close(): Promise<void> {
+    this.endAll();
+    const started = this.started;
+    this.started = undefined;
+    if (!started) return;
+    const stops = await started.catch(() => []);
+    await Promise.all(stops.map((stop) => stop().catch(() => undefined)));
+  }
+
+  /** Listens (transport and sources) from the first subscription on, not before: an idle process holds no listening connection. */
+  private start(): Promise<unknown> {
+    this.started ??= (async () => {
+      const stops = [await this.transport.listen((message) => this.deliver(message))];
+      for (const source of this.sources)
+        stops.push(
+          await source.start(
+            (message) => this.deliver(message),
+            (topic) => this.watching(topic),
+          ),
+        );
+      return stops;
+    })();
+    return this.started;
+  }
+}

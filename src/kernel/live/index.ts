@@ -1,0 +1,13 @@
+// Live updates for GraphQL subscriptions (docs/subscriptions.md): the hub, its transports and the cap.
+export {
+  LiveHub,
+  MAX_QUEUED_MESSAGES,
+  type LiveMessage,
+  type LiveSource,
+  type LiveStream,
+  type LiveTopic,
+  type LiveTransport,
+} from './hub.js';
+export { notifyTransport, redisTransport, LIVE_CHANNEL, LIVE_REDIS_CHANNEL } from './transports.js';
+export { SubscriptionSlots } from './slots.js';
+export { liveStream, type Live } from './live.js';

@@ -1,0 +1,79 @@
+import type { GraphQLContext } from '../context.js';
+import { tenantOf } from '../auth/principal.js';
+import { DomainError } from '../errors.js';
+import type { LiveHub, LiveTopic } from './hub.js';
+import type { SubscriptionSlots } from './slots.js';
+
+/** The process's live updates: the hub and the per-credential cap (built once by composeDeps). */
+export interface Live {
+  hub: LiveHub;
+  slots: SubscriptionSlots;
+}
+
+/**
+ * A subscription resolver's source: the caller's tenant's messages of `topic`, each mapped by
+ * `map` (undefined: skipped, e.g. filtered out). Takes one of the credential's slots for as long
+ * as it is open. Not an async generator: a generator waiting for the next message cannot be
+ * returned before that message comes, and a client that disconnects must free its slot and its
+ * listener at once. Each message is mapped with fresh loaders: a subscription's context lives for
+ * hours, and a loader's cache would answer from the first message's reads.
+ */
+export async function liveStream<T>(
+  ctx: GraphQLContext,
+  topic: LiveTopic,
+  map: (data: Record<string, unknown>, tenantId: string) => Promise<T | undefined> | T | undefined,
+): Promise<AsyncIterableIterator<T>> {
+  const tenantId = tenantOf(ctx.principal);
+  const holder = ctx.principal?.kind === 'apiKey' ? ctx.principal.keyId : `tenant:${tenantId}`;
+  const release = ctx.deps.live.slots.take(holder);
+  let stream;
+  try {
+    stream = await ctx.deps.live.hub.subscribe(tenantId, topic);
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const open = stream;
+  let finished = false;
+  const finish = async (): Promise<IteratorResult<T>> => {
+    if (!finished) {
+      finished = true;
+      release();
+      await open.return();
+    }
+    return { value: undefined, done: true };
+  };
+  const iterator: AsyncIterableIterator<T> = {
+    async next() {
+      for (;;) {
+        const message = await open.next();
+        if (message.done) return finish();
+        ctx.loaders = ctx.deps.createLoaders(ctx.db);
+        try {
+          const value = await map(message.value, tenantId);
+          if (value !== undefined) return { value, done: false };
+        } catch (error) {
+          // The thing changed is gone meanwhile (deleted, another tenant's): skip the message.
+          if (!(error instanceof DomainError))
+            ctx.deps.log.warn({ err: error, topic }, 'a live message could not be answered');
+        }
+      }
+    },
+    return: finish,
+    async throw(error: unknown) {
+      await finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+declare module '../deps.js' {
+  interface Collaborators {
+    /** GraphQL subscriptions' live updates (src/kernel/live): the hub and the per-credential cap. */
+    live: Live;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Resolvers } from '../../../generated/graphql.js';
+import type { GraphQLContext } from '../../kernel/context.js';
+import type { DeviceRow } from '../../kernel/db/types.js';
+import { liveStream } from '../../kernel/live/index.js';
+import { getDevice } from './devices.service.js';
+
+// deviceStatusChanged (docs/subscriptions.md): the tenant's device.offline / device.online events
+// from the outbox's live tail, each with the device as it is now.
+
+export interface DeviceStatusChangeValue {
+  eventId: string;
+  type: string;
+  occurredAt: string;
+  online: boolean;
+  device: DeviceRow;
+}
+
+const PRESENCE = new Set(['device.offline', 'device.online']);
+
+/** The device id of a presence event's data ({device: {id}}), or undefined for any other event. */
+export function presenceDeviceIdOf(event: Record<string, unknown>): string | undefined {
+  if (typeof event.type !== 'string' || !PRESENCE.has(event.type)) return undefined;
+  const data = event.data as { device?: { id?: unknown } } | undefined;
+  return typeof data?.device?.id === 'string' ? data.device.id : undefined;
+}
+
+async function statusChange(
+  ctx: GraphQLContext,
+  event: Record<string, unknown>,
+  tenantId: string,
+): Promise<DeviceStatusChangeValue | undefined> {
+  const deviceId = presenceDeviceIdOf(event);
+  if (!deviceId) return undefined;
+  return {
+    eventId: String(event.id),
+    type: String(event.type),
+    occurredAt: String(event.createdAt),
+    online: event.type === 'device.online',
+    device: await getDevice(ctx.db, tenantId, deviceId),
+  };
+}
+
+export const deviceSubscriptionResolvers: Resolvers = {
+  Subscription: {
+    deviceStatusChanged: {
+      subscribe: (_, _a, ctx) => liveStream(ctx, 'event', (event, tenantId) => statusChange(ctx, event, tenantId)),
+      resolve: (value: DeviceStatusChangeValue) => value,
+    },
+  },
+};

@@ -1,0 +1,157 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../kernel/deps.js';
+import { bearerToken, type Principal } from '../../kernel/auth/principal.js';
+import { API_KEY_PREFIX } from '../../modules/tenants/index.js';
+import { authenticators } from '../http/auth.js';
+import type { RateLimit } from '../http/rate-limit.js';
+import { BODY_LIMIT_BYTES } from '../http/limits.js';
+import { GRAPHQL_PATH, type ServerContext, type Yoga } from './yoga.js';
+
+// GraphQL over WebSocket (the graphql-ws protocol) on the GraphQL endpoint's path
+// (docs/subscriptions.md): the upgrade is taken from the HTTP server fastify listens with, and every
+// operation runs through yoga's envelop (parse, validation and its limits, @requiresScopes, error
+// masking), as yoga's graphql-ws recipe does. The credential arrives once, in connection_init's
+// payload: {authorization: "Bearer <key or token>"}.
+
+/** graphql-ws close codes used here besides the protocol's own. */
+export const WS_CLOSE = { unauthorized: 4401, shuttingDown: 1001 } as const;
+
+/** What this server keeps beside graphql-ws's own socket and request: the connection's principal. */
+type Extra = { principal: Principal };
+
+/** What yoga.getEnveloped hands back, as used here (envelop types it loosely). */
+interface Enveloped {
+  schema: GraphQLSchema;
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+  contextFactory: () => unknown;
+  parse: (source: string) => DocumentNode;
+  validate: (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[];
+}
+
+interface RootValue {
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+}
+
+/** What the rate limiter and yoga's context read of a request (a WebSocket has no fastify request). */
+function requestLike(principal: Principal, request: IncomingMessage, deps: AppDeps): FastifyRequest {
+  const ip =
+    (deps.env.trustProxy &&
+      String(request.headers['x-forwarded-for'] ?? '')
+        .split(',')[0]
+        ?.trim()) ||
+    request.socket.remoteAddress ||
+    '';
+  return { principal, ip, headers: request.headers, routeOptions: { config: {} } } as unknown as FastifyRequest;
+}
+
+function authorizationOf(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const value = params?.authorization ?? params?.Authorization;
+  return typeof value === 'string' ? value : undefined;
+}
+
+export interface GraphQLWebSocket {
+  /** Ends every connection (1001) and stops taking new ones. */
+  close(): Promise<void>;
+}
+
+export function registerGraphQLWebSocket(
+  fastify: FastifyInstance,
+  deps: AppDeps,
+  yoga: Yoga,
+  rateLimit: RateLimit,
+): GraphQLWebSocket {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
+  let closing = false;
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== GRAPHQL_PATH || closing) {
+      socket.end(
+        `HTTP/1.1 ${closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  fastify.server.on('upgrade', onUpgrade);
+
+  const server = useServer<Record<string, unknown>, Extra>(
+    {
+      onConnect: async (ctx) => {
+        const token = bearerToken(authorizationOf(ctx.connectionParams));
+        const refuse = (reason: string) => {
+          ctx.extra.socket.close(WS_CLOSE.unauthorized, reason);
+          return false;
+        };
+        if (!token) return refuse('Unauthorized: send connectionParams {"authorization": "Bearer <key or token>"}');
+        const authenticate = authenticators.apiKey;
+        const principal = authenticate
+          ? await authenticate(deps, token, ctx.extra.request as unknown as FastifyRequest)
+          : null;
+        if (!principal)
+          return refuse(
+            token.startsWith(API_KEY_PREFIX)
+              ? 'Unauthorized: the API key is unknown or revoked'
+              : 'Unauthorized: the OAuth access token is unknown, expired or revoked',
+          );
+        ctx.extra.principal = principal;
+        return true;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        const principal = ctx.extra.principal;
+        if (!principal) return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+        const req = requestLike(principal, ctx.extra.request, deps);
+        // Each operation counts against the credential's budget, as each HTTP request does.
+        const verdict = await rateLimit.check(req);
+        if (!verdict.isAllowed && verdict.isExceeded) {
+          const seconds = Math.max(1, Math.ceil(verdict.ttl / 1000));
+          return [
+            new GraphQLError(`Rate limit of ${verdict.max} requests per minute exceeded; retry in ${seconds} s`, {
+              extensions: { code: 'RATE_LIMITED', reason: 'rate_limited' },
+            }),
+          ];
+        }
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          req,
+          params,
+        } as unknown as ServerContext) as Enveloped;
+        let document: DocumentNode;
+        try {
+          document = parse(params.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+        }
+        const errors = validate(schema, document);
+        if (errors.length) return errors;
+        const rootValue: RootValue = { execute, subscribe };
+        return {
+          schema,
+          document,
+          operationName: params.operationName,
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue,
+        };
+      },
+      execute: (args) => (args.rootValue as RootValue).execute(args) as never,
+      subscribe: (args) => (args.rootValue as RootValue).subscribe(args) as never,
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      closing = true;
+      fastify.server.off('upgrade', onUpgrade);
+      for (const client of wss.clients) client.close(WS_CLOSE.shuttingDown, 'Server shutting down');
+      await server.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
