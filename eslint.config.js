@@ -302,6 +302,10 @@ export default tseslint.config(
               'WebhookSecretRotation',
               'HttpHeader',
               'AvailabilityRange',
+              // Subscription messages: identified by `eventId` (the events feed's id), not cached as nodes.
+              'BookingChange',
+              'DeviceStatusChange',
+              'AccessDecision',
             ],
             suffixes: [
               'Payload',
