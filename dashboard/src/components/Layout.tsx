@@ -1,5 +1,6 @@
 import { Suspense, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { useLiveBookings, type LiveState } from '../api/live';
 import { useSession, useSessionApi } from '../session';
 import { ErrorNotice, Loading } from './ui';
 
@@ -29,8 +30,31 @@ const ADMIN: NavItem[] = [
   { to: '/admin/connected-apps', label: 'Connected apps', scope: 'admin' },
 ];
 
+const LIVE_LABEL: Record<LiveState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+};
+
+/** The live-updates connection, quietly: a dot and a word in the top bar (the word hidden on a phone). */
+function LiveStatus({ state }: { state: LiveState }) {
+  return (
+    <p
+      className={`live-status live-${state}`}
+      role="status"
+      title={state === 'live' ? 'Bookings update as they change' : 'Bookings update again when the connection is back'}
+    >
+      <span className="live-dot" aria-hidden="true" />
+      <span className="live-label">{LIVE_LABEL[state]}</span>
+    </p>
+  );
+}
+
 export function Layout() {
   const session = useSession();
+  const canReadBookings = session.can('bookings:read');
+  // One subscription for every page under the shell: Overview, Bookings and Calendar refresh from it.
+  const live = useLiveBookings(canReadBookings);
   const { signOut } = useSessionApi();
   const [menuOpen, setMenuOpen] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
@@ -77,6 +101,7 @@ export function Layout() {
           <span className="brand-tenant">{session.tenant.name}</span>
         </div>
         <div className="topbar-user">
+          {canReadBookings ? <LiveStatus state={live} /> : null}
           {/* Escape from the menu's own button and links bubbles here; the container is not a control itself. */}
           {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions */}
           <div
