@@ -126,10 +126,12 @@ export async function fixedRate(
         },
       );
       req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
+      req.on('error', (error: NodeJS.ErrnoException) => {
         latencies[index] = Number(process.hrtime.bigint() - due) / 1e6;
         errors += 1;
-        statuses.error = (statuses.error ?? 0) + 1;
+        // Named by what went wrong (ECONNRESET, ECONNREFUSED, timeout, …), so a failed run says why.
+        const key = `error ${error.code ?? error.message}`;
+        statuses[key] = (statuses[key] ?? 0) + 1;
         if (++done === total) resolve();
       });
       if (spec.body) req.end(spec.body);

@@ -4,6 +4,8 @@ import { onPostgres, runDatabaseUrl } from './worker-services.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { harness, type Harness } from './harness.js';
 import { buildVenue } from './builders.js';
+import { readEnv } from '../src/kernel/env.js';
+import { DEFAULT_POOL_IDLE_MS, openDatabase } from '../src/kernel/db/database.js';
 
 // A pooled PostgreSQL connection can break while it sits idle: PostgreSQL restarts, an
 // administrator runs pg_terminate_backend, a proxy or a failover drops it. The pool then emits
@@ -105,10 +107,73 @@ describe.skipIf(!onPostgres)(title, () => {
           if (res.status === 503) expect(res.headers.get('retry-after')).toBe('1');
         }
       }
+      // The retry a client makes as told (Retry-After: 1) succeeds: by then the pool has dropped
+      // every connection the termination broke (it learns of each asynchronously, from its socket).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       expect((await rest()).status).toBe(200);
       expect((await graphql()).status).toBe(200);
     }
     expect(seen.has(500)).toBe(false);
     expect(server.child.exitCode).toBeNull();
+  });
+});
+
+// Idle pooled connections are closed after DATABASE_POOL_IDLE_SECONDS (default 300 s, was
+// node-postgres' 10 s, which cost the door's tail: docs/deployment.md#connections).
+describe.skipIf(!onPostgres)('idle pooled connections', () => {
+  it('are kept 300 s by default and closed after DATABASE_POOL_IDLE_SECONDS', async () => {
+    expect(readEnv({}).databasePoolIdleSeconds).toBe(300);
+    expect(readEnv({ DATABASE_POOL_IDLE_SECONDS: '0' }).databasePoolIdleSeconds).toBe(0);
+    for (const wrong of ['-1', '1.5', 'ten'])
+      expect(() => readEnv({ DATABASE_POOL_IDLE_SECONDS: wrong })).toThrow(
+        `DATABASE_POOL_IDLE_SECONDS must be 0 or a positive integer, got "${wrong}"`,
+      );
+    const keeping = await openDatabase({ databaseUrl: (await runDatabaseUrl()) ?? '' });
+    expect(keeping.pool.options.idleTimeoutMillis).toBe(DEFAULT_POOL_IDLE_MS);
+    await keeping.close();
+
+    const applicationName = `portier-idle-connections-${process.pid}`;
+    const url = new URL((await runDatabaseUrl()) ?? '');
+    url.searchParams.set('application_name', applicationName);
+    const server = await startServerProcess({
+      DATABASE_URL: url.toString(),
+      PORTIER_SECRET: 'idle-connections-secret-0123456789',
+      DATABASE_POOL_IDLE_SECONDS: '1',
+    });
+    const admin = new pg.Client({ connectionString: inject('postgresRun')?.adminUrl });
+    await admin.connect();
+    try {
+      // The pool's connections (not the dispatcher's listening one, which is not pooled).
+      const pooled = async () =>
+        Number(
+          (
+            await admin.query<{ n: string }>(
+              `select count(*) as n from pg_stat_activity where application_name = $1 and query not like 'LISTEN%'`,
+              [applicationName],
+            )
+          ).rows[0].n,
+        );
+      // Eight reads at once open several pooled connections.
+      const v = await buildVenue(await harness());
+      const reads = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          fetch(`${server.url}/api/v1/tenants/${v.tenantId}/bookings?pageSize=5`, {
+            headers: { authorization: `Bearer ${v.apiKey}` },
+          }),
+        ),
+      );
+      expect(reads.map((res) => res.status)).toEqual(Array(8).fill(200));
+      const opened = await pooled();
+      expect(opened).toBeGreaterThan(1);
+      // Then, idle, they close; the background jobs' polls (webhooks, notifications, the live
+      // event tail) may keep one busy, never more.
+      const deadline = Date.now() + 30_000;
+      while ((await pooled()) > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await pooled()).toBeLessThanOrEqual(1);
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      await admin.end();
+      await server.stop();
+    }
   });
 });

@@ -24,6 +24,7 @@ export async function startRuntime(
     databaseUrl: env.databaseUrl,
     pgliteDir: env.pgliteDir,
     poolSize: env.databasePoolSize,
+    poolIdleMs: env.databasePoolIdleSeconds * 1000,
     onConnectionError: (error) =>
       log.warn({ err: error }, 'a database connection broke; the pool opens a new one on the next query'),
   });

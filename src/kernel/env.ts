@@ -6,6 +6,8 @@ export interface Env {
   databaseUrl: string | undefined;
   /** PostgreSQL connections this process keeps open at most (docs/deployment.md). */
   databasePoolSize: number;
+  /** Seconds a PostgreSQL connection may stay unused in the pool before it is closed; 0: never (docs/deployment.md). */
+  databasePoolIdleSeconds: number;
   pgliteDir: string;
   publicUrl: string;
   rateLimitPerMinute: number;
@@ -146,6 +148,15 @@ function integer(name: string, raw: string | undefined, fallback: number): numbe
   return value;
 }
 
+function nonNegativeInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be 0 or a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
 function flag(name: string, raw: string | undefined): boolean {
   if (raw === undefined || raw === '') return false;
   if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
@@ -246,6 +257,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     host,
     databaseUrl: source.DATABASE_URL || undefined,
     databasePoolSize: integer('DATABASE_POOL_SIZE', source.DATABASE_POOL_SIZE, 10),
+    databasePoolIdleSeconds: nonNegativeInteger('DATABASE_POOL_IDLE_SECONDS', source.DATABASE_POOL_IDLE_SECONDS, 300),
     pgliteDir: source.PGLITE_DIR || './data',
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),

@@ -43,11 +43,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** DATABASE_POOL_IDLE_SECONDS' default, 300 s (docs/deployment.md#connections). */
+export const DEFAULT_POOL_IDLE_MS = 300_000;
+
 export interface DatabaseOptions {
   databaseUrl?: string;
   /** A directory, or 'memory://' for a throw-away embedded database. */
   pgliteDir?: string;
   poolSize?: number;
+  /**
+   * How long a PostgreSQL connection may sit unused in the pool before it is closed (ms; 0: never).
+   * Short timeouts cost the door's tail: a burst after a quiet spell then waits on new backends,
+   * which start with cold caches and re-prepare every statement.
+   */
+  poolIdleMs?: number;
   /**
    * Told when a pooled connection breaks, idle or checked out (PostgreSQL restarted, an
    * administrator or a proxy closed it). The pool drops that connection and opens a new one on
@@ -157,7 +166,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const queries: QueryCounter = { count: 0 };
   if (options.databaseUrl) {
     const pool = preparedStatements(
-      new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }),
+      new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: options.poolSize ?? 10,
+        idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
+      }),
     );
     // A connection can break while idle in the pool or while checked out between two queries
     // (PostgreSQL's FATAL arrives with the query, the socket's ECONNRESET just after it). pg
