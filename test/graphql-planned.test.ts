@@ -5,7 +5,7 @@ import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildBooking, buildVenue, slotInDays } from './builders.js';
 import { createContext } from '../src/kernel/context.js';
-import { planBookingsField } from '../src/modules/bookings/index.js';
+import { planBookingsConnectionField, planBookingsField } from '../src/modules/bookings/index.js';
 
 // GraphQL `bookings` compiled to one SQL statement that writes the list's JSON
 // (src/modules/bookings/fast-paths/graphql-plan.ts). The answers must be the bytes ordinary execution
@@ -66,6 +66,14 @@ afterAll(async () => {
   await executing.close();
 });
 
+const principalOf = (tenantId: string) => ({
+  kind: 'apiKey' as const,
+  keyId: 'test',
+  tenantId,
+  scopes: ['bookings:read', 'catalog:read'],
+  rateLimitPerMinute: null,
+});
+
 const ALL_FIELDS =
   '__typename id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt refundAmount object { __typename id name pricePerHour accommodationId createdAt accommodation { __typename id name address timeZone createdAt } }';
 
@@ -95,11 +103,36 @@ const cases: [string, string, Record<string, unknown>?][] = [
   ['first zero', '{ bookings(first: 0) { id } }'],
   ['a bad variable', 'query Q($s: BookingStatus) { bookings(status: $s) { id } }', { s: 'NOPE' }],
   ['another tenant', '{ bookings(tenantId: "00000000-0000-4000-8000-000000000000") { id } }'],
+  // bookingsConnection { totalCount nodes } (PostGraphile's allBookings shape), every filter.
+  [
+    'the bench connection',
+    '{ bookingsConnection(status: CONFIRMED, first: 100) { totalCount nodes { id startTime status object { name accommodation { name } } } } }',
+  ],
+  ['a connection of every field', `{ bookingsConnection { nodes { ${ALL_FIELDS} } totalCount } }`],
+  [
+    'a connection with aliases and __typename',
+    '{ c: bookingsConnection(first: 3) { __typename n: totalCount list: nodes { key: id court: object { label: name } } } }',
+  ],
+  ['only the total', '{ bookingsConnection(status: CANCELLED) { totalCount } }'],
+  [
+    'a connection with filters',
+    'query Q($o: ID, $s: String, $m: JSONObject) { bookingsConnection(objectId: $o, search: $s, metadata: $m, from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", updatedSince: "2020-01-01T00:00:00Z", first: 50) { totalCount nodes { id guestName } } }',
+    { o: 'OBJECT', s: 'quote', m: {} },
+  ],
+  ['a connection by guest email', '{ bookingsConnection(guestEmail: "NOBODY@example.com") { totalCount nodes { id } } }'],
+  // Declined: cursors (edges, pageInfo) execute as usual.
+  ['edges', '{ bookingsConnection(first: 2) { edges { cursor node { id } } } }'],
+  ['pageInfo', '{ bookingsConnection(first: 2) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } }'],
+  // Refusals.
+  ['a connection with first too large', '{ bookingsConnection(first: 101) { totalCount } }'],
+  ['a connection after a cursor it never gave', '{ bookingsConnection(after: "nope") { nodes { id } } }'],
+  ['a connection of another tenant', '{ bookingsConnection(tenantId: "00000000-0000-4000-8000-000000000000") { totalCount } }'],
 ];
 
 describe('GraphQL bookings compiled to SQL', () => {
   it.each(cases)('answers the bytes ordinary execution answers: %s', async (_, text, variables) => {
     const query = text.replace('TENANT', venue.tenantId);
+    if (variables?.o === 'OBJECT') variables = { ...variables, o: venue.objects[0].id };
     const planned = await h.graphql(venue.apiKey, query, variables);
     const executed = await executing.graphql(venue.apiKey, query, variables);
     expect(planned.status).toBe(executed.status);
@@ -128,13 +161,7 @@ describe('GraphQL bookings compiled to SQL', () => {
   });
 
   it('writes those bytes itself (no fallback), in one SQL statement whatever the page size', async () => {
-    const principal = {
-      kind: 'apiKey' as const,
-      keyId: 'test',
-      tenantId: venue.tenantId,
-      scopes: ['bookings:read', 'catalog:read'],
-      rateLimitPerMinute: null,
-    };
+    const principal = principalOf(venue.tenantId);
     for (const [, text] of cases.slice(0, 3)) {
       const field = (parse(text).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
       const plan = planBookingsField(field);
@@ -156,6 +183,31 @@ describe('GraphQL bookings compiled to SQL', () => {
       const field = (parse(declined).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
       expect(planBookingsField(field)).toBeUndefined();
     }
+  });
+
+  it('pages a connection after a cursor as ordinary execution does, in one SQL statement', async () => {
+    const first = (await executing.graphql(
+      venue.apiKey,
+      '{ bookingsConnection(first: 2) { edges { cursor } } }',
+    )) as { body: { data: { bookingsConnection: { edges: { cursor: string }[] } } } };
+    const after = first.body.data.bookingsConnection.edges[1].cursor;
+    const query =
+      'query Q($a: String) { bookingsConnection(after: $a, first: 3) { totalCount nodes { id startTime guestName } } }';
+    const planned = await h.graphql(venue.apiKey, query, { a: after });
+    const executed = await executing.graphql(venue.apiKey, query, { a: after });
+    expect(planned.text).toBe(executed.text);
+    // The plan itself (no fallback): one statement, the same value.
+    const field = (parse(query).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+    const plan = planBookingsConnectionField(field);
+    if (!plan) throw new Error('no plan for the connection');
+    const before = h.deps.database.queries.count;
+    const value = await plan.run(createContext(h.deps, principalOf(venue.tenantId)), { after, first: 3 });
+    expect(h.deps.database.queries.count - before).toBe(1);
+    expect(JSON.stringify({ data: { bookingsConnection: value } })).toBe(executed.text);
+    const nodes = (planned.body as { data: { bookingsConnection: { totalCount: number; nodes: unknown[] } } }).data
+      .bookingsConnection;
+    expect(nodes.totalCount).toBe(7);
+    expect(nodes.nodes).toHaveLength(3);
   });
 
   it('keeps scopes: a key without bookings:read is refused before anything runs', async () => {

@@ -13,6 +13,7 @@ export {
   bookingFastPaths,
   bookingListPlan,
   bookingPageJson,
+  planBookingsConnectionField,
   planBookingsField,
   type BookingFastPaths,
 } from './fast-paths/index.js';

@@ -5,9 +5,10 @@ import { tenantOf } from '../../../kernel/auth/principal.js';
 import { isoInstant } from '../../../kernel/db/json-sql.js';
 import { PAGE_SIZES, pageSizeOf } from '../../../kernel/paging.js';
 import { filtered } from '../bookings.repository.js';
-import { parseListBookings } from '../bookings.commands.js';
+import { parseBookingsConnection, parseListBookings, type BookingsConnectionCommand } from '../bookings.commands.js';
+import type { Executor } from '../../../kernel/db/index.js';
 
-// GraphQL `bookings(status, first)` compiled to one SQL statement: PostgreSQL writes the list's
+// GraphQL `bookings(status, first)` and `bookingsConnection { totalCount nodes }` compiled to one SQL statement: PostgreSQL writes the list's
 // JSON (json_build_object with the selection's response keys, instants as toISOString writes
 // them), pg hands it over as one parsed value, and no resolver, DataLoader or Date runs. Planned
 // once per document (src/transport/graphql/compiled-execution.ts); a selection this file does not know
@@ -97,10 +98,52 @@ function objectOf(
   return parts.length ? sql`json_build_object(${sql.join(parts)})` : undefined;
 }
 
+type Joins = Set<'o' | 'a'>;
+type Filters = BookingsConnectionCommand['filters'];
+
+/**
+ * The statement that writes a page of bookings as one JSON array (`items`): the page cut in index
+ * order (start time, then id; after `key` when given), objects and accommodations joined only when
+ * the row reads them.
+ */
+function pageStatement(
+  db: Executor,
+  tenantId: string,
+  page: { filters: Filters; key: BookingsConnectionCommand['key']; limit: number },
+  row: RawBuilder<unknown>,
+  joins: Joins,
+) {
+  const { key } = page;
+  const rows = db
+    .with('page', () =>
+      filtered(db, tenantId, page.filters)
+        .$if(key !== null, (q) =>
+          q.where(sql<boolean>`(b.start_time, b.id) > (${key?.startTime ?? null}::timestamptz, ${key?.id ?? null}::uuid)`),
+        )
+        .selectAll('b')
+        .orderBy('b.start_time')
+        .orderBy('b.id')
+        .limit(page.limit),
+    )
+    .selectFrom('page as b');
+  const items = sql<unknown[]>`coalesce(json_agg(${row} order by b.start_time, b.id), '[]'::json)`.as('items');
+  const withObjects = () =>
+    rows.innerJoin('objects as o', (join) => join.onRef('o.id', '=', 'b.object_id').on('o.tenant_id', '=', tenantId));
+  return joins.has('a')
+    ? withObjects()
+        .innerJoin('accommodations as a', (join) =>
+          join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', tenantId),
+        )
+        .select(items)
+    : joins.has('o')
+      ? withObjects().select(items)
+      : rows.select(items);
+}
+
 /** The plan of a `bookings` root field, or undefined when its selection executes as usual. */
 export function planBookingsField(field: FieldNode): FieldPlan | undefined {
   if (!field.selectionSet) return undefined;
-  const joins = new Set<'o' | 'a'>();
+  const joins: Joins = new Set();
   const row = objectOf('Booking', BOOKING, field.selectionSet, joins);
   if (!row) return undefined;
   return {
@@ -108,31 +151,58 @@ export function planBookingsField(field: FieldNode): FieldPlan | undefined {
       // As the resolver: the tenant before the input, then the same command.
       const tenantId = tenantOf(ctx.principal, args.tenantId as string | undefined);
       const command = parseListBookings({ status: args.status, pageSize: pageSizeOf(PAGE_SIZES.bookings, args.first) });
-      const db = ctx.db;
-      const page = db
-        .with('page', () =>
-          filtered(db, tenantId, { status: command.status })
-            .selectAll('b')
-            .orderBy('b.start_time')
-            .orderBy('b.id')
-            .limit(command.pageSize ?? PAGE_SIZES.bookings.default),
-        )
-        .selectFrom('page as b');
-      const items = sql<unknown[]>`coalesce(json_agg(${row} order by b.start_time, b.id), '[]'::json)`.as('items');
-      const withObjects = () =>
-        page.innerJoin('objects as o', (join) =>
-          join.onRef('o.id', '=', 'b.object_id').on('o.tenant_id', '=', tenantId),
-        );
-      const statement = joins.has('a')
-        ? withObjects()
-            .innerJoin('accommodations as a', (join) =>
-              join.onRef('a.id', '=', 'o.accommodation_id').on('a.tenant_id', '=', tenantId),
-            )
-            .select(items)
-        : joins.has('o')
-          ? withObjects().select(items)
-          : page.select(items);
+      const limit = command.pageSize ?? PAGE_SIZES.bookings.default;
+      const statement = pageStatement(ctx.db, tenantId, { filters: { status: command.status }, key: null, limit }, row, joins);
       return (await statement.executeTakeFirstOrThrow()).items;
+    },
+  };
+}
+
+/**
+ * The plan of a `bookingsConnection` root field that selects only `totalCount`, `nodes` and
+ * `__typename` (PostGraphile's `allBookings { totalCount nodes { … } }` shape), every filter and
+ * `after` included: one statement writes the connection's JSON, the total counted on the index as
+ * the resolver counts it. `edges` and `pageInfo` (cursors) execute as usual.
+ */
+export function planBookingsConnectionField(field: FieldNode): FieldPlan | undefined {
+  if (!field.selectionSet) return undefined;
+  const joins: Joins = new Set();
+  const parts: ({ key: string; kind: 'nodes'; row: RawBuilder<unknown> } | { key: string; kind: 'totalCount' | '__typename' })[] = [];
+  const keys = new Set<string>();
+  for (const selection of field.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.directives?.length || selection.arguments?.length) return undefined;
+    const key = selection.alias?.value ?? selection.name.value;
+    if (keys.has(key)) return undefined;
+    keys.add(key);
+    const name = selection.name.value;
+    if (name === 'nodes') {
+      const row = selection.selectionSet && objectOf('Booking', BOOKING, selection.selectionSet, joins);
+      if (!row) return undefined;
+      parts.push({ key, kind: 'nodes', row });
+    } else if ((name === 'totalCount' || name === '__typename') && !selection.selectionSet) {
+      parts.push({ key, kind: name });
+    } else return undefined;
+  }
+  if (!parts.length) return undefined;
+  return {
+    async run(ctx, args) {
+      // As the resolver: the tenant before the input, then the same command (its errors answer through the fallback).
+      const tenantId = tenantOf(ctx.principal, args.tenantId as string | undefined);
+      const command = parseBookingsConnection(args);
+      const db = ctx.db;
+      const values = parts.flatMap((part) => {
+        const value =
+          part.kind === 'nodes'
+            ? sql`(${pageStatement(db, tenantId, { filters: command.filters, key: command.key, limit: command.first }, part.row, joins)})`
+            : part.kind === 'totalCount'
+              ? sql`(${filtered(db, tenantId, command.filters).select(sql<number>`count(*)::int`.as('n'))})`
+              : typename('BookingConnection');
+        return [sql.lit(part.key), value];
+      });
+      const { value } = await db
+        .selectNoFrom(sql<Record<string, unknown>>`json_build_object(${sql.join(values)})`.as('value'))
+        .executeTakeFirstOrThrow();
+      return value;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { PlannedFields } from '../../../kernel/field-plan.js';
 import { parseListBookings } from '../bookings.commands.js';
 import type { ListPlan } from '../bookings.repository.js';
 import { listPlanOf } from './columns.js';
-import { planBookingsField } from './graphql-plan.js';
+import { planBookingsConnectionField, planBookingsField } from './graphql-plan.js';
 import { BOOKING_PAGE_SELECTION, bookingPageJson } from './rest-page-json.js';
 
 // The bookings list's fast paths, fenced: every way the bookings list is answered other than the
@@ -13,7 +13,8 @@ import { BOOKING_PAGE_SELECTION, bookingPageJson } from './rest-page-json.js';
 // every column read, and REST executes its operations: the general path answers everything.
 //
 // - columns.ts: the selection→columns map (`bookings`, `bookingsConnection` read only what is selected);
-// - graphql-plan.ts: GraphQL `bookings` compiled to one SQL statement that writes the JSON;
+// - graphql-plan.ts: GraphQL `bookings` and `bookingsConnection { totalCount nodes }` compiled to one SQL
+//   statement that writes the JSON;
 // - rest-page-json.ts: the REST listing's JSON written by SQL (a DirectAnswer of the REST bridge).
 //
 // test/fast-paths.parity.test.ts answers random selections, filters, pages and statuses both ways
@@ -21,7 +22,7 @@ import { BOOKING_PAGE_SELECTION, bookingPageJson } from './rest-page-json.js';
 // the SDL's Booking type: a new Booking field either works on every path or fails there by name.
 
 export { COLUMNS_OF_FIELD } from './columns.js';
-export { planBookingsField } from './graphql-plan.js';
+export { planBookingsConnectionField, planBookingsField } from './graphql-plan.js';
 export { BOOKING_PAGE_SELECTION, bookingPageJson } from './rest-page-json.js';
 
 /** A REST route's answer written without executing its operation (the REST bridge's DirectAnswer). */
@@ -47,7 +48,10 @@ export interface BookingFastPaths {
 export function bookingFastPaths(on: boolean): BookingFastPaths {
   if (!on) return { plannedFields: {}, directAnswers: {} };
   return {
-    plannedFields: { 'Query.bookings': (field) => planBookingsField(field) },
+    plannedFields: {
+      'Query.bookings': (field) => planBookingsField(field),
+      'Query.bookingsConnection': (field) => planBookingsConnectionField(field),
+    },
     directAnswers: {
       'Query.bookingPage': {
         selection: BOOKING_PAGE_SELECTION,
