@@ -230,12 +230,18 @@ describe('GET /bookings', () => {
       if (Date.now() > deadline) throw new Error('the key’s last use was never recorded');
       await new Promise((r) => setTimeout(r, 50));
     }
+    // The counter is the process's: a background job's statement (a poll) may land in one count,
+    // never in all three, so the fewest of three is the request's own.
     const statements = async (pageSize: number) => {
-      const before = h.deps.database.queries.count;
-      const res = await list(data.v, `?pageSize=${pageSize}`);
-      expect(res.status).toBe(200);
-      expect(res.body.bookings).toHaveLength(Math.min(pageSize, data.made.length));
-      return h.deps.database.queries.count - before;
+      const counts: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const before = h.deps.database.queries.count;
+        const res = await list(data.v, `?pageSize=${pageSize}`);
+        expect(res.status).toBe(200);
+        expect(res.body.bookings).toHaveLength(Math.min(pageSize, data.made.length));
+        counts.push(h.deps.database.queries.count - before);
+      }
+      return Math.min(...counts);
     };
     const one = await statements(1);
     expect(await statements(5)).toBe(one);
