@@ -15,6 +15,7 @@ import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
+import { comparePeers, ensurePostgraphile, peerTable, type PeerComparison } from './peers/postgraphile.js';
 
 // `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
 // with a generated dataset, every scenario against it, one table, and JSON under bench/results/.
@@ -36,6 +37,8 @@ const profile = args.has('--profile');
 const serverLog = args.has('--server-log');
 // --scale=large: 99 more tenants with ~1,000,000 bookings in all (bench/dataset.ts, seedLargeScale).
 const large = process.argv.includes('--scale=large');
+// --peers: PostGraphile v5 on the same GraphQL selections, alternating with Portier (bench/peers/postgraphile.ts).
+const peers = args.has('--peers');
 const ROUNDS = quick ? 1 : 3;
 const SATURATION_SECONDS = quick ? 3 : 8;
 const FIXED_SECONDS = quick ? 10 : 60;
@@ -189,6 +192,8 @@ async function main(): Promise<void> {
   const pgPinning = pinLocalPostgres(LOAD_CORE);
   process.on('exit', () => pinLocalPostgres(null));
   const startedAt = new Date();
+  if (peers && embedded) throw new Error('--peers needs PostgreSQL (PostGraphile runs in its own process)');
+  if (peers) ensurePostgraphile((line) => process.stderr.write(line));
   const barePort = 3901;
   const serverPort = 3902;
   process.stderr.write(
@@ -230,6 +235,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const whole = { peak: 0 };
   let webhook: WebhookResult | undefined;
+  let peerComparisons: PeerComparison[] = [];
   try {
     await waitForHttp(`${baseUrl}/healthz`, 120);
     const serverPid = server.pid;
@@ -331,6 +337,22 @@ async function main(): Promise<void> {
       });
       process.stderr.write(`  ${WEBHOOK_SCENARIO}: ${webhook.summary}\n`);
     }
+    if (peers) {
+      const peerRun = await comparePeers({
+        portier: { url: baseUrl, pid: serverPid },
+        dataset,
+        databaseUrl: env.DATABASE_URL,
+        pin: (command) => pin(SERVER_CORE, command),
+        port: 3903,
+        rounds: ROUNDS,
+        seconds: SATURATION_SECONDS,
+        connections: 32,
+        only,
+        log: (line) => process.stderr.write(line),
+      });
+      rows.push(...peerRun.rows);
+      peerComparisons = peerRun.comparisons;
+    }
     whole.peak = Math.max(whole.peak, runSampler.stop().maxRssMb);
   } catch (error) {
     process.stderr.write(`server stderr (tail):\n${serverErr}\n`);
@@ -415,6 +437,7 @@ async function main(): Promise<void> {
     '',
     table,
     ...(webhook ? ['', `webhooks: ${webhook.summary}`] : []),
+    ...(peerComparisons.length ? ['', peerTable(peerComparisons)] : []),
   ].join('\n');
   process.stdout.write(summary + '\n');
   mkdirSync(join(root, 'bench/results'), { recursive: true });
@@ -436,6 +459,7 @@ async function main(): Promise<void> {
         peakRssMb: whole.peak,
         rows,
         webhook,
+        ...(peers ? { peers: peerComparisons } : {}),
       },
       null,
       2,
