@@ -15,11 +15,7 @@ import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
-import {
-  SUBSCRIPTIONS_SCENARIO,
-  subscriptionsFanOut,
-  type SubscriptionsResult,
-} from './scenarios/subscriptions.js';
+import { SUBSCRIPTIONS_SCENARIO, subscriptionsFanOut, type SubscriptionsResult } from './scenarios/subscriptions.js';
 
 // `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
 // with a generated dataset, every scenario against it, one table, and JSON under bench/results/.
