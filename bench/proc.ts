@@ -16,6 +16,11 @@ function rssBytes(pid: number): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
+/** Resident memory of a process now (MB). */
+export function rssMb(pid: number): number {
+  return rssBytes(pid) / 1024 / 1024;
+}
+
 export interface ProcSample {
   maxRssMb: number;
   cpuPercent: number;

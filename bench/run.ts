@@ -16,6 +16,7 @@ import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
 import { comparePeers, ensurePostgraphile, peerTable, type PeerComparison } from './peers/postgraphile.js';
+import { SUBSCRIPTIONS_SCENARIO, subscriptionsFanOut, type SubscriptionsResult } from './scenarios/subscriptions.js';
 
 // `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
 // with a generated dataset, every scenario against it, one table, and JSON under bench/results/.
@@ -236,6 +237,7 @@ async function main(): Promise<void> {
   const whole = { peak: 0 };
   let webhook: WebhookResult | undefined;
   let peerComparisons: PeerComparison[] = [];
+  let subscriptions: SubscriptionsResult | undefined;
   try {
     await waitForHttp(`${baseUrl}/healthz`, 120);
     const serverPid = server.pid;
@@ -336,6 +338,29 @@ async function main(): Promise<void> {
         rssMb: proc.maxRssMb,
       });
       process.stderr.write(`  ${WEBHOOK_SCENARIO}: ${webhook.summary}\n`);
+    }
+    // Subscriptions fan-out: not a request load either (bench/scenarios/subscriptions.ts); its
+    // p50–p99 are delivery latencies after commit over subscribers × changes (p99.9 column: the
+    // maximum), errors are missing plus duplicate deliveries, RSS the server's with all connected.
+    if (!only || only.some((o) => SUBSCRIPTIONS_SCENARIO.includes(o))) {
+      subscriptions = await subscriptionsFanOut(baseUrl, dataset, serverPid);
+      whole.peak = Math.max(whole.peak, subscriptions.rss.connectedMb, subscriptions.rss.afterChangesMb);
+      rows.push({
+        scenario: SUBSCRIPTIONS_SCENARIO,
+        mode: 'fixed',
+        requests: subscriptions.afterCommit.count,
+        rps: NaN,
+        p50: subscriptions.afterCommit.p50,
+        p95: subscriptions.afterCommit.p95,
+        p99: subscriptions.afterCommit.p99,
+        p999: subscriptions.afterCommit.max,
+        errors: subscriptions.missing + subscriptions.duplicates,
+        statuses: {},
+        cpuPercent: subscriptions.cpu.percent,
+        cpuMsPerRequest: subscriptions.cpu.msPerDelivery,
+        rssMb: subscriptions.rss.connectedMb,
+      });
+      process.stderr.write(`  ${SUBSCRIPTIONS_SCENARIO}: ${subscriptions.summary}\n`);
     }
     if (peers) {
       const peerRun = await comparePeers({
@@ -438,6 +463,7 @@ async function main(): Promise<void> {
     table,
     ...(webhook ? ['', `webhooks: ${webhook.summary}`] : []),
     ...(peerComparisons.length ? ['', peerTable(peerComparisons)] : []),
+    ...(subscriptions ? ['', `subscriptions: ${subscriptions.summary}`] : []),
   ].join('\n');
   process.stdout.write(summary + '\n');
   mkdirSync(join(root, 'bench/results'), { recursive: true });
@@ -460,6 +486,7 @@ async function main(): Promise<void> {
         rows,
         webhook,
         ...(peers ? { peers: peerComparisons } : {}),
+        subscriptions,
       },
       null,
       2,

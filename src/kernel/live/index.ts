@@ -11,3 +11,4 @@ export {
 export { notifyTransport, redisTransport, LIVE_CHANNEL, LIVE_REDIS_CHANNEL } from './transports.js';
 export { SubscriptionSlots } from './slots.js';
 export { liveStream, type Live } from './live.js';
+export { sharedRead } from './shared-read.js';

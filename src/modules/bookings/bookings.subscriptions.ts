@@ -1,7 +1,7 @@
 import type { Resolvers, SubscriptionBookingChangedArgs } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import type { BookingView } from '../../kernel/db/types.js';
-import { liveStream } from '../../kernel/live/index.js';
+import { liveStream, sharedRead } from '../../kernel/live/index.js';
 import { getBooking } from './bookings.service.js';
 
 // bookingChanged (docs/subscriptions.md): the tenant's booking events from the outbox's live tail,
@@ -33,7 +33,8 @@ async function bookingChange(
 ): Promise<BookingChangeValue | undefined> {
   const bookingId = bookingIdOf(event);
   if (!bookingId) return undefined;
-  const booking = await getBooking(ctx.db, tenantId, bookingId);
+  // Read once for all of this process's subscribers of the tenant (the hub hands them one object).
+  const booking = await sharedRead(event, 'booking', () => getBooking(ctx.db, tenantId, bookingId));
   if (filter.objectId && booking.object_id !== filter.objectId) return undefined;
   if (filter.accommodationId) {
     const object = await ctx.loaders.objectById.load(booking.object_id);

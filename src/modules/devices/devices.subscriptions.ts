@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import type { DeviceRow } from '../../kernel/db/types.js';
-import { liveStream } from '../../kernel/live/index.js';
+import { liveStream, sharedRead } from '../../kernel/live/index.js';
 import { getDevice } from './devices.service.js';
 
 // deviceStatusChanged (docs/subscriptions.md): the tenant's device.offline / device.online events
@@ -36,7 +36,8 @@ async function statusChange(
     type: String(event.type),
     occurredAt: String(event.createdAt),
     online: event.type === 'device.online',
-    device: await getDevice(ctx.db, tenantId, deviceId),
+    // Read once for all of this process's subscribers of the tenant (the hub hands them one object).
+    device: await sharedRead(event, 'device', () => getDevice(ctx.db, tenantId, deviceId)),
   };
 }
 
