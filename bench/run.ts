@@ -25,13 +25,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const embedded = args.has('--embedded');
 const quick = args.has('--quick');
-// --only=<text>[,<text>…]: run only the scenarios whose name contains one of them; --profile: the server writes a
+// --only=<text>[,<text>…]: run only the scenarios whose name contains one of them (`=<name>`: that name exactly); --profile: the server writes a
 // CPU profile (--cpu-prof) into bench/results/ for each run, to find where the time goes.
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',')
   .filter(Boolean);
+/** Whether --only selects the scenario: a name containing one of its texts, or `=<name>` exactly. */
+const selected = (name: string) =>
+  !only || only.some((o) => (o.startsWith('=') ? name === o.slice(1) : name.includes(o)));
 const profile = args.has('--profile');
 // --server-log: the server's stdout and stderr go to bench/results/server-<time>.log (with
 // BENCH_NODE_ARGS=--trace-gc, every garbage collection and its pause, to line up with a tail).
@@ -267,7 +270,7 @@ async function main(): Promise<void> {
       source: () => nextBooking(created++),
       connections: 8,
     });
-    for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
+    for (const scenario of scenarios.filter((s) => selected(s.name))) {
       // warm-up: a few requests so that JIT and plan caches do not count against round 1
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
       const sampler = sampleProcess(serverPid);
@@ -316,7 +319,7 @@ async function main(): Promise<void> {
     }
     // Webhook throughput: not a request load (bench/scenarios/webhooks.ts); its req/s column is
     // deliveries/s of the burst, its p50/p99 the paced events' first delivery after their request.
-    if (!only || only.some((o) => WEBHOOK_SCENARIO.includes(o))) {
+    if (selected(WEBHOOK_SCENARIO)) {
       const sampler = sampleProcess(serverPid);
       webhook = await webhookThroughput(baseUrl, dataset, { databaseUrl: env.DATABASE_URL });
       const proc = sampler.stop();
@@ -342,7 +345,7 @@ async function main(): Promise<void> {
     // Subscriptions fan-out: not a request load either (bench/scenarios/subscriptions.ts); its
     // p50–p99 are delivery latencies after commit over subscribers × changes (p99.9 column: the
     // maximum), errors are missing plus duplicate deliveries, RSS the server's with all connected.
-    if (!only || only.some((o) => SUBSCRIPTIONS_SCENARIO.includes(o))) {
+    if (selected(SUBSCRIPTIONS_SCENARIO)) {
       subscriptions = await subscriptionsFanOut(baseUrl, dataset, serverPid);
       whole.peak = Math.max(whole.peak, subscriptions.rss.connectedMb, subscriptions.rss.afterChangesMb);
       rows.push({
