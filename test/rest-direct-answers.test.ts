@@ -178,11 +178,17 @@ describe('GET /api/v1/tenants/{tenantId}/bookings written by PostgreSQL', () => 
   });
 
   it('reads a page in one SQL statement, whatever its size', async () => {
+    // The counter is the process's: a background job's poll may land in one count, never in all
+    // three, so the fewest of three is the request's own.
     const statements = async (query: string) => {
-      const before = h.deps.database.queries.count;
-      const res = await h.request({ method: 'GET', url: list(query), apiKey: venue.apiKey });
-      expect(res.status).toBe(200);
-      return h.deps.database.queries.count - before;
+      const counts: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const before = h.deps.database.queries.count;
+        const res = await h.request({ method: 'GET', url: list(query), apiKey: venue.apiKey });
+        expect(res.status).toBe(200);
+        counts.push(h.deps.database.queries.count - before);
+      }
+      return Math.min(...counts);
     };
     // The key's lookup is cached after the first request.
     await statements('?pageSize=1');

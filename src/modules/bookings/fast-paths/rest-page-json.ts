@@ -65,7 +65,9 @@ export async function bookingPageJson(
   const rows = await db
     // The page's ids first, then its rows by primary key: the OFFSET walks index entries only
     // (an index-only scan of bookings_tenant_start_idx on a vacuumed table), where cutting whole
-    // rows would fetch every skipped row from the heap.
+    // rows would fetch every skipped row from the heap. EXPLAIN ANALYZE, 10,500 bookings, offset
+    // 2,500, twelve alternating runs on a busy machine: 36 / 278 ms (min / median, whole rows)
+    // against 25 / 85 ms.
     .with('ids', () =>
       filtered(db, tenantId, filters)
         .select(['b.id', 'b.start_time'])
@@ -84,6 +86,9 @@ export async function bookingPageJson(
               .selectAll('row')
               .where('row.tenant_id', '=', tenantId)
               .whereRef('row.id', '=', 'p.id')
+              // LIMIT keeps PostgreSQL from pulling the subquery up into a join it may plan as a
+              // hash join over every row of the tenant: each id stays one primary-key lookup.
+              .limit(1)
               .as('b'),
           (join) => join.onTrue(),
         )
