@@ -119,14 +119,20 @@ const cases: [string, string, Record<string, unknown>?][] = [
     'query Q($o: ID, $s: String, $m: JSONObject) { bookingsConnection(objectId: $o, search: $s, metadata: $m, from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", updatedSince: "2020-01-01T00:00:00Z", first: 50) { totalCount nodes { id guestName } } }',
     { o: 'OBJECT', s: 'quote', m: {} },
   ],
-  ['a connection by guest email', '{ bookingsConnection(guestEmail: "NOBODY@example.com") { totalCount nodes { id } } }'],
+  [
+    'a connection by guest email',
+    '{ bookingsConnection(guestEmail: "NOBODY@example.com") { totalCount nodes { id } } }',
+  ],
   // Declined: cursors (edges, pageInfo) execute as usual.
   ['edges', '{ bookingsConnection(first: 2) { edges { cursor node { id } } } }'],
   ['pageInfo', '{ bookingsConnection(first: 2) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } }'],
   // Refusals.
   ['a connection with first too large', '{ bookingsConnection(first: 101) { totalCount } }'],
   ['a connection after a cursor it never gave', '{ bookingsConnection(after: "nope") { nodes { id } } }'],
-  ['a connection of another tenant', '{ bookingsConnection(tenantId: "00000000-0000-4000-8000-000000000000") { totalCount } }'],
+  [
+    'a connection of another tenant',
+    '{ bookingsConnection(tenantId: "00000000-0000-4000-8000-000000000000") { totalCount } }',
+  ],
 ];
 
 describe('GraphQL bookings compiled to SQL', () => {
@@ -186,10 +192,9 @@ describe('GraphQL bookings compiled to SQL', () => {
   });
 
   it('pages a connection after a cursor as ordinary execution does, in one SQL statement', async () => {
-    const first = (await executing.graphql(
-      venue.apiKey,
-      '{ bookingsConnection(first: 2) { edges { cursor } } }',
-    )) as { body: { data: { bookingsConnection: { edges: { cursor: string }[] } } } };
+    const first = (await executing.graphql(venue.apiKey, '{ bookingsConnection(first: 2) { edges { cursor } } }')) as {
+      body: { data: { bookingsConnection: { edges: { cursor: string }[] } } };
+    };
     const after = first.body.data.bookingsConnection.edges[1].cursor;
     const query =
       'query Q($a: String) { bookingsConnection(after: $a, first: 3) { totalCount nodes { id startTime guestName } } }';

@@ -98,7 +98,7 @@ describe('booking metadata over REST', () => {
     // database server (docs/webhooks.md): with other tests' transactions open, it may lag a moment.
     type FeedEvent = { type: string; data: { booking: { id: string; metadata: unknown } } };
     let mine: FeedEvent[] = [];
-    for (const deadline = Date.now() + 30_000; mine.length < 2 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 30_000; mine.length < 2 && Date.now() < deadline;) {
       const feed = await h.request({
         method: 'GET',
         url: `/api/v1/tenants/${fresh.tenantId}/events?types=booking.created,booking.confirmed&limit=100`,

@@ -118,7 +118,9 @@ function pageStatement(
     .with('page', () =>
       filtered(db, tenantId, page.filters)
         .$if(key !== null, (q) =>
-          q.where(sql<boolean>`(b.start_time, b.id) > (${key?.startTime ?? null}::timestamptz, ${key?.id ?? null}::uuid)`),
+          q.where(
+            sql<boolean>`(b.start_time, b.id) > (${key?.startTime ?? null}::timestamptz, ${key?.id ?? null}::uuid)`,
+          ),
         )
         .selectAll('b')
         .orderBy('b.start_time')
@@ -152,7 +154,13 @@ export function planBookingsField(field: FieldNode): FieldPlan | undefined {
       const tenantId = tenantOf(ctx.principal, args.tenantId as string | undefined);
       const command = parseListBookings({ status: args.status, pageSize: pageSizeOf(PAGE_SIZES.bookings, args.first) });
       const limit = command.pageSize ?? PAGE_SIZES.bookings.default;
-      const statement = pageStatement(ctx.db, tenantId, { filters: { status: command.status }, key: null, limit }, row, joins);
+      const statement = pageStatement(
+        ctx.db,
+        tenantId,
+        { filters: { status: command.status }, key: null, limit },
+        row,
+        joins,
+      );
       return (await statement.executeTakeFirstOrThrow()).items;
     },
   };
@@ -167,7 +175,9 @@ export function planBookingsField(field: FieldNode): FieldPlan | undefined {
 export function planBookingsConnectionField(field: FieldNode): FieldPlan | undefined {
   if (!field.selectionSet) return undefined;
   const joins: Joins = new Set();
-  const parts: ({ key: string; kind: 'nodes'; row: RawBuilder<unknown> } | { key: string; kind: 'totalCount' | '__typename' })[] = [];
+  const parts: (
+    { key: string; kind: 'nodes'; row: RawBuilder<unknown> } | { key: string; kind: 'totalCount' | '__typename' }
+  )[] = [];
   const keys = new Set<string>();
   for (const selection of field.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD || selection.directives?.length || selection.arguments?.length) return undefined;
