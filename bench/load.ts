@@ -162,3 +162,13 @@ export async function fixedRate(
     statuses,
   };
 }
+
+/** Polls `done` every 2 ms until it holds (true) or `ms` have passed (false). */
+export async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return true;
+}

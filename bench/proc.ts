@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 // Server resource use, read from /proc: resident memory and CPU time of one process.
@@ -55,4 +56,14 @@ export function sampleProcess(pid: number): { stop(): ProcSample; peakRssMb(): n
       return { maxRssMb: maxRss / 1024 / 1024, cpuPercent: elapsed > 0 ? (cpu / elapsed) * 100 : 0, cpuSeconds: cpu };
     },
   };
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL after 10 s; resolves once it has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
 }

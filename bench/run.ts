@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/kernel/db/database.js';
 import { migrateToLatest } from '../src/kernel/db/migrate.js';
 import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
-import { sampleProcess } from './proc.js';
+import { sampleProcess, stopProcess } from './proc.js';
 import { START_ARGS } from '../test/start-args.js';
 import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
@@ -74,15 +74,6 @@ async function waitForHttp(url: string, seconds = 60): Promise<void> {
   throw new Error(`${url} did not answer within ${seconds}s`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measureBare(port: number): Promise<LoadResult> {
@@ -95,7 +86,7 @@ async function measureBare(port: number): Promise<LoadResult> {
       rounds.push(await saturate(`http://127.0.0.1:${port}`, source, { seconds: SATURATION_SECONDS }));
     return rounds.sort((a, b) => a.rps - b.rps)[Math.floor(rounds.length / 2)];
   } finally {
-    await stop(child);
+    await stopProcess(child);
   }
 }
 
@@ -386,7 +377,7 @@ async function main(): Promise<void> {
     process.stderr.write(`server stderr (tail):\n${serverErr}\n`);
     throw error;
   } finally {
-    await stop(server);
+    await stopProcess(server);
     await cleanup();
   }
 

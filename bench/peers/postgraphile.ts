@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { saturate, type LoadResult, type RequestSource, type RequestSpec } from '../load.js';
-import { sampleProcess } from '../proc.js';
+import { sampleProcess, stopProcess } from '../proc.js';
 import type { Dataset } from '../dataset.js';
 
 // `npm run bench -- --peers` (issue #28): PostGraphile v5 (amber preset) over the bench database,
@@ -179,15 +179,6 @@ async function waitForPeer(url: string, child: ChildProcess, seconds = 120): Pro
   throw new Error(`peers: PostGraphile did not answer on ${url} within ${seconds}s`);
 }
 
-async function stopPeer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
-
 /** A row of the bench table (the fields run.ts's Row needs). */
 export interface PeerRow extends LoadResult {
   scenario: string;
@@ -329,7 +320,7 @@ export async function comparePeers(o: PeerOptions): Promise<{ rows: PeerRow[]; c
     o.log(`PostGraphile stderr (tail):\n${stderr}\n`);
     throw error;
   } finally {
-    await stopPeer(child);
+    await stopProcess(child);
   }
   return { rows, comparisons };
 }

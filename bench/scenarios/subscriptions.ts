@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Dataset } from '../dataset.js';
+import { waitUntil } from '../load.js';
 import { rssMb, sampleProcess } from '../proc.js';
 import { createBookings } from './core.js';
 
@@ -55,15 +56,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(5);
-  }
-  return true;
-}
 
 async function graphql(baseUrl: string, apiKey: string, query: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/api/v1/graphql`, {
@@ -179,7 +171,7 @@ export async function subscriptionsFanOut(
     if (refused > 0) throw new Error(`${refused} of ${SUBSCRIBERS} subscriptions were refused`);
     // The unmeasured change: once every subscriber has it, all of them listen.
     const warm = await change();
-    const allListen = await waitFor(() => subscribers.every((s) => s.arrivals.has(warm.id)), 60_000);
+    const allListen = await waitUntil(() => subscribers.every((s) => s.arrivals.has(warm.id)), 60_000);
     const connectMs = performance.now() - connectStart;
     if (!allListen)
       throw new Error(
@@ -198,7 +190,7 @@ export async function subscriptionsFanOut(
     }
     const changes = await Promise.all(pending);
     const delivered = () => changes.every((c) => subscribers.every((s) => s.arrivals.has(c.id)));
-    await waitFor(delivered, 30_000);
+    await waitUntil(delivered, 30_000);
     const proc = sampler.stop();
     await sleep(1000);
     const afterChangesMb = rssMb(serverPid);

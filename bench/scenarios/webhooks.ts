@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { Dataset } from '../dataset.js';
+import { waitUntil } from '../load.js';
 import { createBookings } from './core.js';
 
 // Webhook throughput (issue #28): one subscription, a local receiver answering in 1 ms.
@@ -74,15 +75,6 @@ async function startReceiver() {
   };
 }
 
-async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return true;
-}
-
 async function api(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
@@ -130,7 +122,7 @@ export async function webhookThroughput(
     }
     await Promise.all(requests);
     const ids = [...sentAt.keys()];
-    await waitFor(() => ids.every((id) => receiver.firstArrival.has(id)), 60_000);
+    await waitUntil(() => ids.every((id) => receiver.firstArrival.has(id)), 60_000);
     const latencies: number[] = [];
     let lastPaced = NaN;
     for (const id of ids) {
@@ -158,7 +150,7 @@ export async function webhookThroughput(
         );
         await client.query('COMMIT');
         const committed = performance.now();
-        await waitFor(() => receiver.firstArrival.size >= before + BURST_EVENTS, 120_000);
+        await waitUntil(() => receiver.firstArrival.size >= before + BURST_EVENTS, 120_000);
         const arrivals = [...receiver.firstArrival.values()].filter((at) => at >= committed).sort((a, b) => a - b);
         const drainMs = arrivals[arrivals.length - 1] - committed;
         missing += BURST_EVENTS - arrivals.length;
