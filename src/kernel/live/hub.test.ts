@@ -41,6 +41,33 @@ describe('LiveHub', () => {
     expect(await mine.next()).toEqual({ value: undefined, done: true });
   });
 
+  it('publishes one batch after another: a slow first publish is not overtaken by the next tick’s', async () => {
+    // As NOTIFY on two pooled connections: each publish delivers when it commits, and the first is slow.
+    const listeners = new Set<(m: LiveMessage) => void>();
+    let calls = 0;
+    const transport: LiveTransport = {
+      name: 'postgres-notify',
+      async publish(messages) {
+        const delay = calls++ === 0 ? 30 : 0;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        for (const m of messages) for (const l of listeners) l(m);
+      },
+      listen(onMessage) {
+        listeners.add(onMessage);
+        return Promise.resolve(() => Promise.resolve());
+      },
+    };
+    const hub = new LiveHub(transport, log);
+    const stream = await hub.subscribe('t1', 'access');
+    hub.publish({ topic: 'access', tenantId: 't1', data: { n: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    hub.publish({ topic: 'access', tenantId: 't1', data: { n: 2 } });
+    expect(await stream.next()).toEqual({ value: { n: 1 }, done: false });
+    expect(await stream.next()).toEqual({ value: { n: 2 }, done: false });
+    expect(calls).toBe(2);
+    await hub.close();
+  });
+
   it('return() ends a waiting next() at once and drops the subscriber', async () => {
     const hub = new LiveHub(loopback(), log);
     const stream = await hub.subscribe('t1', 'event');

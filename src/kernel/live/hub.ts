@@ -125,6 +125,8 @@ export class LiveHub {
   private started: Promise<(() => Promise<void>)[]> | undefined;
   private outgoing: LiveMessage[] = [];
   private flushScheduled = false;
+  /** The last publish: the next waits for it, so messages reach the transport in the order published. */
+  private publishing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly transport: LiveTransport,
@@ -173,7 +175,8 @@ export class LiveHub {
 
   /**
    * Sends a message to every process's subscribers. Never waits and never throws: the messages of
-   * one tick go out together, and a transport failure is logged (a live update is lost, nothing else).
+   * one tick go out together, batches one after another in order, and a transport failure is
+   * logged (a live update is lost, nothing else).
    */
   publish(message: LiveMessage): void {
     this.outgoing.push(message);
@@ -183,9 +186,13 @@ export class LiveHub {
       this.flushScheduled = false;
       const batch = this.outgoing;
       this.outgoing = [];
-      this.transport.publish(batch).catch((error: unknown) => {
-        this.log.warn({ err: error, lost: batch.length }, 'live updates could not be published');
-      });
+      // One publish at a time: two batches on two pooled connections (NOTIFY) could commit, and
+      // so arrive, in the other order.
+      this.publishing = this.publishing.then(() =>
+        this.transport.publish(batch).catch((error: unknown) => {
+          this.log.warn({ err: error, lost: batch.length }, 'live updates could not be published');
+        }),
+      );
     });
   }
 
