@@ -249,7 +249,7 @@ async function main(): Promise<void> {
     if (serverPid === undefined) throw new Error('bench: the server process has no pid');
     const runSampler = sampleProcess(serverPid);
     const scenarios: Scenario[] = [
-      ...extraScenarios(dataset, extras, 'before', embedded),
+      ...extraScenarios(dataset, extras, 'before'),
       { name: 'graphql bookings(first:100)', mode: 'saturation', source: core.graphqlBookings(dataset) },
       { name: 'rest list bookings pageSize=100', mode: 'saturation', source: core.restListBookings(dataset) },
       { name: 'search bookings (name/email fragment)', mode: 'saturation', source: core.searchBookings(dataset) },
