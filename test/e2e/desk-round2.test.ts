@@ -405,7 +405,9 @@ describe('every page at 390 and 1280 px', () => {
         await signIn(page, env.url, ADMIN);
         for (const target of pages) {
           await page.goto(`${env.url}${target.path}`);
-          await page.getByRole('heading', { name: target.heading, level: 1 }).waitFor();
+          // The first page after sign-in loads the bundle and its first queries: on a machine busy with
+          // other suites that took longer than the default 30 s once, so the heading gets more.
+          await page.getByRole('heading', { name: target.heading, level: 1 }).waitFor({ timeout: UI_TIMEOUT * 3 });
           await expect.poll(() => page.locator('.loading').count(), { timeout: UI_TIMEOUT }).toBe(0);
           if (target.then) await target.then(page);
           // Every query answered (the calendar's free time comes a day and an object at a time).
