@@ -17,11 +17,10 @@ import { cacheDir, ensureNode, installedMajor, npmInstall } from '../node-runtim
 const PEER_DIR = join(cacheDir, 'portier-peers', 'postgraphile5');
 const PEER_PACKAGES = ['postgraphile@5', 'pg@8'];
 const SERVER_SCRIPT = fileURLToPath(new URL('./postgraphile-server.mjs', import.meta.url));
-let nodeBin: string | undefined;
 
 /** Node 22 and postgraphile@5 in the cache, installed when missing; run before anything is measured. */
 export function ensurePostgraphile(log: (line: string) => void): void {
-  nodeBin = ensureNode(22, log);
+  ensureNode(22, log);
   if (installedMajor(PEER_DIR, 'postgraphile') !== 5) {
     log(`peers: installing ${PEER_PACKAGES.join(' ')} into ${PEER_DIR}\n`);
     npmInstall(PEER_DIR, PEER_PACKAGES);
@@ -234,7 +233,7 @@ export async function comparePeers(o: PeerOptions): Promise<{ rows: PeerRow[]; c
   if (shapes.length === 0) return { rows: [], comparisons: [] };
   mkdirSync(PEER_DIR, { recursive: true });
   copyFileSync(SERVER_SCRIPT, join(PEER_DIR, 'server.mjs'));
-  const [command, ...args] = o.pin([nodeBin ?? ensureNode(22, () => undefined), 'server.mjs']);
+  const [command, ...args] = o.pin([ensureNode(22, o.log), 'server.mjs']);
   const child = spawn(command, args, {
     cwd: PEER_DIR,
     env: {
