@@ -192,3 +192,37 @@ describe('shutdown', () => {
     expect(slow.requests.length).toBe(before + 1);
   });
 });
+
+describe('recording successes', () => {
+  it('records successes that end together, each with its attempt; a delivery deleted meanwhile is skipped', async () => {
+    const { tenantId } = await tenant();
+    const hold = gate();
+    slow.reply = () => ({ status: 200, body: `ok \u0000 nul`, hold: hold.promise });
+    await buildWebhook(h, tenantId, { url: slow.url('/together') });
+    const before = slow.requests.length;
+    const events = [];
+    for (let n = 1; n <= 12; n += 1) events.push(await event(tenantId, n));
+    const d = dispatcher();
+    const pass = d.runOnce();
+    await slow.received(before + 12);
+    // The subscription's delivery of one event is gone while its attempt is in flight.
+    await h.deps.database.db.deleteFrom('webhook_deliveries').where('event_id', '=', events[0]).execute();
+    hold.open();
+    expect(await pass).toMatchObject({ attempted: 12, succeeded: 12, failed: 0 });
+    const rows = await deliveries(tenantId);
+    expect(rows).toHaveLength(11);
+    for (const row of rows)
+      expect(row).toMatchObject({ status: 'succeeded', attempt_count: 1, last_status_code: 200, last_error: null });
+    const attempts = await h.deps.database.db
+      .selectFrom('webhook_attempts')
+      .select(['delivery_id', 'status_code', 'error', 'response_body', 'request_body'])
+      .where('tenant_id', '=', tenantId)
+      .execute();
+    expect(attempts.map((a) => a.delivery_id).sort()).toEqual(rows.map((r) => r.id).sort());
+    for (const a of attempts) {
+      // A NUL in the receiver's answer (PostgreSQL's text cannot hold one) shows as U+FFFD.
+      expect(a).toMatchObject({ status_code: 200, error: null, response_body: 'ok \uFFFD nul' });
+      expect(JSON.parse(a.request_body!)).toMatchObject({ type: 'booking.created' });
+    }
+  });
+});

@@ -65,38 +65,46 @@ export async function fanOut(trx: Executor, now: Date, limit: number): Promise<n
  * yet cannot be overtaken either. The next event of a booking goes only after the previous one
  * succeeded or failed for good, whichever process sends it; different bookings go in parallel.
  */
-export async function claimDue(
-  trx: Executor,
+export async function claimJobs(
+  db: Executor,
   now: Date,
   leaseUntil: Date,
   limit: number,
   perWebhook: number,
   busyWebhookIds: string[],
-): Promise<string[]> {
+): Promise<DeliveryJob[]> {
   if (limit <= 0) return [];
-  const rows = await sql<{ id: string }>`
-    UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
-    WHERE d.id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE id IN (
-        SELECT id FROM (
-          SELECT c.id, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS n
-          FROM webhook_deliveries c
-          WHERE c.status = 'pending' AND c.next_attempt_at <= ${now}
-            AND NOT (c.webhook_id = ANY (${busyWebhookIds}::uuid[]))
-            AND (c.order_key IS NULL OR NOT EXISTS (
-              SELECT 1 FROM webhook_deliveries p
-              WHERE p.webhook_id = c.webhook_id AND p.order_key = c.order_key AND p.status = 'pending'
-                AND p.order_sequence < c.order_sequence))
-        ) ranked WHERE n <= ${perWebhook}
+  // One statement (atomic on its own): the claim, and what sending each claimed delivery needs.
+  const rows = await sql<JobRow>`
+    WITH claimed AS (
+      UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
+      WHERE d.id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE id IN (
+          SELECT id FROM (
+            SELECT c.id, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at, c.id) AS n
+            FROM webhook_deliveries c
+            WHERE c.status = 'pending' AND c.next_attempt_at <= ${now}
+              AND NOT (c.webhook_id = ANY (${busyWebhookIds}::uuid[]))
+              AND (c.order_key IS NULL OR NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries p
+                WHERE p.webhook_id = c.webhook_id AND p.order_key = c.order_key AND p.status = 'pending'
+                  AND p.order_sequence < c.order_sequence))
+          ) ranked WHERE n <= ${perWebhook}
+        )
+        AND status = 'pending' AND next_attempt_at <= ${now}
+        ORDER BY next_attempt_at, id
+        LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
       )
-      AND status = 'pending' AND next_attempt_at <= ${now}
-      ORDER BY next_attempt_at, id
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
+      RETURNING d.*
     )
-    RETURNING d.id`.execute(trx);
-  return rows.rows.map((r) => r.id);
+    SELECT d.*, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.active,
+      e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at
+    FROM claimed d
+    JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id
+    JOIN events e ON e.tenant_id = d.tenant_id AND e.id = d.event_id`.execute(db);
+  return rows.rows.map(toJob);
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -111,6 +119,42 @@ export interface DeliveryJob {
   eventType: string;
   eventData: Record<string, unknown>;
   eventCreatedAt: Date;
+}
+
+/** A delivery row with its subscription's and its event's columns, as loadJobs and claimJobs read it. */
+type JobRow = WebhookDeliveryRow & {
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  active: boolean;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+};
+
+function toJob({
+  url,
+  secret_sealed,
+  previous_secret_sealed,
+  previous_secret_expires_at,
+  active,
+  event_type,
+  event_data,
+  event_created_at,
+  ...delivery
+}: JobRow): DeliveryJob {
+  return {
+    delivery,
+    url,
+    secretSealed: secret_sealed,
+    previousSecretSealed: previous_secret_sealed,
+    previousSecretExpiresAt: previous_secret_expires_at,
+    active,
+    eventType: event_type,
+    eventData: event_data,
+    eventCreatedAt: event_created_at,
+  };
 }
 
 export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob[]> {
@@ -132,29 +176,7 @@ export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob
     ])
     .where('d.id', 'in', ids)
     .execute();
-  return rows.map(
-    ({
-      url,
-      secret_sealed,
-      previous_secret_sealed,
-      previous_secret_expires_at,
-      active,
-      event_type,
-      event_data,
-      event_created_at,
-      ...delivery
-    }) => ({
-      delivery,
-      url,
-      secretSealed: secret_sealed,
-      previousSecretSealed: previous_secret_sealed,
-      previousSecretExpiresAt: previous_secret_expires_at,
-      active,
-      eventType: event_type,
-      eventData: event_data,
-      eventCreatedAt: event_created_at,
-    }),
-  );
+  return rows.map(toJob);
 }
 
 export interface AttemptRecord {
@@ -212,6 +234,42 @@ export async function settleDelivery(
     .where('tenant_id', '=', a.tenantId)
     .where('id', '=', a.deliveryId)
     .execute();
+}
+
+/**
+ * Records successful attempts in one statement: each delivery becomes `succeeded` and its attempt
+ * joins the log. A delivery deleted meanwhile (its subscription was) is skipped, attempt and all.
+ * Returns the ids of the deliveries recorded.
+ */
+export async function recordSuccesses(db: Executor, attempts: AttemptRecord[]): Promise<string[]> {
+  if (attempts.length === 0) return [];
+  const column = <T>(of: (a: AttemptRecord) => T) => attempts.map(of);
+  const json = (value: Record<string, string> | null | undefined) => (value ? JSON.stringify(value) : null);
+  const rows = await sql<{ delivery_id: string }>`
+    WITH v AS (
+      SELECT * FROM unnest(
+        ${column((a) => a.tenantId)}::uuid[], ${column((a) => a.deliveryId)}::uuid[],
+        ${column((a) => a.attemptedAt)}::timestamptz[], ${column((a) => a.statusCode)}::int[],
+        ${column((a) => a.durationMs)}::int[], ${column((a) => json(a.requestHeaders))}::text[],
+        ${column((a) => a.requestBody ?? null)}::text[], ${column((a) => json(a.responseHeaders))}::text[],
+        ${column((a) => a.responseBody ?? null)}::text[], ${column((a) => a.responseBodyTruncated ?? false)}::boolean[]
+      ) AS v (tenant_id, delivery_id, attempted_at, status_code, duration_ms, request_headers, request_body,
+              response_headers, response_body, response_body_truncated)
+    ), settled AS (
+      UPDATE webhook_deliveries d SET
+        status = 'succeeded', attempt_count = d.attempt_count + 1, next_attempt_at = NULL,
+        last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = NULL,
+        completed_at = v.attempted_at
+      FROM v WHERE d.tenant_id = v.tenant_id AND d.id = v.delivery_id
+      RETURNING d.tenant_id, d.id
+    )
+    INSERT INTO webhook_attempts (tenant_id, delivery_id, attempted_at, status_code, duration_ms, error,
+      request_headers, request_body, response_headers, response_body, response_body_truncated)
+    SELECT v.tenant_id, v.delivery_id, v.attempted_at, v.status_code, v.duration_ms, NULL,
+      v.request_headers::jsonb, v.request_body, v.response_headers::jsonb, v.response_body, v.response_body_truncated
+    FROM v JOIN settled s ON s.tenant_id = v.tenant_id AND s.id = v.delivery_id
+    RETURNING delivery_id`.execute(db);
+  return rows.rows.map((r) => r.delivery_id);
 }
 
 /** Ends pending deliveries without another attempt (subscription deactivated). */

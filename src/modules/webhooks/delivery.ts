@@ -9,6 +9,7 @@ import type { Sender, SendResult } from './sender.js';
 import * as webhooks from './webhooks.repository.js';
 import { signedRequest } from './signing.js';
 import { recordEvent } from './outbox.js';
+import type { SuccessWriter } from './success-writer.js';
 import type { Executor } from '../../kernel/db/index.js';
 import type { DeliveryOutcome, Metrics } from '../../kernel/metrics.js';
 import { inSpan, SpanKind, SpanStatusCode, type Span, type Tracing } from '../../kernel/tracing.js';
@@ -26,6 +27,8 @@ export interface DeliveryContext {
   metrics?: Metrics;
   /** Traces each attempt and sends its `traceparent` (docs/operations.md#traces); absent, nothing is traced. */
   tracing?: Tracing;
+  /** Writes successes in groups (the dispatcher's); absent, each success is written on its own. */
+  successes?: SuccessWriter;
 }
 
 export interface AttemptOutcome extends SendResult {
@@ -185,6 +188,26 @@ async function recordAttempt(
   const { delivery } = job;
   const tenantId = delivery.tenant_id;
   const done = (outcome: DeliveryOutcome, nextAttemptAt: Date | null = null): Recorded => ({ outcome, nextAttemptAt });
+  const record = {
+    tenantId,
+    deliveryId: delivery.id,
+    attemptedAt,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: result.error,
+    requestHeaders: result.requestHeaders,
+    requestBody,
+    responseHeaders: result.responseHeaders,
+    responseBody: result.responseBody,
+    responseBodyTruncated: result.responseBodyTruncated,
+  };
+  if (success) {
+    // One statement; the dispatcher groups those ending together. Traced, each is its own, so it
+    // is a child of its attempt's span.
+    if (ctx.successes && !ctx.tracing) await ctx.successes.write(record);
+    else await deliveries.recordSuccesses(ctx.db, [record]);
+    return done('success');
+  }
   return ctx.db.transaction().execute(async (trx): Promise<Recorded> => {
     // The subscription may have been deleted meanwhile (its deliveries with it): nothing to record.
     const current = await trx
@@ -194,30 +217,9 @@ async function recordAttempt(
       .where('id', '=', delivery.id)
       .forUpdate()
       .executeTakeFirst();
-    if (!current) return done(success ? 'success' : 'given_up');
+    if (!current) return done('given_up');
     const finishedAt = ctx.now();
-    const record = {
-      tenantId,
-      deliveryId: delivery.id,
-      attemptedAt,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      error: result.error,
-      requestHeaders: result.requestHeaders,
-      requestBody,
-      responseHeaders: result.responseHeaders,
-      responseBody: result.responseBody,
-      responseBodyTruncated: result.responseBodyTruncated,
-    };
     await deliveries.insertAttempt(trx, record);
-    if (success) {
-      await deliveries.settleDelivery(trx, record, {
-        status: 'succeeded',
-        nextAttemptAt: null,
-        retryStep: current.retry_step,
-      });
-      return done('success');
-    }
     if (result.statusCode === GONE) {
       const reason = 'the receiver answered 410 Gone';
       await deliveries.settleDelivery(trx, record, {

@@ -10,6 +10,7 @@ import { attemptDelivery, type AttemptOutcome, type DeliveryContext } from './de
 import type { Resolver } from './address-guard.js';
 import { createSender, DELIVERY_TIMEOUT_MS, type Sender } from './sender.js';
 import { WAKE_CHANNEL } from './outbox.js';
+import { SuccessWriter } from './success-writer.js';
 
 // The webhook dispatcher: fans outbox events out into deliveries and sends the due ones. It runs
 // in the API process and as a separate worker (`npm run worker`); several may run at once, on one
@@ -122,6 +123,7 @@ export class WebhookDispatcher {
       now: options.now,
       metrics: options.metrics,
       tracing: options.tracing,
+      successes: new SuccessWriter((attempts) => deliveries.recordSuccesses(options.db, attempts)),
       send:
         options.send ??
         createSender({ allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs, resolver: options.resolver }),
@@ -168,12 +170,14 @@ export class WebhookDispatcher {
     for (const webhookId of this.inFlight.values()) perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
     const busy = [...perWebhook].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
     const now = this.ctx.now();
-    const ids = await this.options.db
-      .transaction()
-      .execute((trx) =>
-        deliveries.claimDue(trx, now, new Date(now.getTime() + this.leaseMs), free, this.perWebhook, busy),
-      );
-    const jobs = await deliveries.loadJobs(this.options.db, ids);
+    const jobs = await deliveries.claimJobs(
+      this.options.db,
+      now,
+      new Date(now.getTime() + this.leaseMs),
+      free,
+      this.perWebhook,
+      busy,
+    );
     return jobs.map((job) => {
       const attempt = attemptDelivery(this.ctx, job, { retry: job.eventType !== 'webhook.test' }).catch(
         (error: unknown) => {
