@@ -22,5 +22,19 @@ export function createContext(
   clientAddress: string | null = null,
 ): GraphQLContext {
   const db = deps.database.db;
-  return { deps, db, principal, currentUser: principal, loaders: deps.createLoaders(db), clientAddress };
+  // Made on first use: many requests load nothing (a subscription replaces them per message).
+  let loaders: Loaders | undefined;
+  return {
+    deps,
+    db,
+    principal,
+    currentUser: principal,
+    get loaders() {
+      return (loaders ??= deps.createLoaders(db));
+    },
+    set loaders(replaced: Loaders) {
+      loaders = replaced;
+    },
+    clientAddress,
+  };
 }

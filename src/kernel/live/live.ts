@@ -48,7 +48,7 @@ export async function liveStream<T>(
       for (;;) {
         const message = await open.next();
         if (message.done) return finish();
-        ctx.loaders = ctx.deps.createLoaders(ctx.db);
+        ctx.loaders = loadersFor(message.value, ctx);
         try {
           const value = await map(message.value, tenantId);
           if (value !== undefined) return { value, done: false };
@@ -69,6 +69,24 @@ export async function liveStream<T>(
     },
   };
   return iterator;
+}
+
+/** Loaders made for a message, by the message object and the database handle. */
+const messageLoaders = new WeakMap<object, Map<GraphQLContext['db'], GraphQLContext['loaders']>>();
+
+/**
+ * Fresh loaders for one message, shared by every subscriber mapping that message object: the hub
+ * hands one object to all of a tenant's subscribers of a topic in this process, and loaders depend
+ * on the database handle alone (never on who asks; fields are authorised by the auth plugin). So
+ * 1,000 subscribers of a tenant make one set of loaders per change, not 1,000, and what they load
+ * is batched into one query. The object is the key: the loaders go when the message does.
+ */
+function loadersFor(message: object, ctx: GraphQLContext): GraphQLContext['loaders'] {
+  let byDb = messageLoaders.get(message);
+  if (!byDb) messageLoaders.set(message, (byDb = new Map<GraphQLContext['db'], GraphQLContext['loaders']>()));
+  let loaders = byDb.get(ctx.db);
+  if (!loaders) byDb.set(ctx.db, (loaders = ctx.deps.createLoaders(ctx.db)));
+  return loaders;
 }
 
 declare module '../deps.js' {
