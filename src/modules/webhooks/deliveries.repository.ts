@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
 import { microsecondKey, olderThan } from '../../kernel/db/keyset.js';
+import { PLANNED_EACH_TIME } from '../../kernel/db/prepared.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookDeliveryStatus } from '../../kernel/db/types.js';
 import { notifyDispatchers } from './outbox.js';
 
@@ -26,6 +27,9 @@ const FAN_OUT_LOCK = 2_811_280_001;
  * what is left), and it takes every waiting event of each booking (device) in its batch, so a
  * booking's events become deliveries together and in one commit: a dispatcher never sees a later
  * event's delivery while an earlier one of the same booking is still waiting to be fanned out.
+ * The batch's keys are collected once (ARRAY(…)), so each waiting event's key is computed once
+ * whatever plan the statistics lead to; before, a nested loop computed it per pair. An event of
+ * another tenant with one of those keys (ids are UUIDs) would be taken early, which is harmless.
  */
 export async function fanOut(trx: Executor, now: Date, limit: number): Promise<number> {
   await sql`SELECT pg_advisory_xact_lock(${FAN_OUT_LOCK})`.execute(trx);
@@ -38,8 +42,11 @@ export async function fanOut(trx: Executor, now: Date, limit: number): Promise<n
     )
     SELECT id FROM batch
     UNION
-    SELECT e.id FROM events e JOIN batch b ON b.tenant_id = e.tenant_id AND b.order_key = ${ORDER_KEY}
-    WHERE e.fanned_out_at IS NULL`.execute(trx);
+    SELECT e.id FROM events e
+    WHERE e.fanned_out_at IS NULL
+      AND e.tenant_id = ANY (ARRAY(SELECT tenant_id FROM batch))
+      AND ${ORDER_KEY} = ANY (ARRAY(SELECT order_key FROM batch WHERE order_key IS NOT NULL))
+    ${sql.raw(PLANNED_EACH_TIME)}`.execute(trx);
   const events = taken.rows;
   if (events.length === 0) return 0;
   const ids = events.map((e) => e.id);
@@ -103,7 +110,8 @@ export async function claimJobs(
       e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at
     FROM claimed d
     JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id
-    JOIN events e ON e.tenant_id = d.tenant_id AND e.id = d.event_id`.execute(db);
+    JOIN events e ON e.tenant_id = d.tenant_id AND e.id = d.event_id
+    ${sql.raw(PLANNED_EACH_TIME)}`.execute(db);
   return rows.rows.map(toJob);
 }
 
@@ -268,7 +276,8 @@ export async function recordSuccesses(db: Executor, attempts: AttemptRecord[]): 
     SELECT v.tenant_id, v.delivery_id, v.attempted_at, v.status_code, v.duration_ms, NULL,
       v.request_headers::jsonb, v.request_body, v.response_headers::jsonb, v.response_body, v.response_body_truncated
     FROM v JOIN settled s ON s.tenant_id = v.tenant_id AND s.id = v.delivery_id
-    RETURNING delivery_id`.execute(db);
+    RETURNING delivery_id
+    ${sql.raw(PLANNED_EACH_TIME)}`.execute(db);
   return rows.rows.map((r) => r.delivery_id);
 }
 
