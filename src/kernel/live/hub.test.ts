@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { LiveHub, MAX_QUEUED_MESSAGES, type LiveMessage, type LiveTransport } from './hub.js';
+import { loopback } from './loopback.test-support.js';
 import { SubscriptionSlots } from './slots.js';
-
-/** A transport that loops publishes back, as Redis and NOTIFY do to the publishing process too. */
-function loopback(): LiveTransport & { listening: number } {
-  const listeners = new Set<(m: LiveMessage) => void>();
-  return {
-    name: 'redis',
-    get listening() {
-      return listeners.size;
-    },
-    publish(messages) {
-      for (const m of messages) for (const l of listeners) l(m);
-      return Promise.resolve();
-    },
-    listen(onMessage) {
-      listeners.add(onMessage);
-      return Promise.resolve(() => {
-        listeners.delete(onMessage);
-        return Promise.resolve();
-      });
-    },
-  };
-}
 
 const log = pino({ level: 'silent' });
 

@@ -2,28 +2,10 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { GraphQLContext } from '../context.js';
 import type { Loaders } from '../deps.js';
-import { LiveHub, type LiveMessage, type LiveTransport } from './hub.js';
+import { LiveHub } from './hub.js';
+import { loopback } from './loopback.test-support.js';
 import { liveStream } from './live.js';
 import { SubscriptionSlots } from './slots.js';
-
-/** A transport that loops publishes back, as Redis and NOTIFY do to the publishing process too. */
-function loopback(): LiveTransport {
-  const listeners = new Set<(m: LiveMessage) => void>();
-  return {
-    name: 'redis',
-    publish(messages) {
-      for (const m of messages) for (const l of listeners) l(m);
-      return Promise.resolve();
-    },
-    listen(onMessage) {
-      listeners.add(onMessage);
-      return Promise.resolve(() => {
-        listeners.delete(onMessage);
-        return Promise.resolve();
-      });
-    },
-  };
-}
 
 /** A subscriber's context: the tenant's API key, the hub, and loaders that count how often they are made. */
 function contexts(count: number, hub: LiveHub) {
