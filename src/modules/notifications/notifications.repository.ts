@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
+import { PLANNED_EACH_TIME } from '../../kernel/db/prepared.js';
 import type {
   NotificationChannel,
   NotificationData,
@@ -97,7 +98,8 @@ export async function cancelPendingReminders(
 /**
  * Claims up to `limit` due notifications: their next_attempt_at moves to `leaseUntil`, so if the
  * claimer dies mid-send they become due again then (and are sent again, with the same Message-ID).
- * Concurrent senders skip each other's rows (SKIP LOCKED).
+ * Concurrent senders skip each other's rows (SKIP LOCKED). Planned each time, like the webhook
+ * claim: the queue goes from empty to a burst of guest mail in seconds.
  */
 export async function claimDue(trx: Executor, now: Date, leaseUntil: Date, limit: number): Promise<NotificationRow[]> {
   if (limit <= 0) return [];
@@ -110,7 +112,8 @@ export async function claimDue(trx: Executor, now: Date, leaseUntil: Date, limit
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING n.*`.execute(trx);
+    RETURNING n.*
+    ${sql.raw(PLANNED_EACH_TIME)}`.execute(trx);
   return rows.rows;
 }
 
