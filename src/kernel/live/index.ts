@@ -10,5 +10,5 @@ export {
 } from './hub.js';
 export { notifyTransport, redisTransport, LIVE_CHANNEL, LIVE_REDIS_CHANNEL } from './transports.js';
 export { SubscriptionSlots } from './slots.js';
-export { liveStream, type Live } from './live.js';
+export { liveMessageOf, liveStream, type Live } from './live.js';
 export { sharedRead } from './shared-read.js';

@@ -51,7 +51,10 @@ export async function liveStream<T>(
         ctx.loaders = loadersFor(message.value, ctx);
         try {
           const value = await map(message.value, tenantId);
-          if (value !== undefined) return { value, done: false };
+          if (value !== undefined) {
+            if (typeof value === 'object' && value !== null) sources.set(value, message.value);
+            return { value, done: false };
+          }
         } catch (error) {
           // The thing changed is gone meanwhile (deleted, another tenant's): skip the message.
           if (!(error instanceof DomainError))
@@ -69,6 +72,19 @@ export async function liveStream<T>(
     },
   };
   return iterator;
+}
+
+/** The message each mapped value came from (see liveMessageOf). */
+const sources = new WeakMap<object, object>();
+
+/**
+ * The hub's message a subscription value was mapped from, or undefined for a value that did not
+ * come from liveStream. Two subscribers with the same message, the same document and variables
+ * and the same tenant were handed equal values: the GraphQL transport executes their selection
+ * once for all of them (src/transport/graphql/shared-events.ts).
+ */
+export function liveMessageOf(value: unknown): object | undefined {
+  return typeof value === 'object' && value !== null ? sources.get(value) : undefined;
 }
 
 /** Loaders made for a message, by the message object and the database handle. */

@@ -15,6 +15,8 @@ import { fieldErrorsAreOkPlugin } from './field-errors.js';
 import { operationNamePlugin } from './operation-name.js';
 import { tracingPlugins } from './tracing.js';
 import { subscriptionTransportPlugin } from './subscription-transport.js';
+import { sharedSubscriptionEvents } from './shared-events.js';
+import { sseFramesPlugin } from './sse-frames.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
 export const REST_BASE = '/api/v1';
@@ -85,6 +87,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
       operationNamePlugin(),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).
       useCompiledExecution(plannedFields),
+      // Also before it, for the same reason: one execution per live message and selection.
+      sharedSubscriptionEvents(),
       useGenericAuth<Principal, GraphQLContext>({
         mode: 'protect-granular',
         // A field the key may not read is removed and answered null with its error at its path; the
@@ -145,6 +149,8 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
       ...tracingPlugins(deps.tracing),
       // After the auth plugin: a subscription whose one root field it refused is answered with the refusal.
       subscriptionTransportPlugin(),
+      // A subscription's frames: one chunk each, serialised once for the subscribers sharing a result.
+      sseFramesPlugin(),
     ],
   });
 }
