@@ -136,7 +136,9 @@ async function prepareDatabase(): Promise<{
     await sql`ANALYZE`.execute(database.db);
     await database.close();
     return {
-      env: { PGLITE_DIR: dir, PORTIER_SECRET: secret },
+      // Blank, not inherited: a DATABASE_URL in the shell would send the server to PostgreSQL, where
+      // none of this dataset's device keys exist (every door request answered 401).
+      env: { PGLITE_DIR: dir, PORTIER_SECRET: secret, DATABASE_URL: '', REDIS_URL: '' },
       dataset,
       extras,
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
