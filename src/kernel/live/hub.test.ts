@@ -75,6 +75,32 @@ describe('LiveHub', () => {
     expect(hub.size).toBe(0);
   });
 
+  it('skips the messages a filter refuses before they queue: a burst of other events neither wakes nor ends its subscribers', async () => {
+    const hub = new LiveHub(loopback(), log);
+    let asked = 0;
+    const isBooking = (data: Record<string, unknown>) => {
+      asked += 1;
+      return String(data.type).startsWith('booking.');
+    };
+    const bookings = await Promise.all([1, 2, 3].map(() => hub.subscribe('t1', 'event', isBooking)));
+    const everything = await hub.subscribe('t1', 'event');
+    // More device events than a subscriber may have waiting, then one booking event.
+    for (let i = 0; i < 3 * MAX_QUEUED_MESSAGES; i += 1)
+      hub.deliver({ topic: 'event', tenantId: 't1', data: { type: 'device.offline', i } });
+    hub.deliver({ topic: 'event', tenantId: 't1', data: { type: 'booking.created' } });
+    for (const stream of bookings)
+      expect(await stream.next()).toEqual({ value: { type: 'booking.created' }, done: false });
+    // Asked once per message for all three, not once per subscriber.
+    expect(asked).toBe(3 * MAX_QUEUED_MESSAGES + 1);
+    // The unfiltered subscriber fell behind and was ended; the filtered ones still listen.
+    await expect(everything.next()).rejects.toThrow(/fell 1000 messages behind/);
+    expect(hub.size).toBe(3);
+    await bookings[0].return();
+    expect(hub.size).toBe(2);
+    await hub.close();
+    expect(hub.size).toBe(0);
+  });
+
   it('tells its sources which tenants it watches', async () => {
     const watched: string[] = [];
     const hub = new LiveHub(loopback(), log, [

@@ -37,6 +37,16 @@ export interface LiveSource {
   unwatch?(tenantId: string, topic: LiveTopic): void;
 }
 
+/**
+ * Which of a topic's messages a subscriber wants (e.g. booking events, not device events). Pass one
+ * function shared by all subscribers of a kind: the hub asks it once per message for all of them,
+ * and what it refuses is never queued, so a burst of other events (10,000 doors going offline) can
+ * neither cost each subscriber a wake-up nor push it past MAX_QUEUED_MESSAGES.
+ */
+export type LiveFilter = (data: Record<string, unknown>) => boolean;
+
+const EVERY: LiveFilter = () => true;
+
 /** Messages a subscriber may have waiting; one that falls this far behind is ended (docs/subscriptions.md). */
 export const MAX_QUEUED_MESSAGES = 1_000;
 
@@ -121,7 +131,8 @@ class Subscriber implements LiveStream {
 const keyOf = (tenantId: string, topic: LiveTopic) => `${topic}\u0000${tenantId}`;
 
 export class LiveHub {
-  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** By tenant and topic, then by filter. */
+  private readonly subscribers = new Map<string, Map<LiveFilter, Set<Subscriber>>>();
   private started: Promise<(() => Promise<void>)[]> | undefined;
   private outgoing: LiveMessage[] = [];
   private flushScheduled = false;
@@ -134,18 +145,26 @@ export class LiveHub {
     private readonly sources: readonly LiveSource[] = [],
   ) {}
 
-  /** Opens a stream of the tenant's messages of `topic`; ends with return() or when the hub closes. */
-  async subscribe(tenantId: string, topic: LiveTopic): Promise<LiveStream> {
+  /**
+   * Opens a stream of the tenant's messages of `topic` that `filter` accepts (all by default); ends
+   * with return() or when the hub closes.
+   */
+  async subscribe(tenantId: string, topic: LiveTopic, filter: LiveFilter = EVERY): Promise<LiveStream> {
     await this.start();
     const key = keyOf(tenantId, topic);
     if (!this.subscribers.has(key)) {
       for (const source of this.sources) await source.watch?.(tenantId, topic);
     }
-    let set = this.subscribers.get(key);
-    if (!set) this.subscribers.set(key, (set = new Set()));
+    let groups = this.subscribers.get(key);
+    if (!groups) this.subscribers.set(key, (groups = new Map<LiveFilter, Set<Subscriber>>()));
+    let set = groups.get(filter);
+    if (!set) groups.set(filter, (set = new Set<Subscriber>()));
     const subscriber = new Subscriber((s) => {
       const current = this.subscribers.get(key);
-      if (!current?.delete(s) || current.size > 0) return;
+      const group = current?.get(filter);
+      if (!current || !group?.delete(s)) return;
+      if (group.size === 0) current.delete(filter);
+      if (current.size > 0) return;
       this.subscribers.delete(key);
       for (const source of this.sources) source.unwatch?.(tenantId, topic);
     });
@@ -156,7 +175,7 @@ export class LiveHub {
   /** Open subscriptions in this process (metrics, tests: a closed client frees its listener). */
   get size(): number {
     let n = 0;
-    for (const set of this.subscribers.values()) n += set.size;
+    for (const groups of this.subscribers.values()) for (const set of groups.values()) n += set.size;
     return n;
   }
 
@@ -168,9 +187,11 @@ export class LiveHub {
 
   /** Hands a message to this process's subscribers of its tenant and topic. */
   deliver(message: LiveMessage): void {
-    const set = this.subscribers.get(keyOf(message.tenantId, message.topic));
-    if (!set) return;
-    for (const subscriber of set) subscriber.push(message.data);
+    const groups = this.subscribers.get(keyOf(message.tenantId, message.topic));
+    if (!groups) return;
+    for (const [filter, set] of groups) {
+      if (filter(message.data)) for (const subscriber of set) subscriber.push(message.data);
+    }
   }
 
   /**
@@ -198,7 +219,8 @@ export class LiveHub {
 
   /** Ends every open subscription (the server is shutting down); new ones may still open. */
   endAll(): void {
-    for (const set of [...this.subscribers.values()]) for (const subscriber of [...set]) subscriber.end();
+    const all = [...this.subscribers.values()].flatMap((groups) => [...groups.values()].flatMap((set) => [...set]));
+    for (const subscriber of all) subscriber.end();
   }
 
   /** Ends every subscription and stops listening (the transport and the sources). */

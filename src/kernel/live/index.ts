@@ -2,6 +2,7 @@
 export {
   LiveHub,
   MAX_QUEUED_MESSAGES,
+  type LiveFilter,
   type LiveMessage,
   type LiveSource,
   type LiveStream,

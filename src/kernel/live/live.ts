@@ -1,7 +1,7 @@
 import type { GraphQLContext } from '../context.js';
 import { tenantOf } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
-import type { LiveHub, LiveTopic } from './hub.js';
+import type { LiveFilter, LiveHub, LiveTopic } from './hub.js';
 import type { SubscriptionSlots } from './slots.js';
 
 /** The process's live updates: the hub and the per-credential cap (built once by composeDeps). */
@@ -11,8 +11,9 @@ export interface Live {
 }
 
 /**
- * A subscription resolver's source: the caller's tenant's messages of `topic`, each mapped by
- * `map` (undefined: skipped, e.g. filtered out). Takes one of the credential's slots for as long
+ * A subscription resolver's source: the caller's tenant's messages of `topic` that `filter`
+ * accepts (the hub skips the others before they are queued; see LiveFilter), each mapped by `map`
+ * (undefined: skipped, e.g. filtered out by the subscription's arguments). Takes one of the credential's slots for as long
  * as it is open. Not an async generator: a generator waiting for the next message cannot be
  * returned before that message comes, and a client that disconnects must free its slot and its
  * listener at once. Each message is mapped with fresh loaders: a subscription's context lives for
@@ -22,13 +23,14 @@ export async function liveStream<T>(
   ctx: GraphQLContext,
   topic: LiveTopic,
   map: (data: Record<string, unknown>, tenantId: string) => Promise<T | undefined> | T | undefined,
+  filter?: LiveFilter,
 ): Promise<AsyncIterableIterator<T>> {
   const tenantId = tenantOf(ctx.principal);
   const holder = ctx.principal?.kind === 'apiKey' ? ctx.principal.keyId : `tenant:${tenantId}`;
   const release = ctx.deps.live.slots.take(holder);
   let stream;
   try {
-    stream = await ctx.deps.live.hub.subscribe(tenantId, topic);
+    stream = await ctx.deps.live.hub.subscribe(tenantId, topic, filter);
   } catch (error) {
     release();
     throw error;

@@ -18,6 +18,10 @@ export interface BookingChangeValue {
 const record = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 
+/** Booking events only: the hub skips the tenant's other events (device presence) for these subscribers. */
+const isBookingEvent = (event: Record<string, unknown>): boolean =>
+  typeof event.type === 'string' && event.type.startsWith('booking.');
+
 /** The booking id of a booking event's data ({booking: {id}}), or undefined for any other event. */
 export function bookingIdOf(event: Record<string, unknown>): string | undefined {
   if (typeof event.type !== 'string' || !event.type.startsWith('booking.')) return undefined;
@@ -53,7 +57,8 @@ async function bookingChange(
 export const bookingSubscriptionResolvers: Resolvers = {
   Subscription: {
     bookingChanged: {
-      subscribe: (_, a, ctx) => liveStream(ctx, 'event', (event, tenantId) => bookingChange(ctx, event, tenantId, a)),
+      subscribe: (_, a, ctx) =>
+        liveStream(ctx, 'event', (event, tenantId) => bookingChange(ctx, event, tenantId, a), isBookingEvent),
       resolve: (value: BookingChangeValue) => value,
     },
   },

@@ -17,6 +17,10 @@ export interface DeviceStatusChangeValue {
 
 const PRESENCE = new Set(['device.offline', 'device.online']);
 
+/** Presence events only: the hub skips the tenant's other events for these subscribers. */
+const isPresenceEvent = (event: Record<string, unknown>): boolean =>
+  typeof event.type === 'string' && PRESENCE.has(event.type);
+
 /** The device id of a presence event's data ({device: {id}}), or undefined for any other event. */
 export function presenceDeviceIdOf(event: Record<string, unknown>): string | undefined {
   if (typeof event.type !== 'string' || !PRESENCE.has(event.type)) return undefined;
@@ -44,7 +48,8 @@ async function statusChange(
 export const deviceSubscriptionResolvers: Resolvers = {
   Subscription: {
     deviceStatusChanged: {
-      subscribe: (_, _a, ctx) => liveStream(ctx, 'event', (event, tenantId) => statusChange(ctx, event, tenantId)),
+      subscribe: (_, _a, ctx) =>
+        liveStream(ctx, 'event', (event, tenantId) => statusChange(ctx, event, tenantId), isPresenceEvent),
       resolve: (value: DeviceStatusChangeValue) => value,
     },
   },
