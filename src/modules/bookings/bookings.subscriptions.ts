@@ -24,7 +24,7 @@ const isBookingEvent = (event: Record<string, unknown>): boolean =>
 
 /** The booking id of a booking event's data ({booking: {id}}), or undefined for any other event. */
 export function bookingIdOf(event: Record<string, unknown>): string | undefined {
-  if (typeof event.type !== 'string' || !event.type.startsWith('booking.')) return undefined;
+  if (!isBookingEvent(event)) return undefined;
   const id = record(record(event.data).booking).id;
   return typeof id === 'string' ? id : undefined;
 }

@@ -23,7 +23,7 @@ const isPresenceEvent = (event: Record<string, unknown>): boolean =>
 
 /** The device id of a presence event's data ({device: {id}}), or undefined for any other event. */
 export function presenceDeviceIdOf(event: Record<string, unknown>): string | undefined {
-  if (typeof event.type !== 'string' || !PRESENCE.has(event.type)) return undefined;
+  if (!isPresenceEvent(event)) return undefined;
   const data = event.data as { device?: { id?: unknown } } | undefined;
   return typeof data?.device?.id === 'string' ? data.device.id : undefined;
 }

@@ -60,7 +60,7 @@ export function sharedSubscriptionEvents(): Plugin {
         const key = shareKey(parsed, execArgs);
         return mapAsyncIterator(source, (payload: unknown) => {
           const run = () => execute({ ...execArgs, rootValue: payload });
-          const message = key === undefined ? undefined : liveMessageOf(payload);
+          const message = liveMessageOf(payload);
           return message && key !== undefined ? sharedResult(message, key, run) : run();
         });
       });
