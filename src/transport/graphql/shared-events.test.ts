@@ -84,7 +84,7 @@ async function subscribe(yoga: ReturnType<typeof server>['yoga'], query: string,
     async next(): Promise<unknown> {
       for (;;) {
         const frame = /data: (.*)\n\n/.exec(buffered);
-        if (frame) {
+        if (frame?.[1] !== undefined) {
           buffered = buffered.slice(frame.index + frame[0].length);
           return JSON.parse(frame[1]);
         }
