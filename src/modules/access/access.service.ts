@@ -28,8 +28,10 @@ export async function issueCredentials(
   trx: Executor,
   deps: AppDeps,
   booking: { id: string; tenant_id: string; object_id?: string; start_time?: Date; end_time?: Date },
+  /** fresh: the booking was inserted in `trx`, so it has none yet and the lookup is skipped (the insert still yields to any). */
+  options: { fresh?: boolean } = {},
 ): Promise<BookingCredentialRow> {
-  const existing = await repo.findCredentials(trx, booking.tenant_id, booking.id);
+  const existing = options.fresh ? undefined : await repo.findCredentials(trx, booking.tenant_id, booking.id);
   if (existing) return existing;
   const { object_id, start_time, end_time } =
     booking.object_id && booking.start_time && booking.end_time

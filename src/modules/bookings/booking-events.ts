@@ -22,6 +22,23 @@ export async function recordBookingEvent(
   return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
 }
 
+/** The sequence of a booking's first event: a booking inserted with it as `event_sequence` needs no update to take it. */
+export const FIRST_EVENT_SEQUENCE = 1;
+
+/**
+ * Writes the first event of a booking inserted in this transaction with `event_sequence`
+ * FIRST_EVENT_SEQUENCE: the same event as recordBookingEvent, one round trip fewer.
+ */
+export async function recordFirstBookingEvent(
+  trx: Executor,
+  tenantId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<{ eventId: string; sequence: number }> {
+  const sequence = FIRST_EVENT_SEQUENCE;
+  return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
+}
+
 /**
  * Queues the guest's mail and SMS of a change in the change's transaction (docs/notifications.md),
  * with the event's sequence as the calendar entry's SEQUENCE. Only a guest who was told of the

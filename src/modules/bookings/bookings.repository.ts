@@ -28,6 +28,8 @@ export interface NewBooking {
   updated_at?: Date;
   /** The metadata as JSON text. */
   metadata?: string;
+  /** The last `data.sequence` of the booking's events (0, the default, when none is written with it). */
+  event_sequence?: number;
 }
 
 export async function insertBooking(db: Executor, values: NewBooking): Promise<BookingRow> {

@@ -7,7 +7,7 @@ import { isUuid } from '../../kernel/validation.js';
 import { mergeMetadata, metadataUnchanged, type MetadataPatch } from '../../kernel/metadata.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteWithRules, refundForCancellation } from '../pricing/index.js';
-import { notifyGuest, recordBookingEvent } from './booking-events.js';
+import { FIRST_EVENT_SEQUENCE, notifyGuest, recordBookingEvent, recordFirstBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
 import {
@@ -134,10 +134,13 @@ export async function createBooking(
     created_at: now,
     updated_at: now,
     metadata: JSON.stringify(mergeMetadata({}, command.metadata ?? {})),
+    // booking.created is written below with this sequence; an imported booking has no event.
+    event_sequence: options.imported ? 0 : FIRST_EVENT_SEQUENCE,
   });
   if (!options.imported)
-    await recordBookingEvent(trx, tenantId, 'booking.created', booking.id, bookingEventData(booking, object.name));
-  await issueCredentials(trx, deps, booking);
+    await recordFirstBookingEvent(trx, tenantId, 'booking.created', bookingEventData(booking, object.name));
+  // Inserted just now, so it has no credentials yet: no lookup first.
+  await issueCredentials(trx, deps, booking, { fresh: true });
   return booking;
 }
 
