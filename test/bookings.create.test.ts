@@ -33,6 +33,29 @@ async function countBookings(v: Venue): Promise<number> {
 }
 
 describe('POST /bookings', () => {
+  it('answers in ten statements: no sequence update, no look for credentials a new booking cannot have', async () => {
+    const v = await buildVenue(h, { pricePerHour: 2000 });
+    // The counter is the process's: a background job's statement (a poll) may land in one count,
+    // never in all three, so the fewest of three is the request's own.
+    const counts: number[] = [];
+    for (const hour of [10, 12, 14]) {
+      const before = h.deps.database.queries.count;
+      const res = await post(v, {
+        objectId: v.object.id,
+        ...guest,
+        startTime: `2026-11-21T${hour}:00:00+01:00`,
+        endTime: `2026-11-21T${hour + 1}:00:00+01:00`,
+      });
+      expect(res.status).toBe(201);
+      counts.push(h.deps.database.queries.count - before);
+    }
+    // The key; begin, the object's context (locked), the booking (with its first event sequence),
+    // the event, the tenant's signing key, the credentials, commit; the answer's object and
+    // notifications. Round eight's twelve also updated the booking's event sequence and looked for
+    // existing credentials first.
+    expect(Math.min(...counts)).toBe(10);
+  });
+
   it('creates a PENDING booking priced for its duration, with a payment link', async () => {
     const v = await buildVenue(h, { pricePerHour: 2000 });
     const res = await post(v, {
