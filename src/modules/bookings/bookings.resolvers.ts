@@ -74,7 +74,12 @@ export const bookingResolvers: Resolvers = {
     createBooking: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateBooking(a);
-      return { booking: await inTransaction(ctx, (trx) => bookings.createBooking(trx, ctx.deps, tenantId, command)) };
+      const { booking, object } = await inTransaction(ctx, (trx) =>
+        bookings.createBookingOfObject(trx, ctx.deps, tenantId, command),
+      );
+      // The answer's object as the transaction read it: no second read after the commit.
+      primeRelated(ctx, { objects: [object], accommodations: [] });
+      return { booking };
     },
     updateBookingStatus: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);

@@ -114,6 +114,17 @@ export async function createBooking(
   command: CreateBooking,
   options: CreateOptions = {},
 ): Promise<BookingRow> {
+  return (await createBookingOfObject(trx, deps, tenantId, command, options)).booking;
+}
+
+/** createBooking, also returning the booking's object as it was read (locked) for it. */
+export async function createBookingOfObject(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  command: CreateBooking,
+  options: CreateOptions = {},
+): Promise<{ booking: BookingRow; object: ObjectRow }> {
   // Read once: the booking window and the price are both read in the accommodation's zone.
   const object = await bookingContextOf(trx, tenantId, command.objectId, command.startTime);
   const timeZone = object.time_zone;
@@ -141,7 +152,8 @@ export async function createBooking(
     await recordFirstBookingEvent(trx, tenantId, 'booking.created', bookingEventData(booking, object.name));
   // Inserted just now, so it has no credentials yet: no lookup first.
   await issueCredentials(trx, deps, booking, { fresh: true });
-  return booking;
+  const { time_zone: _zone, pricing_rules: _rules, special_dates: _dates, ...objectRow } = object;
+  return { booking, object: objectRow };
 }
 
 /**
