@@ -13,7 +13,7 @@ import type { Executor } from '../../../kernel/db/index.js';
 // toISOString writes them, the total as one more column) and Node builds the result's objects from
 // them along the selection, as Grafast does with its tuples; no resolver, DataLoader or Date runs.
 // Until round nine PostgreSQL wrote the JSON (json_build_object per row, json_agg): 1.5 ms of
-// PostgreSQL per page of 100 against 0.7 ms for the rows, on a path where PostgreSQL was the limit.
+// PostgreSQL per page of 100 against 0.7 ms for the rows (docs/performance.md, "Round nine").
 // Planned once per document (src/transport/graphql/compiled-execution.ts); a selection this file does
 // not know (fragments, directives, paymentUrl, openingHours, …) executes as usual.
 
