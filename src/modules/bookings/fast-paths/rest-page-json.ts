@@ -71,7 +71,7 @@ const str = JSON.stringify;
  * form JSON.stringify gives the GraphQL execution's result (metadata as pg parsed it); the instants
  * (isoInstant) and the notifications come as PostgreSQL wrote them.
  */
-export function bookingJson(b: PageRow, paymentUrl: string): string {
+function bookingJson(b: PageRow, paymentUrl: string): string {
   return (
     `{"id":"${b.id}","objectId":"${b.object_id}","objectName":${str(b.object_name)},"guestName":${str(b.guest_name)}` +
     `,"guestEmail":${str(b.guest_email)},"guestPhone":${str(b.guest_phone)},"startTime":"${b.start_time}"` +
