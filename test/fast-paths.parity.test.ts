@@ -197,7 +197,7 @@ async function connectionParity(sel: string, l: Listing): Promise<void> {
   if (after) await sameGraphQL(query, { ...variables, after });
 }
 
-/** REST GET …/bookings: through both apps, and the SQL-written JSON run directly. */
+/** REST GET …/bookings: through both apps, and the direct answer's JSON writer run directly. */
 async function restParity(l: Listing): Promise<void> {
   const values = { ...filtersOf(l), page: l.page, pageSize: l.pageSize };
   // metadata as metadata[key]=value (qs, as the REST bridge reads it).

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 
-// SQL that writes JSON the way the GraphQL executor and JSON.stringify would, for the answers
-// PostgreSQL writes itself (src/modules/bookings/fast-paths).
+// SQL that writes values the way the GraphQL executor and JSON.stringify would, for the answers
+// read without executing their operation (src/modules/bookings/fast-paths).
 
 /**
  * An instant as Date.prototype.toISOString writes it (the DateTime scalar's output): UTC,

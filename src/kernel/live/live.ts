@@ -14,8 +14,8 @@ export interface Live {
  * A subscription resolver's source: the caller's tenant's messages of `topic` that `filter`
  * accepts (the hub skips the others before they are queued; see LiveFilter), each mapped by `map`
  * (undefined: skipped, e.g. filtered out by the subscription's arguments). Takes one of the
- * credential's slots for as long as it is open. Not an async generator: a generator waiting for the next message cannot be
- * returned before that message comes, and a client that disconnects must free its slot and its
+ * credential's slots for as long as it is open. Not an async generator: a generator waiting for
+ * the next message cannot be returned before that message comes, and a client that disconnects must free its slot and its
  * listener at once. Each message is mapped with fresh loaders: a subscription's context lives for
  * hours, and a loader's cache would answer from the first message's reads.
  */

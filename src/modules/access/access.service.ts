@@ -28,7 +28,10 @@ export async function issueCredentials(
   trx: Executor,
   deps: AppDeps,
   booking: { id: string; tenant_id: string; object_id?: string; start_time?: Date; end_time?: Date },
-  /** fresh: the booking was inserted in `trx`, so it has none yet and the lookup is skipped (the insert still yields to any). */
+  /**
+   * fresh: the booking was inserted in `trx`, so it has none yet and the lookup is skipped (the
+   * insert still yields to any).
+   */
   options: { fresh?: boolean } = {},
 ): Promise<BookingCredentialRow> {
   const existing = options.fresh ? undefined : await repo.findCredentials(trx, booking.tenant_id, booking.id);

@@ -18,7 +18,16 @@ export async function recordBookingEvent(
   bookingId: string,
   data: Record<string, unknown>,
 ): Promise<{ eventId: string; sequence: number }> {
-  const sequence = await repo.nextEventSequence(trx, tenantId, bookingId);
+  return writeBookingEvent(trx, tenantId, type, data, await repo.nextEventSequence(trx, tenantId, bookingId));
+}
+
+async function writeBookingEvent(
+  trx: Executor,
+  tenantId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  sequence: number,
+): Promise<{ eventId: string; sequence: number }> {
   return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
 }
 
@@ -35,8 +44,7 @@ export async function recordFirstBookingEvent(
   type: EventType,
   data: Record<string, unknown>,
 ): Promise<{ eventId: string; sequence: number }> {
-  const sequence = FIRST_EVENT_SEQUENCE;
-  return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
+  return writeBookingEvent(trx, tenantId, type, data, FIRST_EVENT_SEQUENCE);
 }
 
 /**

@@ -249,14 +249,10 @@ export function planBookingsConnectionField(field: FieldNode): FieldPlan | undef
       const total = counts
         ? ((rows[0]?.total as number | undefined) ?? (await count().executeTakeFirstOrThrow()).n)
         : undefined;
+      const nodes = page ? rows.map((r) => build(page.shape, r)) : [];
       const value: Record<string, unknown> = {};
       for (const part of parts)
-        value[part.key] =
-          part.kind === 'nodes'
-            ? rows.map((r) => build(page?.shape ?? [], r))
-            : part.kind === 'totalCount'
-              ? total
-              : 'BookingConnection';
+        value[part.key] = part.kind === 'nodes' ? nodes : part.kind === 'totalCount' ? total : 'BookingConnection';
       return value;
     },
   };

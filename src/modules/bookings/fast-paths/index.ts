@@ -14,8 +14,9 @@ import { BOOKING_PAGE_SELECTION, bookingPageJson } from './rest-page-json.js';
 //
 // - columns.ts: the selection→columns map (`bookings`, `bookingsConnection` read only what is selected);
 // - graphql-plan.ts: GraphQL `bookings` and `bookingsConnection { totalCount nodes }` compiled to one SQL
-//   statement that writes the JSON;
-// - rest-page-json.ts: the REST listing's JSON written by SQL (a DirectAnswer of the REST bridge).
+//   statement reading just the selected columns, the result's objects built from its rows;
+// - rest-page-json.ts: the REST listing read in one statement and its JSON written from a template
+//   (a DirectAnswer of the REST bridge).
 //
 // test/fast-paths.parity.test.ts answers random selections, filters, pages and statuses both ways
 // (switch on, switch off) on both databases and requires deep-equal answers, field by field of
