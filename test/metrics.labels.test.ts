@@ -135,6 +135,25 @@ describe('the GraphQL operation label', () => {
     expect([...operationLabels]).toEqual([undefined]);
     expect(MAX_OPERATION_NAMES).toBe(100);
   });
+
+  it('is the operation name also when the planned lane answered without yoga', async () => {
+    const { apiKey } = await h.tenant();
+    const before = await scrape();
+    const answered = app.lane?.answered ?? 0;
+    // The first request runs through yoga (and teaches the lane); the second is the lane's.
+    for (let i = 0; i < 2; i += 1) {
+      const res = await request({
+        method: 'POST',
+        url: GRAPHQL,
+        apiKey,
+        body: { query: 'query Alpha { bookings(first: 1) { id } }' },
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    expect(app.lane?.answered).toBe(answered + 1);
+    const after = await scrape();
+    expect(graphqlRequests(after, 'Alpha') - graphqlRequests(before, 'Alpha')).toBe(2);
+  });
 });
 
 describe('delivery attempts by outcome', () => {

@@ -10,6 +10,7 @@ import {
   type ExecutionResult,
   type FieldNode,
   type GraphQLField,
+  type OperationDefinitionNode,
   type GraphQLSchema,
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
@@ -22,6 +23,7 @@ type Query = (
 ) => ExecutionResult | Promise<ExecutionResult>;
 interface Entry {
   query: Query;
+  planned?: PlannedOperation;
 }
 
 export type { FieldPlan, FieldPlanner, PlannedFields } from '../../kernel/field-plan.js';
@@ -34,6 +36,12 @@ interface PlannedRoot {
   plan: FieldPlan;
 }
 
+/** A query operation whose every root field runs as its plan. */
+export interface PlannedOperation {
+  roots: readonly PlannedRoot[];
+  operation: OperationDefinitionNode;
+}
+
 /**
  * An operation whose every root field has a plan: a query without fragments or directives at its
  * root, each response key once. Undefined otherwise.
@@ -43,7 +51,7 @@ function planOperation(
   document: DocumentNode,
   operationName: string | undefined,
   planners: PlannedFields,
-): { roots: PlannedRoot[]; operation: NonNullable<ReturnType<typeof getOperationAST>> } | undefined {
+): PlannedOperation | undefined {
   const operation = getOperationAST(document, operationName);
   const queryType = schema.getQueryType();
   if (!operation || operation.operation !== OperationTypeNode.QUERY || operation.directives?.length || !queryType)
@@ -64,27 +72,34 @@ function planOperation(
   return roots.length ? { roots, operation } : undefined;
 }
 
-/** Runs the planned fields; on any refusal or error, the compiled operation runs instead and answers. */
-function plannedQuery(
+/**
+ * The planned operation's `data`, or undefined when its variables do not coerce or a plan throws
+ * (a refusal or an error: then ordinary execution answers, with its errors).
+ */
+export async function runPlannedRoots(
   schema: GraphQLSchema,
-  planned: NonNullable<ReturnType<typeof planOperation>>,
-  fallback: Query,
-): Query {
-  return async (root, context, variables) => {
-    const coerced = getVariableValues(schema, planned.operation.variableDefinitions ?? [], variables);
-    if (coerced.errors) return fallback(root, context, variables);
-    try {
-      const data: Record<string, unknown> = {};
-      for (const field of planned.roots) {
-        data[field.key] = await field.plan.run(
-          context as GraphQLContext,
-          getArgumentValues(field.definition, field.node, coerced.coerced),
-        );
-      }
-      return { data };
-    } catch {
-      return fallback(root, context, variables);
+  planned: PlannedOperation,
+  context: GraphQLContext,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  const coerced = getVariableValues(schema, planned.operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return undefined;
+  try {
+    const data: Record<string, unknown> = {};
+    for (const field of planned.roots) {
+      data[field.key] = await field.plan.run(context, getArgumentValues(field.definition, field.node, coerced.coerced));
     }
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the planned fields; on any refusal or error, the compiled operation runs instead and answers. */
+function plannedQuery(schema: GraphQLSchema, planned: PlannedOperation, fallback: Query): Query {
+  return async (root, context, variables) => {
+    const data = await runPlannedRoots(schema, planned, context as GraphQLContext, variables);
+    return data ? { data } : fallback(root, context, variables);
   };
 }
 
@@ -101,7 +116,11 @@ function plannedQuery(
  * from its copy and marks the context (markFieldsRefused), and then the copy is what runs, compiled
  * for this request alone, so a refused field's resolver never runs.
  */
-export function useCompiledExecution(planners: PlannedFields = {}): Plugin {
+export function useCompiledExecution(
+  planners: PlannedFields = {},
+  /** Told of each execution of a planned operation that the auth check left whole (the planned lane learns from it). */
+  onPlanned?: (context: unknown, document: DocumentNode, planned: PlannedOperation) => void,
+): Plugin {
   const compiled = new WeakMap<DocumentNode, Map<string, Entry>>();
   return {
     onExecute({ args, setExecuteFn }) {
@@ -126,9 +145,10 @@ export function useCompiledExecution(planners: PlannedFields = {}): Plugin {
             const planned = isCompiledQuery(result)
               ? planOperation(execArgs.schema, document, execArgs.operationName ?? undefined, planners)
               : undefined;
-            entry = { query: planned ? plannedQuery(execArgs.schema, planned, compiledQuery) : compiledQuery };
+            entry = { query: planned ? plannedQuery(execArgs.schema, planned, compiledQuery) : compiledQuery, planned };
             byOperation.set(operation, entry);
           }
+          if (entry.planned) onPlanned?.(execArgs.contextValue, document, entry.planned);
           return entry.query(execArgs.rootValue, execArgs.contextValue, execArgs.variableValues ?? {});
         }),
       );

@@ -18,6 +18,11 @@ export function executedOperation(req: FastifyRequest): ExecutedOperation | unde
   return executed.get(req);
 }
 
+/** Records the operation a request ran outside yoga (the planned lane). */
+export function recordExecutedOperation(req: FastifyRequest, name: string | undefined): void {
+  executed.set(req, { name });
+}
+
 export function operationNamePlugin(): Plugin {
   return {
     onExecute({ args }) {

@@ -9,6 +9,7 @@ import { DomainError, toGraphQLError } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/auth/principal.js';
 import { bearerChallenge, credentialName, insufficientScopeHeaders } from '../../kernel/auth/challenge.js';
 import { armorPlugin } from './armor.js';
+import type { PlannedLane } from './planned-lane.js';
 import { causeOf, isGraphQLError } from './error-cause.js';
 import { inputRulesPlugin, withoutHints } from './input-rules.js';
 import { fieldErrorsAreOkPlugin } from './field-errors.js';
@@ -63,7 +64,12 @@ function refused(context: unknown, error: GraphQLError): GraphQLError {
   return error;
 }
 
-export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, plannedFields: PlannedFields = {}): Yoga {
+export function createGraphQLServer(
+  deps: AppDeps,
+  schema: GraphQLSchema,
+  plannedFields: PlannedFields = {},
+  lane?: PlannedLane,
+): Yoga {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -86,7 +92,10 @@ export function createGraphQLServer(deps: AppDeps, schema: GraphQLSchema, planne
       fieldErrorsAreOkPlugin(GRAPHQL_PATH),
       operationNamePlugin(),
       // Before the auth plugin: it keys compiled operations on the parsed document (see there).
-      useCompiledExecution(plannedFields),
+      useCompiledExecution(
+        plannedFields,
+        lane && ((context, document, planned) => lane.learn(context, document, planned)),
+      ),
       // Also before it, for the same reason: one execution per live message and selection.
       sharedSubscriptionEvents(),
       useGenericAuth<Principal, GraphQLContext>({

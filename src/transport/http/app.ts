@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { AppDeps } from '../../kernel/deps.js';
 import { buildSchema, publicSchemaOf } from '../graphql/schema.js';
 import { createGraphQLServer, GRAPHQL_PATH, type Yoga } from '../graphql/yoga.js';
+import { PlannedLane } from '../graphql/planned-lane.js';
 import { registerExplorer } from './explorer.js';
 import { registerGraphQLWebSocket } from '../graphql/websocket.js';
 import { GRAPHQL_GET_DOC, GRAPHQL_POST_DOC } from '../graphql/route-doc.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
 export interface App {
   fastify: FastifyInstance;
   yoga: Yoga;
+  /** Planned operations answered without yoga; undefined when the fast paths are off. */
+  lane: PlannedLane | undefined;
   /** Every route fastify serves, as registered. */
   routes: RouteRegistry;
   /** The OpenAPI document of those routes (built when the app is ready). */
@@ -167,7 +170,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // The endpoint serves the published schema; the REST bridge and the docs run against the full one (@restOnly fields).
   // The bookings list's fast paths, or none (PORTIER_FAST_PATHS=false): src/modules/bookings/fast-paths.
   const fastPaths = bookingFastPaths(deps.env.fastPaths);
-  const yoga = createGraphQLServer(deps, publicSchemaOf(schema), fastPaths.plannedFields);
+  const published = publicSchemaOf(schema);
+  // Planned operations yoga has run once are answered without it (src/transport/graphql/planned-lane.ts).
+  const lane = Object.keys(fastPaths.plannedFields).length ? new PlannedLane(deps, published, GRAPHQL_PATH) : undefined;
+  const yoga = createGraphQLServer(deps, published, fastPaths.plannedFields, lane);
 
   fastify.get(
     GRAPHQL_PATH,
@@ -177,7 +183,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   fastify.post(
     GRAPHQL_PATH,
     { config: { auth: 'apiKey', sessionCookie: true, openapi: GRAPHQL_POST_DOC } },
-    (req, reply) => forward(yoga, req, reply),
+    async (req, reply) => ((await lane?.answer(req, reply)) ? reply : forward(yoga, req, reply)),
   );
 
   // graphql-ws on the same path (docs/subscriptions.md).
@@ -197,7 +203,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await registerDashboard(fastify);
 
   const docs = registerDocs(fastify, deps, schema, routes);
-  return { fastify, yoga, routes, openapi: () => docs.built(), drain, rest };
+  return { fastify, yoga, lane, routes, openapi: () => docs.built(), drain, rest };
 }
 
 /** The documented sign-in limits on the runtime's limiter store (Redis when REDIS_URL is set). */
