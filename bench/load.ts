@@ -22,7 +22,15 @@ export interface LoadResult {
   errors: number;
   /** Non-2xx responses, by status. */
   statuses: Record<string, number>;
+  /**
+   * Fixed-rate runs: the seconds of the run (by when each request was due) that had requests slower
+   * than SLOW_MS, with how many — where the tail sits in time (one burst, or spread).
+   */
+  slowBySecond?: Record<number, number>;
 }
+
+/** A fixed-rate request slower than this counts in `slowBySecond`. */
+export const SLOW_MS = 20;
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
@@ -150,8 +158,15 @@ export async function fixedRate(
     tick();
   });
   agent.destroy();
+  const slowBySecond: Record<number, number> = {};
+  latencies.forEach((ms, index) => {
+    if (ms <= SLOW_MS) return;
+    const second = Math.floor(index / options.rate);
+    slowBySecond[second] = (slowBySecond[second] ?? 0) + 1;
+  });
   const sorted = latencies.slice().sort();
   return {
+    slowBySecond,
     requests: total,
     rps: total / options.seconds,
     p50: percentile(sorted, 50),

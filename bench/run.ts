@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/kernel/db/database.js';
 import { migrateToLatest } from '../src/kernel/db/migrate.js';
-import { fixedRate, saturate, type LoadResult, type RequestSource } from './load.js';
+import { fixedRate, saturate, SLOW_MS, type LoadResult, type RequestSource } from './load.js';
 import { sampleProcess, stopProcess } from './proc.js';
 import { START_ARGS } from '../test/start-args.js';
 import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
@@ -55,6 +55,19 @@ const LOAD_CORE = '0';
 
 /** The node that runs the server and bare node:http (--node=<major>, or the machine's). */
 let serverNode = 'node';
+
+/** How long ago the process started (Linux: /proc), or undefined. */
+function processAgeMs(pid: number | undefined): number | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Math.round((uptime - startTicks / 100) * 1000);
+  } catch {
+    return undefined;
+  }
+}
 
 function pin(core: string, command: string[]): string[] {
   return process.platform === 'linux' ? ['taskset', '-c', core, ...command] : command;
@@ -284,6 +297,8 @@ async function main(): Promise<void> {
       if (scenario.mode === 'fixed') {
         if (scenario.rate === undefined)
           throw new Error(`bench: the fixed-rate scenario '${scenario.name}' names no rate`);
+        // The server's age when the run starts, to line `--trace-gc` times (ms since the server started) up with the slow seconds.
+        const serverAgeMs = processAgeMs(serverPid);
         const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate, seconds: FIXED_SECONDS })];
         if (scenario.background)
           runs.push(
@@ -291,6 +306,11 @@ async function main(): Promise<void> {
           );
         const all = await Promise.all(runs);
         result = all[0];
+        const slow = Object.entries(result.slowBySecond ?? {});
+        if (slow.length)
+          process.stderr.write(
+            `  ${scenario.name}: requests over ${SLOW_MS} ms by second of the run (which started ${serverAgeMs ?? '?'} ms after the server): ${slow.map(([s, n]) => `${s}s×${n}`).join(' ')}\n`,
+          );
         requests = all.reduce((n, r) => n + r.requests, 0);
       } else {
         const results: LoadResult[] = [];
