@@ -14,17 +14,6 @@ describe('npm start’s V8 heap settings', () => {
     expect(flag('max-semi-space-size')).toBe('16');
   });
 
-  // docs/performance.md, "Round ten": with concurrent marking, V8's helper threads took the process's
-  // one core from the main thread for ~90 ms per mark-compact (70–100 door requests over 20 ms each
-  // time); on the main thread alone the marking runs in steps of a fraction of a millisecond.
-  it('collects garbage on the main thread only, and this Node.js takes the flag', () => {
-    expect(START_ARGS).toContain('--single-threaded-gc');
-    const out = execFileSync(process.execPath, ['--single-threaded-gc', '-e', 'process.stdout.write("ok")'], {
-      encoding: 'utf8',
-    });
-    expect(out).toBe('ok');
-  });
-
   it('bound the heap on this Node.js: the old-generation cap plus three 16 MB semi-spaces', () => {
     const heapFlags = START_ARGS.filter((a) => a.startsWith('--max-'));
     const out = execFileSync(
