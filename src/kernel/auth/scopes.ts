@@ -18,6 +18,14 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
+/**
+ * Whether `held` satisfies a `@requiresScopes` requirement: every scope of at least one of its
+ * alternative sets (no alternatives: nothing is required).
+ */
+export function holdsOneOf(held: readonly string[], alternatives: readonly (readonly string[])[]): boolean {
+  return alternatives.length === 0 || alternatives.some((set) => set.every((scope) => held.includes(scope)));
+}
+
 /** The scopes a key effectively holds: `admin` implies every scope. */
 export function effectiveScopes(scopes: readonly string[]): string[] {
   return scopes.includes('admin') ? [...SCOPES] : [...scopes];

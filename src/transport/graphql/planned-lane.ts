@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../kernel/deps.js';
 import { createContext } from '../../kernel/context.js';
 import type { Principal } from '../../kernel/auth/principal.js';
+import { holdsOneOf } from '../../kernel/auth/scopes.js';
 import { recordExecutedOperation } from './operation-name.js';
 import { runPlannedRoots, type PlannedOperation } from './compiled-execution.js';
 
@@ -164,7 +165,7 @@ export class PlannedLane {
     const principal = (req as FastifyRequest & { principal?: Principal | null }).principal;
     if (principal?.kind !== 'apiKey') return false;
     const held = principal.scopes;
-    if (!entry.scopeSets.every((sets) => sets.some((set) => set.every((scope) => held.includes(scope))))) return false;
+    if (!entry.scopeSets.every((sets) => holdsOneOf(held, sets))) return false;
     const mediaType = jsonMediaTypeFor(req.headers.accept);
     if (!mediaType) return false;
     const data = await runPlannedRoots(

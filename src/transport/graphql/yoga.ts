@@ -8,6 +8,7 @@ import { createContext, type GraphQLContext } from '../../kernel/context.js';
 import { DomainError, toGraphQLError } from '../../kernel/errors.js';
 import type { Principal } from '../../kernel/auth/principal.js';
 import { bearerChallenge, credentialName, insufficientScopeHeaders } from '../../kernel/auth/challenge.js';
+import { holdsOneOf } from '../../kernel/auth/scopes.js';
 import { armorPlugin } from './armor.js';
 import type { PlannedLane } from './planned-lane.js';
 import { causeOf, isGraphQLError } from './error-cause.js';
@@ -133,7 +134,7 @@ export function createGraphQLServer(
             );
           }
           for (const required of [typeScopes, fieldScopes]) {
-            if (required?.length && !required.some((set) => set.every((s) => userScopes.includes(s)))) {
+            if (required && !holdsOneOf(userScopes, required)) {
               const names = required.map((set) => set.join(' + ')).join(' or ');
               return refused(
                 executionArgs.contextValue,

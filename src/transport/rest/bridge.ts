@@ -29,6 +29,7 @@ import type { AppDeps } from '../../kernel/deps.js';
 import { createContext, type GraphQLContext } from '../../kernel/context.js';
 import { missingScope, requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
 import { credentialName } from '../../kernel/auth/challenge.js';
+import { holdsOneOf } from '../../kernel/auth/scopes.js';
 import type { FieldError } from '../../kernel/errors.js';
 import { withoutSuggestions } from '../graphql/input-rules.js';
 import { REST_BASE } from '../graphql/yoga.js';
@@ -191,7 +192,7 @@ const asRecord = (value: unknown): Record<string, unknown> =>
 export function authorize(op: RestOperation, req: FastifyRequest): void {
   const principal = requireApiKey(req.principal);
   const held = principal.scopes;
-  if (op.scopeSets.length && !op.scopeSets.some((set) => set.every((s) => held.includes(s)))) {
+  if (!holdsOneOf(held, op.scopeSets)) {
     const names = op.scopeSets.map((set) => set.join(' + ')).join(' or ');
     throw missingScope(
       principal,
