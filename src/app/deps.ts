@@ -9,6 +9,7 @@ import { sweepDevicePresence, type ListeningTenants, type RecordDeviceEvent } fr
 import { SlotScheduleCache } from '../modules/availability/index.js';
 import { createStripeProvider, refundCancelledBooking, sweepExpiredHolds } from '../modules/payments/index.js';
 import { createMailer, createSmsClient } from '../modules/notifications/index.js';
+import { ApiKeyCache } from '../modules/tenants/index.js';
 import { MODULES } from './modules.js';
 
 export type { AppDeps, BaseDeps, Collaborators } from '../kernel/deps.js';
@@ -63,6 +64,7 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
       },
     ),
     doorKeys: new DoorKeyCache(secret),
+    apiKeys: new ApiKeyCache(env.apiKeyCacheMs),
     webhookSender: createSender({ allowPrivateNetworks: env.webhookAllowPrivateNetworks }),
     slotSchedules: new SlotScheduleCache(),
     deviceEvents,

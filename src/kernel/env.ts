@@ -13,6 +13,11 @@ export interface Env {
   rateLimitPerMinute: number;
   /** MAX_SUBSCRIPTIONS_PER_KEY: GraphQL subscriptions one API key (or OAuth grant) holds open at once, per process (docs/subscriptions.md). */
   maxSubscriptionsPerKey: number;
+  /**
+   * API_KEY_CACHE_MS: how long a process reuses an API key's lookup (docs/api.md, "API key
+   * format"): a key revoked in another process is refused here within this long; 0: never reused.
+   */
+  apiKeyCacheMs: number;
   webhookAllowPrivateNetworks: boolean;
   /** WEBHOOK_POLL_INTERVAL_MS: the dispatchers' fallback poll; they are woken on commit (docs/webhooks.md). */
   webhookPollIntervalMs: number;
@@ -249,6 +254,13 @@ function workerMetricsPort(source: NodeJS.ProcessEnv): number | undefined {
   return port;
 }
 
+/** At most a minute: a revocation must reach every process soon. */
+function apiKeyCacheMs(raw: string | undefined): number {
+  const ms = nonNegativeInteger('API_KEY_CACHE_MS', raw, 1_000);
+  if (ms > 60_000) throw new Error(`API_KEY_CACHE_MS must be at most 60000 (a minute), got "${raw}"`);
+  return ms;
+}
+
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const port = source.PORT === '0' ? 0 : integer('PORT', source.PORT, 3000);
   const host = source.HOST || '127.0.0.1';
@@ -262,6 +274,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
     maxSubscriptionsPerKey: integer('MAX_SUBSCRIPTIONS_PER_KEY', source.MAX_SUBSCRIPTIONS_PER_KEY, 20),
+    apiKeyCacheMs: apiKeyCacheMs(source.API_KEY_CACHE_MS),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', source.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     webhookPollIntervalMs: integer('WEBHOOK_POLL_INTERVAL_MS', source.WEBHOOK_POLL_INTERVAL_MS, 5000),
     redisUrl: source.REDIS_URL || undefined,

@@ -34,7 +34,7 @@ export const tenantResolvers: Resolvers = {
     },
     revokeApiKey: (_, args, ctx) => {
       const tenantId = tenantOf(ctx.principal, args.tenantId);
-      return inTransaction(ctx, async (trx) => {
+      const revoked = inTransaction(ctx, async (trx) => {
         const { key, revokedNow } = await tenants.revokeApiKey(trx, tenantId, args.id);
         if (revokedNow)
           await auditRequest(
@@ -45,6 +45,11 @@ export const tenantResolvers: Resolvers = {
             { type: 'apiKey', id: key.id },
             { name: key.name, prefix: key.key_prefix },
           );
+        return key;
+      });
+      // Committed: this process refuses the key from now on (others when their lookup expires).
+      return revoked.then((key) => {
+        ctx.deps.apiKeys.forget(key.id);
         return key;
       });
     },

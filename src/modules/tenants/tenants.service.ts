@@ -7,6 +7,7 @@ import { effectiveScopes } from '../../kernel/auth/scopes.js';
 import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
 import { isUuid } from '../../kernel/validation.js';
 import * as repo from './tenants.repository.js';
+import type { ApiKeyCache } from './api-key-cache.js';
 
 export const API_KEY_PREFIX = 'svc_';
 
@@ -44,28 +45,43 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * The principal behind a plain API key, or null when the key is unknown or revoked. A use is
- * recorded (without waiting for it) when the stored last use is older than a minute.
+ * recorded (without waiting for it) when the stored last use is older than a minute. With a
+ * `cache`, a key found in the last moment is not read again (ApiKeyCache).
  */
 export async function authenticateApiKey(
   db: Executor,
   plain: string,
   now: Date = new Date(),
   onError?: (error: unknown) => void,
+  cache?: ApiKeyCache,
 ): Promise<ApiKeyPrincipal | null> {
   if (!plain.startsWith(API_KEY_PREFIX) || plain.startsWith('svc_dk_')) return null;
-  const row = await repo.findActiveApiKeyByHash(db, sha256(plain));
-  if (!row) return null;
-  const since = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (row.last_used_at === null || row.last_used_at < since) {
-    repo.touchApiKey(db, row.id, now, since).catch((error: unknown) => onError?.(error));
+  const hash = sha256(plain);
+  let key = cache?.get(hash);
+  if (!key) {
+    const startedAt = cache?.begin() ?? 0;
+    const row = await repo.findActiveApiKeyByHash(db, hash);
+    if (!row) return null;
+    key = { principal: principalOf(row), lastUsedAt: row.last_used_at };
+    cache?.set(hash, key, startedAt);
   }
-  return {
+  const since = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (key.lastUsedAt === null || key.lastUsedAt < since) {
+    key.lastUsedAt = now;
+    repo.touchApiKey(db, key.principal.keyId, now, since).catch((error: unknown) => onError?.(error));
+  }
+  return key.principal;
+}
+
+/** A key row's principal; frozen, since a cached one serves many requests. */
+function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
+  return Object.freeze({
     kind: 'apiKey',
     keyId: row.id,
     tenantId: row.tenant_id,
-    scopes: effectiveScopes(row.scopes),
+    scopes: Object.freeze(effectiveScopes(row.scopes)) as string[],
     rateLimitPerMinute: row.rate_limit_per_minute,
-  };
+  });
 }
 
 export async function getTenant(db: Executor, tenantId: string): Promise<TenantRow> {

@@ -33,8 +33,12 @@ export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authentic
   // `svc_…` is an API key; anything else may be an OAuth access token.
   apiKey: (deps, token) =>
     token.startsWith(API_KEY_PREFIX)
-      ? authenticateApiKey(deps.database.db, token, deps.now(), (error) =>
-          deps.log.warn({ err: error }, 'the API key’s last use could not be recorded'),
+      ? authenticateApiKey(
+          deps.database.db,
+          token,
+          deps.now(),
+          (error) => deps.log.warn({ err: error }, 'the API key’s last use could not be recorded'),
+          deps.apiKeys,
         )
       : authenticateAccessToken(deps, token),
   device: (deps, token) => authenticateDevice(deps.database.db, token),
