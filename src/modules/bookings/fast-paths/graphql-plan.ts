@@ -8,6 +8,7 @@ import { filtered } from '../bookings.repository.js';
 import { parseBookingsConnection, parseListBookings, type BookingsConnectionCommand } from '../bookings.commands.js';
 import type { Executor } from '../../../kernel/db/index.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
+import { givenFilters, statementShape, type GivenFilter } from './given-filters.js';
 
 // GraphQL `bookings(status, first)` and `bookingsConnection { totalCount nodes }` compiled to one SQL
 // statement: PostgreSQL returns the page as plain rows with just the selected columns (instants as
@@ -209,21 +210,7 @@ function pageStatement(
     .orderBy('b.id');
 }
 
-/** Filters the page statement takes as given (each one parameter); any other is built each time. */
-const AS_GIVEN = ['status', 'objectId', 'from', 'to', 'paymentStatus', 'updatedSince'] as const;
-type AsGiven = (typeof AS_GIVEN)[number];
-type PageParameter = AsGiven | 'tenantId' | 'limit' | 'afterStart' | 'afterId';
-
-/** The filters that narrow the page (filtered() skips the falsy ones), or undefined when one is not AS_GIVEN. */
-function givenFilters(filters: Filters): Partial<Record<AsGiven, unknown>> | undefined {
-  const given: Partial<Record<AsGiven, unknown>> = {};
-  for (const [name, value] of Object.entries(filters) as [keyof Filters, unknown][]) {
-    if (!value || (name === 'metadata' && !Object.keys(value).length)) continue;
-    if (!(AS_GIVEN as readonly string[]).includes(name)) return undefined;
-    given[name as AsGiven] = value;
-  }
-  return given;
-}
+type PageParameter = GivenFilter | 'tenantId' | 'limit' | 'afterStart' | 'afterId';
 
 type PageRows = Record<string, unknown>[];
 
@@ -248,7 +235,7 @@ function pageReader(row: RowPlan) {
       return pageStatement(db, tenantId, page, row, count(db, tenantId, page.filters)).execute();
     }
     const { key } = page;
-    const shape = `${Object.keys(given).join(',')}|${key ? 'after' : ''}|${counts ? 'total' : ''}`;
+    const shape = statementShape(given, key ? 'after' : '', counts ? 'total' : '');
     // Only the parameters of this shape: the ones absent are not in its statement.
     const values = {
       ...given,
@@ -257,7 +244,7 @@ function pageReader(row: RowPlan) {
       ...(key ? { afterStart: key.startTime, afterId: key.id } : {}),
     } as Record<PageParameter, unknown>;
     return compiled(db, shape, values, (d, p) => {
-      const filters = Object.fromEntries(Object.keys(given).map((name) => [name, p[name as AsGiven]])) as Filters;
+      const filters = Object.fromEntries(Object.keys(given).map((name) => [name, p[name as GivenFilter]])) as Filters;
       const after = key ? { startTime: p.afterStart, id: p.afterId } : null;
       return pageStatement(d, p.tenantId, { filters, key: after, limit: p.limit }, row, count(d, p.tenantId, filters));
     });
