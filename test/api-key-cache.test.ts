@@ -35,13 +35,16 @@ describe('API key lookups reused for a moment', () => {
   };
   const keyIdOf = async (admin: string, scope: string) => {
     const res = await h.graphql(admin, '{ apiKeys { id scopes } }');
-    return (res.body.data.apiKeys as { id: string; scopes: string[] }[]).find((k) => k.scopes.join() === scope)?.id ?? '';
+    return (
+      (res.body.data.apiKeys as { id: string; scopes: string[] }[]).find((k) => k.scopes.join() === scope)?.id ?? ''
+    );
   };
 
   it('the process that revokes a key refuses it at once, though it has just used it', async () => {
     const { tenantId, apiKey: admin } = await h.tenant();
     const key = await h.key(tenantId, ['bookings:read']);
-    for (let i = 0; i < 3; i += 1) expect((await h.request({ method: 'GET', url: LIST, apiKey: key })).status).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await h.request({ method: 'GET', url: LIST, apiKey: key })).status).toBe(200);
     await revoke(admin, await keyIdOf(admin, 'bookings:read'));
     const refused = await h.request({ method: 'GET', url: LIST, apiKey: key });
     expect(refused.status).toBe(401);

@@ -54,7 +54,11 @@ export class ApiKeyCache {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(hash, { principal: key.principal, lastUsedAt: key.lastUsedAt, expires: this.clock() + this.ttlMs });
+    this.entries.set(hash, {
+      principal: key.principal,
+      lastUsedAt: key.lastUsedAt,
+      expires: this.clock() + this.ttlMs,
+    });
   }
 
   /** Drops the key (revoked) and every lookup still under way. */
