@@ -135,6 +135,10 @@ export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   return q;
 }
 
+/** How many of the tenant's bookings the filters match, as a query (one row: `n`). */
+export const countMatching = (db: Executor, tenantId: string, f: BookingFilters) =>
+  filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n'));
+
 export interface BookingListPage {
   rows: BookingView[];
   /** The objects and accommodations of the page's bookings, fetched in the same query. */
@@ -262,11 +266,7 @@ export async function listBookings(
   let total = first?.total_count ?? 0;
   if (withTotal && rows.length === 0 && (offset > 0 || after !== null)) {
     // A page past the end: the window count is unavailable, count separately.
-    total = (
-      await filtered(db, tenantId, f)
-        .select(sql<number>`count(*)::int`.as('n'))
-        .executeTakeFirstOrThrow()
-    ).n;
+    total = (await countMatching(db, tenantId, f).executeTakeFirstOrThrow()).n;
   }
   return {
     rows: bookings,

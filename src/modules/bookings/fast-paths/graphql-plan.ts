@@ -4,11 +4,12 @@ import type { FieldPlan } from '../../../kernel/field-plan.js';
 import { tenantOf } from '../../../kernel/auth/principal.js';
 import { isoInstant } from '../../../kernel/db/json-sql.js';
 import { PAGE_SIZES, pageSizeOf } from '../../../kernel/paging.js';
-import { filtered } from '../bookings.repository.js';
+import { countMatching, filtered } from '../bookings.repository.js';
 import { parseBookingsConnection, parseListBookings, type BookingsConnectionCommand } from '../bookings.commands.js';
 import type { Executor } from '../../../kernel/db/index.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
 import { givenFilters, statementShape, type GivenFilter } from './given-filters.js';
+import { COLUMNS_OF_FIELD } from './columns.js';
 
 // GraphQL `bookings(status, first)` and `bookingsConnection { totalCount nodes }` compiled to one SQL
 // statement: PostgreSQL returns the page as plain rows with just the selected columns (instants as
@@ -24,23 +25,6 @@ type Columns = Record<string, RawBuilder<unknown>>;
 const col = (column: string) => sql`${sql.ref(column)}`;
 const typename = (name: string) => sql`${sql.lit(name)}::text`;
 
-/** The bookings column each Booking field reads (the page carries only those, and the keys). */
-const BOOKING_READS: Record<string, string> = {
-  id: 'id',
-  objectId: 'object_id',
-  guestName: 'guest_name',
-  guestEmail: 'guest_email',
-  guestPhone: 'guest_phone',
-  startTime: 'start_time',
-  endTime: 'end_time',
-  status: 'status',
-  totalPrice: 'total_price',
-  currency: 'currency',
-  createdAt: 'created_at',
-  refundAmount: 'refund_amount',
-  metadata: 'metadata',
-  updatedAt: 'updated_at',
-};
 /** What the page always carries: its order and the object join's key. */
 const PAGE_KEYS = ['id', 'start_time', 'object_id'];
 
@@ -131,10 +115,7 @@ function shapeOf(
     }
     const value = selection.selectionSet ? undefined : columns[name];
     if (!value) return undefined;
-    if (typeName === 'Booking') {
-      const read = BOOKING_READS[name];
-      if (read) reads.add(read);
-    }
+    if (typeName === 'Booking') for (const column of COLUMNS_OF_FIELD[name] ?? []) reads.add(column);
     if (name === 'objectName') joins.add('o');
     // An object's zone is its accommodation's.
     if (typeName === 'BookableObject' && name === 'timeZone') joins.add('a');
@@ -168,8 +149,8 @@ type Filters = BookingsConnectionCommand['filters'];
 
 /**
  * The statement that reads a page of bookings: the page cut in index order (start time, then id;
- * after `key` when given) with just the columns the row reads, objects and accommodations joined only when the row reads them, and the
- * total as one more column (`total`) when given.
+ * after `key` when given) with just the columns the row reads, objects and accommodations joined
+ * only when the row reads them, and the total as one more column (`total`) when given.
  */
 function pageStatement(
   db: Executor,
@@ -230,7 +211,7 @@ function pageReader(row: RowPlan) {
   ): Promise<PageRows> => {
     const given = givenFilters(page.filters);
     const count = (d: Executor, tenant: string, filters: Filters) =>
-      counts ? sql<number>`(${filtered(d, tenant, filters).select(sql<number>`count(*)::int`.as('n'))})` : undefined;
+      counts ? sql<number>`(${countMatching(d, tenant, filters)})` : undefined;
     if (!given) {
       return pageStatement(db, tenantId, page, row, count(db, tenantId, page.filters)).execute();
     }
@@ -305,13 +286,13 @@ export function planBookingsConnectionField(field: FieldNode): FieldPlan | undef
       const tenantId = tenantOf(ctx.principal, args.tenantId as string | undefined);
       const command = parseBookingsConnection(args);
       const db = ctx.db;
-      const count = () => filtered(db, tenantId, command.filters).select(sql<number>`count(*)::int`.as('n'));
       // The total is one more column, uncorrelated: PostgreSQL counts once per statement, on the index.
       const rows = read
         ? await read(db, tenantId, { filters: command.filters, key: command.key, limit: command.first }, counts)
         : [];
       const total = counts
-        ? ((rows[0]?.total as number | undefined) ?? (await count().executeTakeFirstOrThrow()).n)
+        ? ((rows[0]?.total as number | undefined) ??
+          (await countMatching(db, tenantId, command.filters).executeTakeFirstOrThrow()).n)
         : undefined;
       const nodes = page ? rows.map((r) => build(page.shape, r)) : [];
       const value: Record<string, unknown> = {};

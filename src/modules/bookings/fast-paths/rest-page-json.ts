@@ -4,7 +4,7 @@ import { isoInstant } from '../../../kernel/db/json-sql.js';
 import type { AppDeps } from '../../../kernel/deps.js';
 import type { Metadata } from '../../../kernel/db/types.js';
 import { PAGE_SIZES } from '../../../kernel/paging.js';
-import { filtered } from '../bookings.repository.js';
+import { countMatching, filtered } from '../bookings.repository.js';
 import type { ListBookings } from '../bookings.commands.js';
 import { paymentUrlOf } from '../bookings.service.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
@@ -197,13 +197,7 @@ export async function bookingPageJson(
         },
       )
     : await pageStatement(db, tenantId, filters, pageSize, offset).execute();
-  const total =
-    rows[0]?.total ??
-    (
-      await filtered(db, tenantId, filters)
-        .select(sql<number>`count(*)::int`.as('n'))
-        .executeTakeFirstOrThrow()
-    ).n;
+  const total = rows[0]?.total ?? (await countMatching(db, tenantId, filters).executeTakeFirstOrThrow()).n;
   const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row))).join(',');
   return `{"bookings":[${items}],"pagination":{"page":${page},"pageSize":${pageSize},"total":${total}}}`;
 }
