@@ -30,7 +30,7 @@ export interface LoadResult {
 }
 
 /** A fixed-rate request slower than this counts in `slowBySecond`. */
-export const SLOW_MS = 20;
+export const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 20);
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
