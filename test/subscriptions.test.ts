@@ -191,6 +191,46 @@ describe('deviceStatusChanged', () => {
   });
 });
 
+describe('device presence for live subscribers', () => {
+  it('is tracked for a tenant with a deviceStatusChanged subscriber, not for one whose subscribers only want bookings', async () => {
+    const venues = [await buildVenue(h), await buildVenue(h)];
+    const devices = [];
+    for (const venue of venues) {
+      const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
+      const device = await buildActiveDevice(h, venue.tenantId, [door.id]);
+      const res = await h.request({
+        method: 'POST',
+        url: `/api/devices/${device.deviceId}/heartbeat`,
+        apiKey: device.deviceKey,
+        body: { cpu_percent: 12, memory_percent: 40, wifi_signal_dbm: -61, door_states: {} },
+      });
+      expect(res.status).toBe(200);
+      devices.push(device);
+    }
+    const [watched, bookingsOnly] = venues;
+    const statuses = await SseSubscription.open(
+      url,
+      watched.apiKey,
+      'subscription { deviceStatusChanged { type device { id } } }',
+    );
+    await SseSubscription.open(url, bookingsOnly.apiKey, BOOKING_CHANGED);
+    // The sweep the dispatcher runs in this app's process, both devices silent for ten minutes.
+    const sweep = app.deps.dispatcherSweeps.find((s) => s.name === 'device presence');
+    await sweep?.run(new Date(h.deps.now().getTime() + 10 * 60_000));
+    await statuses.next();
+    expect(statuses.received.map((r) => r.payload.data.deviceStatusChanged)).toEqual([
+      { type: 'device.offline', device: { id: devices[0].deviceId } },
+    ]);
+    const offline = await h.deps.database.db
+      .selectFrom('events')
+      .select('tenant_id')
+      .where('type', '=', 'device.offline')
+      .where('tenant_id', 'in', [watched.tenantId, bookingsOnly.tenantId])
+      .execute();
+    expect(offline).toEqual([{ tenant_id: watched.tenantId }]);
+  });
+});
+
 describe('accessDecided', () => {
   it('each decision the tenant’s doors ask for, filtered by doorId', async () => {
     const venue = await buildVenue(h, { objects: 2 });

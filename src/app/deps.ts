@@ -5,7 +5,12 @@ import type { PortierModule } from '../kernel/module.js';
 import { accessDecisionMessage, AccessLogWriter, DoorKeyCache } from '../modules/access/index.js';
 import { createSender, outboxTail, recordEvent, tenantsSubscribedTo } from '../modules/webhooks/index.js';
 import { LiveHub, notifyTransport, redisTransport, SubscriptionSlots } from '../kernel/live/index.js';
-import { sweepDevicePresence, type ListeningTenants, type RecordDeviceEvent } from '../modules/devices/index.js';
+import {
+  PRESENCE_EVENT_TYPES,
+  sweepDevicePresence,
+  type ListeningTenants,
+  type RecordDeviceEvent,
+} from '../modules/devices/index.js';
 import { SlotScheduleCache } from '../modules/availability/index.js';
 import { createStripeProvider, refundCancelledBooking, sweepExpiredHolds } from '../modules/payments/index.js';
 import { createMailer, createSmsClient } from '../modules/notifications/index.js';
@@ -37,11 +42,15 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
     ),
     slots: new SubscriptionSlots(env.maxSubscriptionsPerKey),
   };
-  // Presence is tracked for tenants a webhook listens for, and for those with a live subscriber here.
+  // Presence is tracked for tenants a webhook listens for, and for those with a live subscriber here
+  // that would be handed presence events (deviceStatusChanged; not bookingChanged).
   const presenceListeners: ListeningTenants = async (db) => [
     ...new Set([
-      ...(await tenantsSubscribedTo(db, ['device.offline', 'device.online'])),
-      ...live.hub.watching('event'),
+      ...(await tenantsSubscribedTo(db, PRESENCE_EVENT_TYPES)),
+      ...live.hub.watching(
+        'event',
+        PRESENCE_EVENT_TYPES.map((type) => ({ type })),
+      ),
     ]),
   ];
   const deps: AppDeps = {

@@ -102,6 +102,29 @@ describe('LiveHub', () => {
     expect(hub.size).toBe(0);
   });
 
+  it('names the tenants watching a topic, or only those with a subscriber that would be handed a probe', async () => {
+    const hub = new LiveHub(loopback(), log);
+    const bookingsOnly = (data: Record<string, unknown>) => String(data.type).startsWith('booking.');
+    const presenceOnly = (data: Record<string, unknown>) => String(data.type).startsWith('device.');
+    await hub.subscribe('bookings', 'event', bookingsOnly);
+    await hub.subscribe('both', 'event', bookingsOnly);
+    const presence = await hub.subscribe('both', 'event', presenceOnly);
+    await hub.subscribe('everything', 'event');
+    await hub.subscribe('access', 'access');
+    const probes = [{ type: 'device.offline' }, { type: 'device.online' }];
+    // One table of (probes, tenants): none given is every tenant of the topic.
+    const cases: [readonly Record<string, unknown>[] | undefined, string[]][] = [
+      [undefined, ['bookings', 'both', 'everything']],
+      [probes, ['both', 'everything']],
+      [[{ type: 'booking.created' }], ['bookings', 'both', 'everything']],
+      [[], []],
+    ];
+    for (const [given, tenants] of cases) expect(hub.watching('event', given).sort()).toEqual(tenants);
+    await presence.return();
+    expect(hub.watching('event', probes)).toEqual(['everything']);
+    await hub.close();
+  });
+
   it('tells its sources which tenants it watches', async () => {
     const watched: string[] = [];
     const hub = new LiveHub(loopback(), log, [

@@ -179,10 +179,19 @@ export class LiveHub {
     return n;
   }
 
-  /** The tenants with an open subscription to `topic` in this process. */
-  watching(topic: LiveTopic): string[] {
+  /**
+   * The tenants with an open subscription to `topic` in this process; given `probes`, only those
+   * with a subscriber that would be handed one of these messages (its filter accepts it).
+   */
+  watching(topic: LiveTopic, probes?: readonly Record<string, unknown>[]): string[] {
     const prefix = `${topic}\u0000`;
-    return [...this.subscribers.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+    const tenants: string[] = [];
+    for (const [key, groups] of this.subscribers) {
+      if (!key.startsWith(prefix)) continue;
+      if (probes && ![...groups.keys()].some((filter) => probes.some((probe) => filter(probe)))) continue;
+      tenants.push(key.slice(prefix.length));
+    }
+    return tenants;
   }
 
   /** Hands a message to this process's subscribers of its tenant and topic. */

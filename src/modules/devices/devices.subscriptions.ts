@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../../kernel/context.js';
 import type { DeviceRow } from '../../kernel/db/types.js';
 import { liveStream, sharedRead } from '../../kernel/live/index.js';
 import { getDevice } from './devices.service.js';
+import { PRESENCE_EVENT_TYPES } from './presence.js';
 
 // deviceStatusChanged (docs/subscriptions.md): the tenant's device.offline / device.online events
 // from the outbox's live tail, each with the device as it is now.
@@ -15,7 +16,7 @@ export interface DeviceStatusChangeValue {
   device: DeviceRow;
 }
 
-const PRESENCE = new Set(['device.offline', 'device.online']);
+const PRESENCE = new Set<string>(PRESENCE_EVENT_TYPES);
 
 /** Presence events only: the hub skips the tenant's other events for these subscribers. */
 const isPresenceEvent = (event: Record<string, unknown>): boolean =>

@@ -15,6 +15,7 @@ export { ACTIVATION_GUESS_TIERS } from './activation-guessing.js';
 export { ONLINE_WINDOW_SECONDS, OFFLINE_AFTER_SECONDS } from './devices.rules.js';
 export {
   sweepDevicePresence,
+  PRESENCE_EVENT_TYPES,
   type ListeningTenants,
   type RecordDeviceEvent,
   type DevicePresenceEventType,

@@ -10,7 +10,10 @@ import type { PresenceChange } from './presence.repository.js';
 // The devices module does not depend on webhooks: it writes its events through a port, the outbox's
 // recordEvent, handed over by the composition root (src/kernel/deps.ts).
 
-export type DevicePresenceEventType = 'device.offline' | 'device.online';
+/** The presence events, as webhooks and subscriptions name them. */
+export const PRESENCE_EVENT_TYPES = ['device.offline', 'device.online'] as const;
+
+export type DevicePresenceEventType = (typeof PRESENCE_EVENT_TYPES)[number];
 
 /** Writes an event to the outbox in `db`'s transaction (webhooks' recordEvent, wired in src/kernel/deps.ts). */
 export type RecordDeviceEvent = (
