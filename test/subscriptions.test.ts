@@ -216,7 +216,8 @@ describe('device presence for live subscribers', () => {
     await SseSubscription.open(url, bookingsOnly.apiKey, BOOKING_CHANGED);
     // The sweep the dispatcher runs in this app's process, both devices silent for ten minutes.
     const sweep = app.deps.dispatcherSweeps.find((s) => s.name === 'device presence');
-    await sweep?.run(new Date(h.deps.now().getTime() + 10 * 60_000));
+    if (!sweep) throw new Error('the app has no device presence sweep');
+    await sweep.run(new Date(h.deps.now().getTime() + 10 * 60_000));
     await statuses.next();
     expect(statuses.received.map((r) => r.payload.data.deviceStatusChanged)).toEqual([
       { type: 'device.offline', device: { id: devices[0].deviceId } },
