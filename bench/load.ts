@@ -29,8 +29,15 @@ export interface LoadResult {
   slowBySecond?: Record<number, number>;
 }
 
-/** A fixed-rate request slower than this counts in `slowBySecond`. */
-export const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 20);
+/** A fixed-rate request slower than this counts in `slowBySecond` (ms; `BENCH_SLOW_MS`, default 20). */
+export const SLOW_MS = slowMs(process.env.BENCH_SLOW_MS);
+
+function slowMs(given: string | undefined): number {
+  if (given === undefined) return 20;
+  const ms = Number(given);
+  if (!(ms > 0)) throw new Error(`BENCH_SLOW_MS must be a positive number of milliseconds, not "${given}"`);
+  return ms;
+}
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;

@@ -242,7 +242,10 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, 'bench/results')}`] : []),
   ];
-  const server = start(pin(SERVER_CORE, [serverNode, ...nodeArgs, ...START_ARGS]), {
+  // After npm start's own flags, before its script: a flag given here (a heap size) wins over the same one there.
+  const script = START_ARGS[START_ARGS.length - 1];
+  if (!script.endsWith('.js')) throw new Error(`npm start is expected to end with its script, not ${script}`);
+  const server = start(pin(SERVER_CORE, [serverNode, ...START_ARGS.slice(0, -1), ...nodeArgs, script]), {
     ...env,
     PORT: String(serverPort),
     HOST: '127.0.0.1',
