@@ -30,6 +30,9 @@ function loadersOf(modules: readonly PortierModule[]): (db: Kysely<DB>) => Loade
  * that changes a base dependency (env, log, database) composes again, so nothing derived from the
  * old one (the sender's network policy, the writer's error log) is carried over.
  */
+/** The messages a live subscriber must accept to count as listening for presence (LiveHub.watching). */
+const PRESENCE_PROBES = PRESENCE_EVENT_TYPES.map((type) => ({ type }));
+
 export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = MODULES): AppDeps {
   const { database, env, secret, log, limits, now, metrics, tracing } = base;
   const deviceEvents: RecordDeviceEvent = (db, tenantId, type, data) => recordEvent(db, tenantId, type, data);
@@ -47,10 +50,7 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
   const presenceListeners: ListeningTenants = async (db) => [
     ...new Set([
       ...(await tenantsSubscribedTo(db, PRESENCE_EVENT_TYPES)),
-      ...live.hub.watching(
-        'event',
-        PRESENCE_EVENT_TYPES.map((type) => ({ type })),
-      ),
+      ...live.hub.watching('event', PRESENCE_PROBES),
     ]),
   ];
   const deps: AppDeps = {
