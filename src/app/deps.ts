@@ -15,6 +15,7 @@ import { SlotScheduleCache } from '../modules/availability/index.js';
 import { createStripeProvider, refundCancelledBooking, sweepExpiredHolds } from '../modules/payments/index.js';
 import { createMailer, createSmsClient } from '../modules/notifications/index.js';
 import { ApiKeyCache } from '../modules/tenants/index.js';
+import { foldBookingCounts } from '../modules/bookings/index.js';
 import { MODULES } from './modules.js';
 
 export type { AppDeps, BaseDeps, Collaborators } from '../kernel/deps.js';
@@ -82,6 +83,8 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
     createLoaders: loadersOf(modules),
     dispatcherSweeps: [
       { name: 'device presence', run: (at) => sweepDevicePresence(database.db, at, deviceEvents, presenceListeners) },
+      // Writes no event: it folds the bookings' count deltas (totals stay exact either way).
+      { name: 'booking counts', run: async () => (await foldBookingCounts(database.db), 0) },
     ],
     paymentProvider: env.stripe ? createStripeProvider(env.stripe) : null,
     cancellationRefund: refundCancelledBooking,

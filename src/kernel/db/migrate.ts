@@ -74,8 +74,14 @@ export async function migrateToLatest(
 /** Reverts every migration, newest first (the migration test runs up, down, up). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToEmpty(db: Kysely<any>): Promise<string[]> {
+  return migrateBackTo(db, NO_MIGRATIONS);
+}
+
+/** Reverts the migrations after `name`, newest first (tests of what a migration finds when it runs). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateBackTo(db: Kysely<any>, name: string | typeof NO_MIGRATIONS): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
-  const { error, results } = await migrator.migrateTo(NO_MIGRATIONS);
+  const { error, results } = await migrator.migrateTo(name);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Reverting migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, {

@@ -76,6 +76,18 @@ export interface AuditLog {
   tenant_id: string;
 }
 
+export interface BookingCountDeltas {
+  delta: number;
+  status: string;
+  tenant_id: string;
+}
+
+export interface BookingCounts {
+  n: Int8;
+  status: string;
+  tenant_id: string;
+}
+
 export interface BookingCredentials {
   booking_id: string;
   created_at: Generated<Timestamp>;
@@ -451,6 +463,8 @@ export interface DB {
   accommodations: Accommodations;
   api_keys: ApiKeys;
   audit_log: AuditLog;
+  booking_count_deltas: BookingCountDeltas;
+  booking_counts: BookingCounts;
   booking_credentials: BookingCredentials;
   bookings: Bookings;
   cancellation_policies: CancellationPolicies;

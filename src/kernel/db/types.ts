@@ -516,6 +516,20 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** A tenant's bookings of one status, as last folded (migration 202611300101_booking_counts). */
+export interface BookingCountsTable {
+  tenant_id: string;
+  status: string;
+  n: ColumnType<string, string | number | bigint, string | number | bigint>;
+}
+
+/** A change to a count not folded into booking_counts yet (+1, -1), written by the bookings' trigger. */
+export interface BookingCountDeltasTable {
+  tenant_id: string;
+  status: string;
+  delta: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -551,6 +565,8 @@ export interface DB {
   tenant_settings: TenantSettingsTable;
   notification_settings: NotificationSettingsTable;
   notifications: NotificationsTable;
+  booking_counts: BookingCountsTable;
+  booking_count_deltas: BookingCountDeltasTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { activePricingRules, type PricingRule } from '../pricing/index.js';
-import type { Executor } from '../../kernel/db/index.js';
+import type { DB, Executor } from '../../kernel/db/index.js';
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import {
   BOOKING_VIEW_COLUMNS,
@@ -135,9 +135,67 @@ export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   return q;
 }
 
+/** Whether booking_counts answers the filters' count: none given, or the status alone. */
+const countedByStatus = (f: BookingFilters): boolean =>
+  !f.objectId &&
+  !f.from &&
+  !f.to &&
+  !f.guestEmail &&
+  !f.search &&
+  !f.paymentStatus &&
+  !(f.metadata && Object.keys(f.metadata).length) &&
+  !f.updatedSince;
+
+/**
+ * How many of the tenant's bookings the filters match, as a scalar (int) for a select list. With no
+ * filter or the status alone, it is the maintained count (migration 202611300101_booking_counts: the
+ * folded n plus the deltas not folded yet), exact in the statement's snapshot; otherwise the
+ * matching rows are counted. Its values are passed straight through (compiledOnce may use it).
+ */
+export function totalMatching(db: Executor, tenantId: string, f: BookingFilters): RawBuilder<number> {
+  if (!countedByStatus(f))
+    return sql<number>`(${filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n'))})`;
+  const status = f.status ? sql` AND status = ${f.status}` : sql``;
+  return sql<number>`((SELECT coalesce(sum(n), 0) FROM booking_counts WHERE tenant_id = ${tenantId}${status})
+    + (SELECT coalesce(sum(delta), 0) FROM booking_count_deltas WHERE tenant_id = ${tenantId}${status}))::int`;
+}
+
 /** How many of the tenant's bookings the filters match, as a query (one row: `n`). */
 export const countMatching = (db: Executor, tenantId: string, f: BookingFilters) =>
-  filtered(db, tenantId, f).select(sql<number>`count(*)::int`.as('n'));
+  db.selectNoFrom(totalMatching(db, tenantId, f).as('n'));
+
+/** The advisory lock that makes folding the counts one process at a time. */
+const FOLD_COUNTS_LOCK = 3_011_300_101;
+
+/**
+ * Folds booking_count_deltas into booking_counts (a dispatcher sweep): the deltas it deletes and the
+ * sums it adds commit in one statement, so a count read at any moment stays exact. One process folds
+ * at a time; another finding the lock taken skips this turn. Returns the deltas folded.
+ * Not in a transaction: it ends with a VACUUM of the deltas.
+ */
+export async function foldBookingCounts(db: Kysely<DB>): Promise<number> {
+  const folded = await db.transaction().execute(async (trx) => {
+    const { rows: lock } = await sql<{
+      taken: boolean;
+    }>`SELECT pg_try_advisory_xact_lock(${FOLD_COUNTS_LOCK}) AS taken`.execute(trx);
+    if (!lock[0]?.taken) return 0;
+    const { rows } = await sql<{ folded: number }>`
+      WITH moved AS (DELETE FROM booking_count_deltas RETURNING tenant_id, status, delta),
+      summed AS (SELECT tenant_id, status, sum(delta) AS n, count(*) AS c FROM moved GROUP BY tenant_id, status),
+      added AS (
+        INSERT INTO booking_counts (tenant_id, status, n)
+        SELECT tenant_id, status, n FROM summed
+        ON CONFLICT (tenant_id, status) DO UPDATE SET n = booking_counts.n + excluded.n
+      )
+      SELECT coalesce(sum(c), 0)::int AS folded FROM summed`.execute(trx);
+    return rows[0]?.folded ?? 0;
+  });
+  // The folded deltas are dead rows now. Without a vacuum (autovacuum may be off, and PGlite has
+  // none) they pile up, and the counts' read of the deltas walks them; the table is small, so this
+  // is quick. SKIP_LOCKED: another process vacuuming it already does the job.
+  if (folded > 0) await sql`VACUUM (ANALYZE, SKIP_LOCKED) booking_count_deltas`.execute(db);
+  return folded;
+}
 
 export interface BookingListPage {
   rows: BookingView[];
@@ -205,17 +263,9 @@ export async function listBookings(
         ),
       )
       .select(pageColumns.map((c) => `b.${c}` as const))
-      // The total as an uncorrelated subquery: PostgreSQL counts once, on the index alone,
-      // where a window count would read every matching row in full.
-      .select(
-        withTotal
-          ? (eb) =>
-              eb
-                .selectFrom(() => filtered(db, tenantId, f).select('b.id').as('matching'))
-                .select(sql<number>`count(*)::int`.as('n'))
-                .as('total_count')
-          : sql<number>`0`.as('total_count'),
-      )
+      // The total as an uncorrelated subquery, computed once (totalMatching), where a window
+      // count would read every matching row in full.
+      .select(withTotal ? totalMatching(db, tenantId, f).as('total_count') : sql<number>`0`.as('total_count'))
       .orderBy('b.start_time')
       .orderBy('b.id')
       .limit(limit)

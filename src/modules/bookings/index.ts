@@ -18,6 +18,7 @@ export {
   type BookingFastPaths,
 } from './fast-paths/index.js';
 export { paymentUrl, bookingIdOfPaymentToken } from './payment.js';
+export { foldBookingCounts } from './bookings.repository.js';
 export { recordBookingEvent } from './booking-events.js';
 export { localRange } from './local-range.js';
 export { registerPricePreviewRoute, PRICE_PREVIEW_PATH } from './price-preview.route.js';

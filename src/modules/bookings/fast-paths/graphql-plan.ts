@@ -4,7 +4,7 @@ import type { FieldPlan } from '../../../kernel/field-plan.js';
 import { tenantOf } from '../../../kernel/auth/principal.js';
 import { isoInstant } from '../../../kernel/db/json-sql.js';
 import { PAGE_SIZES, pageSizeOf } from '../../../kernel/paging.js';
-import { countMatching, filtered } from '../bookings.repository.js';
+import { countMatching, filtered, totalMatching } from '../bookings.repository.js';
 import { parseBookingsConnection, parseListBookings, type BookingsConnectionCommand } from '../bookings.commands.js';
 import type { Executor } from '../../../kernel/db/index.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
@@ -211,7 +211,7 @@ function pageReader(row: RowPlan) {
   ): Promise<PageRows> => {
     const given = givenFilters(page.filters);
     const count = (d: Executor, tenant: string, filters: Filters) =>
-      counts ? sql<number>`(${countMatching(d, tenant, filters)})` : undefined;
+      counts ? totalMatching(d, tenant, filters) : undefined;
     if (!given) {
       return pageStatement(db, tenantId, page, row, count(db, tenantId, page.filters)).execute();
     }
@@ -286,7 +286,7 @@ export function planBookingsConnectionField(field: FieldNode): FieldPlan | undef
       const tenantId = tenantOf(ctx.principal, args.tenantId as string | undefined);
       const command = parseBookingsConnection(args);
       const db = ctx.db;
-      // The total is one more column, uncorrelated: PostgreSQL counts once per statement, on the index.
+      // The total is one more column, uncorrelated: computed once per statement (totalMatching).
       const rows = read
         ? await read(db, tenantId, { filters: command.filters, key: command.key, limit: command.first }, counts)
         : [];

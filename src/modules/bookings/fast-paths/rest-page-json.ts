@@ -4,7 +4,7 @@ import { isoInstant } from '../../../kernel/db/json-sql.js';
 import type { AppDeps } from '../../../kernel/deps.js';
 import type { Metadata } from '../../../kernel/db/types.js';
 import { PAGE_SIZES } from '../../../kernel/paging.js';
-import { countMatching, filtered } from '../bookings.repository.js';
+import { countMatching, filtered, totalMatching } from '../bookings.repository.js';
 import type { ListBookings } from '../bookings.commands.js';
 import { paymentUrlOf } from '../bookings.service.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
@@ -147,12 +147,8 @@ function pageStatement(db: Executor, tenantId: string, filters: Filters, pageSiz
         'b.payment_provider',
         isoInstant('b.paid_at').as('paid_at'),
         notificationsJson.as('notifications'),
-        // Uncorrelated: PostgreSQL counts once per statement, on the index.
-        (eb) =>
-          eb
-            .selectFrom(() => filtered(db, tenantId, filters).select('b.id').as('matching'))
-            .select(sql<number>`count(*)::int`.as('n'))
-            .as('total'),
+        // Uncorrelated: computed once per statement (the maintained count, or on the index).
+        totalMatching(db, tenantId, filters).as('total'),
       ])
       .orderBy('b.start_time')
       .orderBy('b.id')
