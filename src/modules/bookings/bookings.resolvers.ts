@@ -79,6 +79,9 @@ export const bookingResolvers: Resolvers = {
       );
       // The answer's object as the transaction read it: no second read after the commit.
       primeRelated(ctx, { objects: [object], accommodations: [] });
+      // A booking is created PENDING, and no guest message is queued for that (only on
+      // confirmation, cancellation and rescheduling): its notifications are none, unread.
+      ctx.loaders.notificationsByBooking.prime(booking.id, []);
       return { booking };
     },
     updateBookingStatus: (_, a, ctx) => {
