@@ -1,9 +1,10 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailEnv } from '../../kernel/env.js';
 import type { ComposedMail } from './message.js';
 
-// The SMTP side (nodemailer): one transport per process, built by composeDeps from SMTP_URL. The
-// URL's password stays inside the transport; errors are reduced to what the server said, with any
+// The SMTP side (nodemailer): one transport per process, built by composeDeps from SMTP_URL, and
+// nodemailer itself loaded with the first mail (a process that sends none keeps ~5 MB less heap,
+// docs/performance.md round thirteen). The URL's password stays inside the transport; errors are reduced to what the server said, with any
 // credential taken out, before they are stored or logged.
 
 export const SMTP_TIMEOUT_MS = 30_000;
@@ -28,23 +29,31 @@ export function createMailer(env: MailEnv, options: { timeoutMs?: number } = {})
   const timeoutMs = options.timeoutMs ?? env.timeoutMs ?? SMTP_TIMEOUT_MS;
   const url = new URL(env.smtpUrl);
   const secrets = [url.password, decodeURIComponent(url.password)].filter((s) => s.length > 0);
-  const transport: Transporter = nodemailer.createTransport({
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-    secure: url.protocol === 'smtps:',
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    // Never log the conversation (it carries AUTH).
-    logger: false,
-    debug: false,
-  });
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+        secure: url.protocol === 'smtps:',
+        auth: url.username
+          ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+          : undefined,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        // Never log the conversation (it carries AUTH).
+        logger: false,
+        debug: false,
+      }),
+    ));
   return {
     from: env.from,
     async send(mail) {
       try {
-        await transport.sendMail({
+        await (
+          await open()
+        ).sendMail({
           from: mail.fromName ? { name: mail.fromName, address: env.from } : env.from,
           to: mail.to,
           replyTo: mail.replyTo ?? undefined,
@@ -62,7 +71,9 @@ export function createMailer(env: MailEnv, options: { timeoutMs?: number } = {})
         throw new Error(redact(describeSmtpError(error), secrets), { cause: error });
       }
     },
-    close: () => transport.close(),
+    close: () => {
+      void transport?.then((t) => t.close());
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { DomainError } from '../../kernel/errors.js';
 
 // The payment provider behind a booking's paymentUrl: Stripe Checkout through the official SDK.
@@ -54,7 +54,7 @@ export interface PaymentProvider {
   expireCheckout(sessionId: string): Promise<void>;
   refund(request: RefundRequest): Promise<ProviderRefund>;
   /** The verified event, or a DomainError 400 (unsigned, tampered, stale, or not a Stripe event). */
-  verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event;
+  verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event>;
 }
 
 export interface StripeSettings {
@@ -94,24 +94,34 @@ function sessionOf(session: Stripe.Checkout.Session): CheckoutSession {
 export const checkoutSessionOfEvent = (event: Stripe.Event): CheckoutSession =>
   sessionOf(event.data.object as Stripe.Checkout.Session);
 
+/**
+ * The provider, with the SDK loaded on its first use: a process that takes no payment never loads
+ * it (~6 MB of heap, docs/performance.md round thirteen).
+ */
 export function createStripeProvider(settings: StripeSettings): PaymentProvider {
   const base = settings.apiBase;
-  const stripe = new Stripe(settings.secretKey, {
-    ...(base
-      ? {
-          host: base.hostname,
-          port: base.port ? Number(base.port) : base.protocol === 'http:' ? 80 : 443,
-          protocol: base.protocol === 'http:' ? 'http' : 'https',
-        }
-      : {}),
-    maxNetworkRetries: 2,
-    timeout: 20_000,
-    appInfo: { name: 'Portier' },
-  });
+  let client: Promise<Stripe> | undefined;
+  const sdk = () =>
+    (client ??= import('stripe').then(
+      ({ default: StripeSdk }) =>
+        new StripeSdk(settings.secretKey, {
+          ...(base
+            ? {
+                host: base.hostname,
+                port: base.port ? Number(base.port) : base.protocol === 'http:' ? 80 : 443,
+                protocol: base.protocol === 'http:' ? 'http' : 'https',
+              }
+            : {}),
+          maxNetworkRetries: 2,
+          timeout: 20_000,
+          appInfo: { name: 'Portier' },
+        }),
+    ));
   const tolerance = settings.toleranceSeconds ?? 300;
   return {
     name: 'stripe',
     async createCheckout(r) {
+      const stripe = await sdk();
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -137,21 +147,24 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
       return sessionOf(session);
     },
     async retrieveCheckout(sessionId) {
-      return sessionOf(await stripe.checkout.sessions.retrieve(sessionId));
+      return sessionOf(await (await sdk()).checkout.sessions.retrieve(sessionId));
     },
     async expireCheckout(sessionId) {
-      await stripe.checkout.sessions.expire(sessionId);
+      await (await sdk()).checkout.sessions.expire(sessionId);
     },
     async refund(r) {
-      const refund = await stripe.refunds.create(
+      const refund = await (
+        await sdk()
+      ).refunds.create(
         { payment_intent: r.paymentIntent, amount: r.amount, metadata: { bookingId: r.bookingId } },
         { idempotencyKey: r.idempotencyKey },
       );
       return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
     },
-    verifyEvent(rawBody, signature) {
+    async verifyEvent(rawBody, signature) {
       if (!signature)
         throw new DomainError('BAD_USER_INPUT', 'invalid_signature', 'Stripe-Signature: the header is missing');
+      const stripe = await sdk();
       try {
         return stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, tolerance);
       } catch (error) {

@@ -56,7 +56,7 @@ export async function registerStripeWebhook(app: FastifyInstance, deps: AppDeps)
           );
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const header = req.headers['stripe-signature'];
-        const event = provider.verifyEvent(raw, Array.isArray(header) ? header[0] : header);
+        const event = await provider.verifyEvent(raw, Array.isArray(header) ? header[0] : header);
         if (!PAYING_EVENTS.has(event.type)) return reply.send({ received: true, outcome: 'ignored' });
         const session = checkoutSessionOfEvent(event);
         const outcome = await deps.database.db
