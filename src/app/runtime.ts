@@ -21,6 +21,7 @@ export async function startRuntime(
   const tracing = env.tracing ? (await import('./tracing.js')).startTracing(env.tracing) : undefined;
   const database = await openDatabase({
     tracer: tracing?.tracer,
+    countQueries: false,
     databaseUrl: env.databaseUrl,
     pgliteDir: env.pgliteDir,
     poolSize: env.databasePoolSize,

@@ -27,7 +27,7 @@ export interface QueryCounter {
 export interface Database {
   db: Kysely<DB>;
   kind: DatabaseKind;
-  /** Incremented once per SQL statement sent; tests read it to prove batching. */
+  /** Incremented once per SQL statement sent (unless opened with countQueries: false); tests read it to prove batching. */
   queries: QueryCounter;
   /** The connection pool (its counters feed the metrics). */
   pool: pg.Pool;
@@ -65,9 +65,16 @@ export interface DatabaseOptions {
   onConnectionError?: (error: Error) => void;
   /** Traces each statement Kysely runs inside a span (docs/operations.md#traces); absent, nothing is traced. */
   tracer?: Tracer;
+  /**
+   * Whether `queries` counts the statements (default true: the tests read it). The server passes
+   * false: Kysely then runs without its log hook, which wraps every statement in one more async
+   * function and two clock reads (docs/performance.md, round thirteen). A tracer needs the hook,
+   * and counts as well.
+   */
+  countQueries?: boolean;
 }
 
-function counterLog(queries: QueryCounter, kind: DatabaseKind, tracer: Tracer | undefined) {
+function counterLog(queries: QueryCounter, kind: DatabaseKind, tracer: Tracer | undefined, count = true) {
   // Kysely calls its log in the async context of the query, after it ran: the span is made then,
   // back-dated to the query's start, as a child of whatever span was active when it was sent.
   if (tracer)
@@ -75,6 +82,7 @@ function counterLog(queries: QueryCounter, kind: DatabaseKind, tracer: Tracer | 
       queries.count += 1;
       traceQuery(tracer, kind, event);
     };
+  if (!count) return undefined;
   return (event: LogEvent) => {
     if (event.level === 'query' || event.level === 'error') queries.count += 1;
   };
@@ -181,7 +189,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', ignoreBrokenConnection); // the same error, already told through the client
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({ pool }),
-      log: counterLog(queries, 'postgres', options.tracer),
+      log: counterLog(queries, 'postgres', options.tracer, options.countQueries),
     });
     const databaseUrl = options.databaseUrl;
     return {
@@ -220,7 +228,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', (client) => void client.query('DEALLOCATE ALL').catch(ignoreBrokenConnection));
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({ pool }),
-      log: counterLog(queries, 'pglite', options.tracer),
+      log: counterLog(queries, 'pglite', options.tracer, options.countQueries),
     });
     return {
       db,
