@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldBookingCounts } from '../src/modules/bookings/index.js';
-import { openDatabase, type Database } from '../src/kernel/db/database.js';
+import type { Database } from '../src/kernel/db/database.js';
 import { migrateBackTo, migrateToLatest } from '../src/kernel/db/migrate.js';
 import { harness, type Harness } from './harness.js';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 import { bookViaRest, buildBooking, buildVenue, setBookingStatus, slotInDays } from './builders.js';
 
 // The listings' totals with no filter or a status filter come from the maintained counts
@@ -148,31 +148,15 @@ describe('listing totals from the maintained counts', () => {
 // The migration counts the bookings that exist when it runs: on a database of its own (a scratch
 // PostgreSQL database, or an in-memory PGlite), bookings written before it, then it applied.
 describe('migration 202611300101_booking_counts', () => {
-  const run = inject('postgresRun');
-  const scratchName = `${run?.prefix ?? 'portier_test'}_counts_${process.pid}`;
+  let scratch: ScratchDatabase;
   let database: Database;
-  let admin: pg.Client | undefined;
 
   beforeAll(async () => {
-    if (run?.adminUrl) {
-      admin = new pg.Client({ connectionString: run.adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${scratchName}`);
-      const url = new URL(run.adminUrl);
-      url.pathname = `/${scratchName}`;
-      database = await openDatabase({ databaseUrl: url.toString() });
-    } else {
-      database = await openDatabase({ pgliteDir: 'memory://' });
-    }
+    scratch = await openScratchDatabase('counts');
+    database = scratch.database;
   });
 
-  afterAll(async () => {
-    await database.close();
-    if (admin) {
-      await admin.query(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+  afterAll(() => scratch.close());
 
   it('takes the counts of the bookings already there, then keeps them', async () => {
     const db = database.db;

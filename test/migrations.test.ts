@@ -1,39 +1,21 @@
 import { sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type Database } from '../src/kernel/db/database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/kernel/db/database.js';
 import { migrateToEmpty, migrateToLatest, pendingMigrations } from '../src/kernel/db/migrate.js';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 // Every migration applies to an empty database, reverts, and applies again: down() undoes all
 // that up() did. On the suite's database kind: a fresh in-memory PGlite, or a scratch PostgreSQL
 // database beside the workers' (not from their template: it starts empty).
-const run = inject('postgresRun');
-const baseUrl = run?.adminUrl;
-// Named as the run's databases, so the global teardown drops it even after a crash.
-const scratchName = `${run?.prefix ?? 'portier_test'}_migrations_${process.pid}`;
+let scratch: ScratchDatabase;
 let database: Database;
-let admin: pg.Client | undefined;
 
 beforeAll(async () => {
-  if (baseUrl) {
-    admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${scratchName}`);
-    const url = new URL(baseUrl);
-    url.pathname = `/${scratchName}`;
-    database = await openDatabase({ databaseUrl: url.toString() });
-  } else {
-    database = await openDatabase({ pgliteDir: 'memory://' });
-  }
+  scratch = await openScratchDatabase('migrations');
+  database = scratch.database;
 });
 
-afterAll(async () => {
-  await database.close();
-  if (admin) {
-    await admin.query(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
-    await admin.end();
-  }
-});
+afterAll(() => scratch.close());
 
 async function tables(): Promise<string[]> {
   const { rows } = await sql<{
