@@ -200,25 +200,34 @@ function fmt(n: number, digits = 1): string {
 }
 
 /**
- * A PostgreSQL server on this machine competes with Portier for its core; while the bench runs,
- * its processes are pinned to the load generator's core (and unpinned afterwards), so the server
- * core runs Portier alone. Returns what was done, for the report.
+ * A PostgreSQL or Redis server on this machine competes with Portier for its core; while the bench
+ * runs, their processes (every thread of each) are pinned to the load generator's core and unpinned
+ * afterwards, so the server core runs Portier alone. Until round fourteen only PostgreSQL was: the
+ * scheduler then often ran Redis on the server's core, and its work showed up in Portier's profile
+ * as the rate limiter's socket write (9.6 % of the door's samples). Returns what was done, for the report.
  */
-function pinLocalPostgres(core: string | null): string {
-  if (process.platform !== 'linux' || embedded) return 'not pinned (embedded or not Linux)';
-  const pids = spawnSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-  if (pids.length === 0) return 'not pinned (no local postgres process)';
-  let pinned = 0;
-  for (const pid of pids)
-    if (spawnSync('taskset', ['-p', '-c', core ?? `0-${cpus().length - 1}`, pid], { stdio: 'ignore' }).status === 0)
-      pinned += 1;
-  return pinned ? `local PostgreSQL pinned to core ${LOAD_CORE}` : 'not pinned (no permission)';
+function pinLocalServices(core: string | null): string {
+  if (process.platform !== 'linux') return 'not pinned (not Linux)';
+  const cpuList = core ?? `0-${cpus().length - 1}`;
+  const done: string[] = [];
+  for (const [label, name, wanted] of [
+    ['PostgreSQL', 'postgres', !embedded],
+    ['Redis', 'redis-server', Boolean(process.env.REDIS_URL)],
+  ] as const) {
+    if (!wanted) continue;
+    const pids = spawnSync('pgrep', ['-x', name], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    const pinned = pids.filter(
+      (pid) => spawnSync('taskset', ['-a', '-p', '-c', cpuList, pid], { stdio: 'ignore' }).status === 0,
+    );
+    if (pinned.length) done.push(label);
+  }
+  return done.length ? `local ${done.join(' and ')} pinned to core ${LOAD_CORE}` : 'no local database pinned';
 }
 
 async function main(): Promise<void> {
   if (process.platform === 'linux') spawn('taskset', ['-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
-  const pgPinning = pinLocalPostgres(LOAD_CORE);
-  process.on('exit', () => pinLocalPostgres(null));
+  const pgPinning = pinLocalServices(LOAD_CORE);
+  process.on('exit', () => pinLocalServices(null));
   const startedAt = new Date();
   if (peers && embedded) throw new Error('--peers needs PostgreSQL (PostGraphile runs in its own process)');
   if (peers) ensurePostgraphile((line) => process.stderr.write(line));
