@@ -239,6 +239,52 @@ describe('key rotation', () => {
     ]);
   });
 
+  it('a tenant’s first booking makes its key; later ones are signed by the active key, read in the credentials’ insert', async () => {
+    const venue = await buildVenue(h, { objects: 1 }); // no device: nothing has made a key yet
+    const keysOf = () =>
+      h.deps.database.db
+        .selectFrom('door_signing_keys')
+        .select(['kid', 'retired_at'])
+        .where('tenant_id', '=', venue.tenantId)
+        .execute();
+    expect(await keysOf()).toEqual([]);
+    h.clock.set(CREATED_AT);
+    const book = (hour: number) =>
+      bookViaRest(h, {
+        tenantId: venue.tenantId,
+        apiKey: venue.apiKey,
+        objectId: venue.objects[0].id,
+        startTime: `2026-11-23T${hour}:00:00.000Z`,
+        endTime: `2026-11-23T${hour + 1}:00:00.000Z`,
+      });
+    const first = await book(10);
+    const [key] = await keysOf();
+    expect(key).toMatchObject({ retired_at: null });
+    const second = await book(12);
+    const stored = await h.deps.database.db
+      .selectFrom('booking_credentials')
+      .select(['booking_id', 'key_id', 'token_id'])
+      .where('tenant_id', '=', venue.tenantId)
+      .execute();
+    expect(stored).toHaveLength(2);
+    for (const row of stored) {
+      expect(row.key_id).toBe(key.kid);
+      expect(row.token_id).toMatch(/\S{16,}/);
+    }
+    for (const bookingId of [first, second]) {
+      const token = await credentialsToken(venue, bookingId);
+      expect(decodeProtectedHeader(token).kid).toBe(key.kid);
+      expect(decodeJwt(token).sub).toBe(bookingId);
+    }
+
+    // Rotated: the next booking's insert reads the new key, with no cache to go stale.
+    const rotated = await h.graphql(venue.apiKey, 'mutation { rotateDoorSigningKey { kid } }');
+    const third = await book(14);
+    expect(decodeProtectedHeader(await credentialsToken(venue, third)).kid).toBe(
+      rotated.body.data.rotateDoorSigningKey.kid,
+    );
+  });
+
   it('needs devices:write', async () => {
     const s = await setup();
     const reader = await h.key(s.tenantId, ['devices:read']);

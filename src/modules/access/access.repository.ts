@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
+import { activeKeyIdOf } from './door-credentials.repository.js';
 import { microsecondKey, olderThan } from '../../kernel/db/keyset.js';
 import { sql, type Kysely } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
@@ -13,14 +14,18 @@ import type {
   AccessLogTable,
 } from '../../kernel/db/types.js';
 
-/** Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is taken. */
+/**
+ * Inserts a booking's credentials; undefined when a unique key (booking, QR hash or SMS hash) is
+ * taken. `key_id` is read in the same statement: the tenant's active key, or NULL in the row
+ * returned when the tenant has none yet (the caller then signs with a key it makes).
+ */
 export async function insertCredentials(
   db: Executor,
-  values: Omit<BookingCredentialRow, 'created_at'> & { created_at: Date },
+  values: Omit<BookingCredentialRow, 'created_at' | 'key_id'> & { created_at: Date },
 ): Promise<BookingCredentialRow | undefined> {
   return db
     .insertInto('booking_credentials')
-    .values(values)
+    .values({ ...values, key_id: activeKeyIdOf(db, values.tenant_id) })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();

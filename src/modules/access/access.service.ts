@@ -12,7 +12,7 @@ import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 import { doorTokenKeyId, verifyDoorToken } from './door-tokens.js';
-import { ensureSignedToken, signedQrToken, signedTokenFields } from './door-credentials.service.js';
+import { ensureSignedToken, signedQrToken, tokenFieldsOf } from './door-credentials.service.js';
 import * as repo from './access.repository.js';
 
 /** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
@@ -40,25 +40,22 @@ export async function issueCredentials(
     booking.object_id && booking.start_time && booking.end_time
       ? { object_id: booking.object_id, start_time: booking.start_time, end_time: booking.end_time }
       : await repo.findBookingWindow(trx, booking.tenant_id, booking.id);
-  const signed = await signedTokenFields(trx, deps, {
-    id: booking.id,
-    tenant_id: booking.tenant_id,
-    object_id,
-    start_time,
-    end_time,
-  });
+  const window = { id: booking.id, tenant_id: booking.tenant_id, object_id, start_time, end_time };
+  const token = tokenFieldsOf(window);
   for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
     const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
+    // The statement reads the tenant's active key itself (one round trip fewer than reading it first).
     const row = await repo.insertCredentials(trx, {
       tenant_id: booking.tenant_id,
       booking_id: booking.id,
       qr_token_hash: null,
-      ...signed,
+      ...token,
       sms_code_hash: smsCodeHash(deps.secret, booking.tenant_id, code),
       sms_nonce: nonce,
       created_at: deps.now(),
     });
-    if (row) return row;
+    // The tenant's first credentials: it had no key yet, so one is made and the token signed with it.
+    if (row) return row.key_id ? row : ensureSignedToken(trx, deps, row, window);
     // Issued already (or concurrently) for this booking, or the code is taken: then try the next nonce.
     const concurrent = await repo.findCredentials(trx, booking.tenant_id, booking.id);
     if (concurrent) return concurrent;

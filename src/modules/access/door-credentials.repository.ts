@@ -13,6 +13,19 @@ export async function findActiveKey(db: Executor, tenantId: string): Promise<Doo
     .executeTakeFirst();
 }
 
+/**
+ * The tenant's active key id as a subquery, for a statement that signs with it: read in the same
+ * statement (and snapshot) as the write, so it costs no round trip of its own and is never stale.
+ * NULL when the tenant has no key yet.
+ */
+export function activeKeyIdOf(db: Executor, tenantId: string) {
+  return db
+    .selectFrom('door_signing_keys')
+    .select('kid')
+    .where('tenant_id', '=', tenantId)
+    .where('retired_at', 'is', null);
+}
+
 export async function findKey(db: Executor, kid: string): Promise<DoorSigningKeyRow | undefined> {
   return db.selectFrom('door_signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
 }

@@ -94,16 +94,20 @@ export interface CredentialBookingWindow {
   end_time: Date;
 }
 
-/** The signed-token fields for a booking's current window, signed by the tenant's active key. */
-export async function signedTokenFields(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow) {
-  const key = await activeKey(trx, deps, booking.tenant_id);
+/** A new token's fields for a booking's current window, but the key that signs it. */
+export function tokenFieldsOf(booking: CredentialBookingWindow) {
   return {
     token_id: newTokenId(),
-    key_id: key.kid,
     valid_from: booking.start_time,
     valid_until: booking.end_time,
     object_id: booking.object_id,
   };
+}
+
+/** The signed-token fields for a booking's current window, signed by the tenant's active key. */
+export async function signedTokenFields(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow) {
+  const key = await activeKey(trx, deps, booking.tenant_id);
+  return { ...tokenFieldsOf(booking), key_id: key.kid };
 }
 
 async function revokeTokenOf(trx: Executor, deps: AppDeps, row: BookingCredentialRow): Promise<void> {
@@ -160,7 +164,7 @@ export async function revokeCredentials(
 
 /**
  * The credentials row with a signed token for the booking as it is now: a legacy row gets one (its
- * opaque token keeps working), and a row whose window or object no longer matches the booking is
+ * opaque token keeps working), so does a row issued before its tenant had a key, and a row whose window or object no longer matches the booking is
  * reissued as after a reschedule.
  */
 export async function ensureSignedToken(
@@ -169,7 +173,8 @@ export async function ensureSignedToken(
   row: BookingCredentialRow,
   booking: CredentialBookingWindow,
 ): Promise<BookingCredentialRow> {
-  if (!row.token_id)
+  // No token (a legacy row), or no key (issued before the tenant had one): a new token, signed by a key made now.
+  if (!row.token_id || !row.key_id)
     return repo.setSignedToken(trx, booking.tenant_id, booking.id, await signedTokenFields(trx, deps, booking));
   const matches =
     row.valid_from?.getTime() === booking.start_time.getTime() &&
