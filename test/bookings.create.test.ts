@@ -3,6 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { buildVenue, type VenueOptions } from './builders.js';
 import { setSpecialDate } from '../src/modules/catalog/catalog.service.js';
+import { bookingEventData } from '../src/modules/bookings/index.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -50,7 +51,7 @@ describe('POST /bookings', () => {
     expect(answered).toMatchObject({ objectName: v.object.name, object: { id: v.object.id, pricePerHour: 2000 } });
   });
 
-  it('answers in seven statements: no sequence update, no look for credentials a new booking cannot have, no second read of its object or of its (no) notifications', async () => {
+  it('answers in four statements: booking, event and credentials in one, no sequence update, no look for credentials a new booking cannot have, no second read of its object or of its (no) notifications', async () => {
     const v = await buildVenue(h, { pricePerHour: 2000 });
     // The counter is the process's: a background job's statement (a poll) may land in one count,
     // never in all three, so the fewest of three is the request's own.
@@ -67,15 +68,15 @@ describe('POST /bookings', () => {
       expect(res.body.booking.notifications).toEqual([]);
       counts.push(h.deps.database.queries.count - before);
     }
-    // Begin, the object's context (locked), the booking (with its first event sequence), the
-    // event, the credentials (with the tenant's signing key read in the same statement), commit.
+    // Begin, the object's context (locked), one statement for the booking (with its first event
+    // sequence), its event and its credentials (with the tenant's signing key read in it), commit.
     // The API key is not read: the request
     // before (within API_KEY_CACHE_MS) did. Round eight's twelve also read the key, updated the
     // booking's event sequence, looked for existing credentials first and read the object again
     // for the answer; round twelve's eight also read the answer's notifications, which a booking
     // just created cannot have (none is queued for a PENDING booking); round thirteen's seven
-    // read the signing key in a statement of its own.
-    expect(Math.min(...counts)).toBe(6);
+    // read the signing key in a statement of its own, and wrote booking, event and credentials in three.
+    expect(Math.min(...counts)).toBe(4);
   });
 
   it('creates a PENDING booking priced for its duration, with a payment link', async () => {
@@ -116,16 +117,42 @@ describe('POST /bookings', () => {
     });
   });
 
-  it('writes booking.created to the outbox in the same transaction', async () => {
+  it('writes booking.created to the outbox in the same statement: the event carries the row as stored; an overlap writes nothing', async () => {
     const v = await buildVenue(h);
-    const res = await post(v, { objectId: v.object.id, ...guest, ...SAT_10 });
-    const events = await h.deps.database.db
-      .selectFrom('events')
-      .select(['type', 'data'])
-      .where('tenant_id', '=', v.tenantId)
-      .execute();
+    const res = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      guestPhone: '+4915112345678',
+      metadata: { zeta: 'last', a: 'first', order: '7' },
+      ...SAT_10,
+    });
+    expect(res.status).toBe(201);
+    const db = h.deps.database.db;
+    const events = await db.selectFrom('events').select(['type', 'data']).where('tenant_id', '=', v.tenantId).execute();
     expect(events.map((e) => e.type)).toEqual(['booking.created']);
-    expect((events[0].data as { booking: { id: string } }).booking.id).toBe(res.body.booking.id);
+    // Built before the insert from the values written; equal to what the stored row gives.
+    const row = await db
+      .selectFrom('bookings')
+      .selectAll()
+      .where('id', '=', res.body.booking.id)
+      .executeTakeFirstOrThrow();
+    expect(events[0].data).toEqual({ ...bookingEventData(row, v.object.name), sequence: 1 });
+    expect(row).toMatchObject({ event_sequence: 1, currency: 'EUR', refund_amount: null });
+    const credentials = await db
+      .selectFrom('booking_credentials')
+      .selectAll()
+      .where('booking_id', '=', row.id)
+      .execute();
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]).toMatchObject({ tenant_id: v.tenantId, object_id: v.object.id, sms_nonce: 0 });
+    expect(credentials[0].key_id).toEqual(expect.any(String));
+
+    const overlap = await post(v, { objectId: v.object.id, ...guest, ...SAT_10 });
+    expect(overlap.status).toBe(409);
+    expect(await db.selectFrom('events').select('id').where('tenant_id', '=', v.tenantId).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('booking_credentials').select('booking_id').where('tenant_id', '=', v.tenantId).execute(),
+    ).toHaveLength(1);
   });
 
   it('works through GraphQL with the same rules', async () => {

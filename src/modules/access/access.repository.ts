@@ -21,14 +21,19 @@ import type {
  */
 export async function insertCredentials(
   db: Executor,
-  values: Omit<BookingCredentialRow, 'created_at' | 'key_id'> & { created_at: Date },
+  values: NewCredentials,
 ): Promise<BookingCredentialRow | undefined> {
+  return credentialsInsert(db, values).returningAll().executeTakeFirst();
+}
+
+export type NewCredentials = Omit<BookingCredentialRow, 'created_at' | 'key_id'> & { created_at: Date };
+
+/** insertCredentials' statement without its RETURNING, not yet run (for a booking's own statement). */
+export function credentialsInsert(db: Executor, values: NewCredentials) {
   return db
     .insertInto('booking_credentials')
     .values({ ...values, key_id: activeKeyIdOf(db, values.tenant_id) })
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+    .onConflict((oc) => oc.doNothing());
 }
 
 export async function findCredentials(

@@ -12,7 +12,12 @@ import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
 import { parseToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
 import { doorTokenKeyId, verifyDoorToken } from './door-tokens.js';
-import { ensureSignedToken, signedQrToken, tokenFieldsOf } from './door-credentials.service.js';
+import {
+  ensureSignedToken,
+  signedQrToken,
+  tokenFieldsOf,
+  type CredentialBookingWindow,
+} from './door-credentials.service.js';
 import * as repo from './access.repository.js';
 
 /** Attempts before giving up on a free SMS code (each collides with probability bookings / 10^8). */
@@ -43,17 +48,8 @@ export async function issueCredentials(
   const window = { id: booking.id, tenant_id: booking.tenant_id, object_id, start_time, end_time };
   const token = tokenFieldsOf(window);
   for (let nonce = 0; nonce < MAX_SMS_NONCE; nonce += 1) {
-    const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
     // The statement reads the tenant's active key itself (one round trip fewer than reading it first).
-    const row = await repo.insertCredentials(trx, {
-      tenant_id: booking.tenant_id,
-      booking_id: booking.id,
-      qr_token_hash: null,
-      ...token,
-      sms_code_hash: smsCodeHash(deps.secret, booking.tenant_id, code),
-      sms_nonce: nonce,
-      created_at: deps.now(),
-    });
+    const row = await repo.insertCredentials(trx, credentialsValues(deps, window, token, nonce));
     // The tenant's first credentials: it had no key yet, so one is made and the token signed with it.
     if (row) return row.key_id ? row : ensureSignedToken(trx, deps, row, window);
     // Issued already (or concurrently) for this booking, or the code is taken: then try the next nonce.
@@ -61,6 +57,46 @@ export async function issueCredentials(
     if (concurrent) return concurrent;
   }
   throw new Error(`No free SMS code for booking ${booking.id} after ${MAX_SMS_NONCE} attempts`);
+}
+
+function credentialsValues(
+  deps: AppDeps,
+  booking: CredentialBookingWindow,
+  token: ReturnType<typeof tokenFieldsOf>,
+  nonce: number,
+): repo.NewCredentials {
+  const code = smsCode(deps.secret, booking.tenant_id, booking.id, nonce);
+  return {
+    tenant_id: booking.tenant_id,
+    booking_id: booking.id,
+    qr_token_hash: null,
+    ...token,
+    sms_code_hash: smsCodeHash(deps.secret, booking.tenant_id, code),
+    sms_nonce: nonce,
+    created_at: deps.now(),
+  };
+}
+
+/**
+ * The credentials of a booking being inserted, for the booking's own statement (a data-modifying
+ * CTE): `insert` writes them with the first SMS code and the tenant's active key, returning the
+ * key id; `settle`, given what it returned, finishes the rare cases in `trx` afterwards — nothing
+ * (the SMS code was taken: the next ones are tried) or no key (the tenant's first credentials: a key
+ * is made and the token signed with it).
+ */
+export function newBookingCredentials(trx: Executor, deps: AppDeps, booking: CredentialBookingWindow) {
+  return {
+    insert: repo
+      .credentialsInsert(trx, credentialsValues(deps, booking, tokenFieldsOf(booking), 0))
+      .returning('key_id'),
+    async settle(inserted: { key_id: string | null } | undefined): Promise<void> {
+      if (!inserted) await issueCredentials(trx, deps, booking);
+      else if (!inserted.key_id) {
+        const row = await repo.findCredentials(trx, booking.tenant_id, booking.id);
+        if (row) await ensureSignedToken(trx, deps, row, booking);
+      }
+    },
+  };
 }
 
 export interface BookingCredentials {

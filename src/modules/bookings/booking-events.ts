@@ -1,7 +1,7 @@
 import type { Executor } from '../../kernel/db/index.js';
 import type { BookingRow } from '../../kernel/db/types.js';
 import type { AppDeps } from '../../kernel/deps.js';
-import { recordEvent, type EventType } from '../webhooks/index.js';
+import { eventInsert, recordEvent, type EventType } from '../webhooks/index.js';
 import { queueBookingNotifications, type BookingChange } from '../notifications/index.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './bookings.repository.js';
@@ -35,16 +35,16 @@ async function writeBookingEvent(
 export const FIRST_EVENT_SEQUENCE = 1;
 
 /**
- * Writes the first event of a booking inserted in this transaction with `event_sequence`
- * FIRST_EVENT_SEQUENCE: the same event as recordBookingEvent, one round trip fewer.
+ * The insert of the first event of a booking inserted with `event_sequence` FIRST_EVENT_SEQUENCE,
+ * for the booking's own statement: the same event as recordBookingEvent, two round trips fewer.
  */
-export async function recordFirstBookingEvent(
+export function firstBookingEventInsert(
   trx: Executor,
   tenantId: string,
   type: EventType,
   data: Record<string, unknown>,
-): Promise<{ eventId: string; sequence: number }> {
-  return writeBookingEvent(trx, tenantId, type, data, FIRST_EVENT_SEQUENCE);
+) {
+  return eventInsert(trx, tenantId, type, { ...data, sequence: FIRST_EVENT_SEQUENCE });
 }
 
 /**

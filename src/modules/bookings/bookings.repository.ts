@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type InsertQueryBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { activePricingRules, type PricingRule } from '../pricing/index.js';
 import type { DB, Executor } from '../../kernel/db/index.js';
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
@@ -24,12 +24,54 @@ export interface NewBooking {
   blocked_until: Date;
   status: BookingStatus;
   total_price: number;
+  /** The column's default (EUR) when not given. */
+  currency?: string;
   created_at?: Date;
   updated_at?: Date;
   /** The metadata as JSON text. */
   metadata?: string;
   /** The last `data.sequence` of the booking's events (0, the default, when none is written with it). */
   event_sequence?: number;
+}
+
+/** Another module's insert that a booking's statement runs with it, returning one row (or none: DO NOTHING). */
+type CompanionInsert<T extends keyof DB, O> = InsertQueryBuilder<DB, T, O>;
+
+/**
+ * Inserts a booking (its id given) and, in the same statement as data-modifying CTEs, its first
+ * event and its credentials: one round trip where three were, all or nothing (an overlap's
+ * exclusion violation fails the whole statement). Foreign keys are checked at the statement's end,
+ * so the credentials may name the booking inserted beside them. Returns the booking and what the
+ * credentials' insert returned (undefined when it inserted nothing).
+ */
+export async function insertBookingWith(
+  db: Executor,
+  values: NewBooking & { id: string },
+  event: CompanionInsert<'events', { id: string }>,
+  credentials: CompanionInsert<'booking_credentials', { key_id: string | null }>,
+): Promise<{ booking: BookingRow; credentials: { key_id: string | null } | undefined }> {
+  const {
+    credentials_key_id,
+    credentials_written,
+    event_written: _event,
+    ...booking
+  } = await db
+    .with('new_booking', () => db.insertInto('bookings').values(values).returningAll())
+    .with('new_event', () => event)
+    .with('new_credentials', () => credentials)
+    .selectFrom('new_booking')
+    .selectAll('new_booking')
+    .select((eb) => [
+      eb.exists(eb.selectFrom('new_credentials').select(sql.lit(1).as('one'))).as('credentials_written'),
+      eb.selectFrom('new_credentials').select('key_id').as('credentials_key_id'),
+      // Referenced, so the reader sees the event was part of the statement (PostgreSQL runs it either way).
+      eb.exists(eb.selectFrom('new_event').select('id')).as('event_written'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    booking,
+    credentials: credentials_written ? { key_id: credentials_key_id } : undefined,
+  };
 }
 
 export async function insertBooking(db: Executor, values: NewBooking): Promise<BookingRow> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../kernel/db/index.js';
 import type { AccommodationRow, BookingRow, BookingStatus, BookingView, ObjectRow } from '../../kernel/db/types.js';
 import { PAGE_SIZES, connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
@@ -7,7 +8,7 @@ import { isUuid } from '../../kernel/validation.js';
 import { mergeMetadata, metadataUnchanged, type MetadataPatch } from '../../kernel/metadata.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteWithRules, refundForCancellation } from '../pricing/index.js';
-import { FIRST_EVENT_SEQUENCE, notifyGuest, recordBookingEvent, recordFirstBookingEvent } from './booking-events.js';
+import { FIRST_EVENT_SEQUENCE, firstBookingEventInsert, notifyGuest, recordBookingEvent } from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
 import {
@@ -19,7 +20,7 @@ import {
 } from './bookings.commands.js';
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
-import { issueCredentials, revokeCredentials } from '../access/index.js';
+import { issueCredentials, newBookingCredentials, revokeCredentials } from '../access/index.js';
 
 /** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
 /** The object (locked for the booking), its zone and special dates; an unknown object answers 404 on `objectId`. */
@@ -41,9 +42,12 @@ export async function bookingContextOf(
 
 const EXCLUSION_VIOLATION = '23P01';
 
-async function insertOrConflict(db: Executor, values: repo.NewBooking): Promise<BookingRow> {
+/** Every price is in euros: the bookings column's default, written explicitly so a new booking's event can be built before its insert. */
+const BOOKING_CURRENCY = 'EUR';
+
+async function insertOrConflict<T>(insert: () => Promise<T>): Promise<T> {
   try {
-    return await repo.insertBooking(db, values);
+    return await insert();
   } catch (error) {
     if ((error as { code?: string }).code === EXCLUSION_VIOLATION) {
       throw conflict('slot_unavailable', 'The object is already booked for an overlapping time (including its buffer)');
@@ -52,8 +56,26 @@ async function insertOrConflict(db: Executor, values: repo.NewBooking): Promise<
   }
 }
 
+/** What of a booking its events carry. */
+type BookingEventSource = Pick<
+  BookingRow,
+  | 'id'
+  | 'object_id'
+  | 'guest_name'
+  | 'guest_email'
+  | 'guest_phone'
+  | 'start_time'
+  | 'end_time'
+  | 'status'
+  | 'total_price'
+  | 'currency'
+  | 'created_at'
+  | 'refund_amount'
+  | 'metadata'
+>;
+
 /** The booking as webhook events carry it. */
-export function bookingEventData(booking: BookingRow, objectName: string): Record<string, unknown> {
+export function bookingEventData(booking: BookingEventSource, objectName: string): Record<string, unknown> {
   return {
     booking: {
       id: booking.id,
@@ -131,7 +153,8 @@ export async function createBookingOfObject(
   const now = deps.now();
   if (!options.imported) checkBookingWindow(object, command, now);
   const quote = quoteWithRules(object.pricing_rules, object, timeZone, command.startTime, command.endTime, now);
-  const booking = await insertOrConflict(trx, {
+  const metadata = mergeMetadata({}, command.metadata ?? {});
+  const values = {
     tenant_id: tenantId,
     object_id: object.id,
     guest_name: command.guestName,
@@ -144,16 +167,38 @@ export async function createBookingOfObject(
     total_price: quote.totalPrice,
     created_at: now,
     updated_at: now,
-    metadata: JSON.stringify(mergeMetadata({}, command.metadata ?? {})),
-    // booking.created is written below with this sequence; an imported booking has no event.
-    event_sequence: options.imported ? 0 : FIRST_EVENT_SEQUENCE,
-  });
-  if (!options.imported)
-    await recordFirstBookingEvent(trx, tenantId, 'booking.created', bookingEventData(booking, object.name));
-  // Inserted just now, so it has no credentials yet: no lookup first.
-  await issueCredentials(trx, deps, booking, { fresh: true });
+    metadata: JSON.stringify(metadata),
+  };
   const { time_zone: _zone, pricing_rules: _rules, special_dates: _dates, ...objectRow } = object;
-  return { booking, object: objectRow };
+  if (options.imported) {
+    // An imported booking has no event. Inserted just now, so it has no credentials yet: no lookup first.
+    const booking = await insertOrConflict(() => repo.insertBooking(trx, values));
+    await issueCredentials(trx, deps, booking, { fresh: true });
+    return { booking, object: objectRow };
+  }
+  // One statement writes the booking, its booking.created event and its credentials. The event is
+  // built from the row as it will be inserted: its id is made here, and no column it carries is
+  // left to a default (refund_amount is NULL on insert).
+  const id = randomUUID();
+  const inserted = { ...values, id, currency: BOOKING_CURRENCY, event_sequence: FIRST_EVENT_SEQUENCE };
+  const event = bookingEventData({ ...inserted, metadata, refund_amount: null }, object.name);
+  const credentials = newBookingCredentials(trx, deps, {
+    id,
+    tenant_id: tenantId,
+    object_id: object.id,
+    start_time: command.startTime,
+    end_time: command.endTime,
+  });
+  const written = await insertOrConflict(() =>
+    repo.insertBookingWith(
+      trx,
+      inserted,
+      firstBookingEventInsert(trx, tenantId, 'booking.created', event),
+      credentials.insert,
+    ),
+  );
+  await credentials.settle(written.credentials);
+  return { booking: written.booking, object: objectRow };
 }
 
 /**

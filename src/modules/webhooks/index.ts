@@ -6,7 +6,7 @@ import type { Sender } from './sender.js';
 // The webhooks module's public face: what other modules and the HTTP/GraphQL layers may use.
 export { createSender, DELIVERY_TIMEOUT_MS, type Sender, type SendResult } from './sender.js';
 export { WebhookDispatcher, dispatcherOptionsOf, type DispatcherOptions, type DispatcherSweep } from './dispatcher.js';
-export { recordEvent, EVENT_TYPES, type EventType } from './outbox.js';
+export { eventInsert, recordEvent, EVENT_TYPES, type EventType } from './outbox.js';
 export { outboxTail } from './event-tail.js';
 export { createWebhookLoaders } from './webhooks.loaders.js';
 export { webhookResolvers } from './webhooks.resolvers.js';

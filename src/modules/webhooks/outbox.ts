@@ -38,10 +38,16 @@ export async function recordEvent(
   type: EventType,
   data: Record<string, unknown>,
 ): Promise<string> {
-  const row = await db
+  return (await eventInsert(db, tenantId, type, data).executeTakeFirstOrThrow()).id;
+}
+
+/**
+ * recordEvent's insert, not yet run: for a change written in one statement with its event (a
+ * data-modifying CTE), which then exists exactly when the change does, as with recordEvent.
+ */
+export function eventInsert(db: Executor, tenantId: string, type: EventType, data: Record<string, unknown>) {
+  return db
     .insertInto('events')
     .values({ tenant_id: tenantId, type, data: JSON.stringify(data) })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .returning('id');
 }
