@@ -50,13 +50,9 @@ export async function insertBookingWith(
   event: CompanionInsert<'events', { id: string }>,
   credentials: CompanionInsert<'booking_credentials', { key_id: string | null }>,
 ): Promise<{ booking: BookingRow; credentials: { key_id: string | null } | undefined }> {
-  const {
-    credentials_key_id,
-    credentials_written,
-    event_written: _event,
-    ...booking
-  } = await db
+  const { credentials_key_id, credentials_written, ...booking } = await db
     .with('new_booking', () => db.insertInto('bookings').values(values).returningAll())
+    // Never referenced: PostgreSQL runs every data-modifying CTE to completion all the same.
     .with('new_event', () => event)
     .with('new_credentials', () => credentials)
     .selectFrom('new_booking')
@@ -64,8 +60,6 @@ export async function insertBookingWith(
     .select((eb) => [
       eb.exists(eb.selectFrom('new_credentials').select(sql.lit(1).as('one'))).as('credentials_written'),
       eb.selectFrom('new_credentials').select('key_id').as('credentials_key_id'),
-      // Referenced, so the reader sees the event was part of the statement (PostgreSQL runs it either way).
-      eb.exists(eb.selectFrom('new_event').select('id')).as('event_written'),
     ])
     .executeTakeFirstOrThrow();
   return {
