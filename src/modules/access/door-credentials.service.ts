@@ -164,8 +164,8 @@ export async function revokeCredentials(
 
 /**
  * The credentials row with a signed token for the booking as it is now: a legacy row gets one (its
- * opaque token keeps working), so does a row issued before its tenant had a key, and a row whose window or object no longer matches the booking is
- * reissued as after a reschedule.
+ * opaque token keeps working), so does a row issued before its tenant had a key, and a row whose
+ * window or object no longer matches the booking is reissued as after a reschedule.
  */
 export async function ensureSignedToken(
   trx: Executor,
@@ -173,7 +173,7 @@ export async function ensureSignedToken(
   row: BookingCredentialRow,
   booking: CredentialBookingWindow,
 ): Promise<BookingCredentialRow> {
-  // No token (a legacy row), or no key (issued before the tenant had one): a new token, signed by a key made now.
+  // No token (a legacy row) or no key (issued before the tenant had one): a new token, newly signed.
   if (!row.token_id || !row.key_id)
     return repo.setSignedToken(trx, booking.tenant_id, booking.id, await signedTokenFields(trx, deps, booking));
   const matches =

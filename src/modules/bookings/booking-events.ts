@@ -18,16 +18,7 @@ export async function recordBookingEvent(
   bookingId: string,
   data: Record<string, unknown>,
 ): Promise<{ eventId: string; sequence: number }> {
-  return writeBookingEvent(trx, tenantId, type, data, await repo.nextEventSequence(trx, tenantId, bookingId));
-}
-
-async function writeBookingEvent(
-  trx: Executor,
-  tenantId: string,
-  type: EventType,
-  data: Record<string, unknown>,
-  sequence: number,
-): Promise<{ eventId: string; sequence: number }> {
+  const sequence = await repo.nextEventSequence(trx, tenantId, bookingId);
   return { eventId: await recordEvent(trx, tenantId, type, { ...data, sequence }), sequence };
 }
 
