@@ -413,6 +413,33 @@ describe('device config and heartbeats', () => {
       ).body.revoked_token_ids,
     ).toEqual([]);
   });
+  it('a heartbeat is two statements (the key, then one that records it, hands out commands and lists revocations), each revocation once beside several commands', async () => {
+    const s = await setup();
+    h.clock.set('2026-11-23T08:00:00Z');
+    await setBookingStatus(h, s, s.bookingId, 'CANCELLED');
+    for (const door of [s.door, s.otherDoor]) {
+      const made = await h.graphql(
+        s.apiKey,
+        `mutation($d: ID!, $door: ID!) { createDeviceCommand(deviceId: $d, type: "unlock", doorId: $door) { command { id } } }`,
+        { d: s.deviceId, door: door.id },
+      );
+      expect(made.body.errors).toBeUndefined();
+    }
+    const beat = () =>
+      h.request({ method: 'POST', url: `/api/devices/${s.deviceId}/heartbeat`, apiKey: s.deviceKey, body: TELEMETRY });
+    const before = h.deps.database.queries.count;
+    const first = await beat();
+    const statements = h.deps.database.queries.count - before;
+    expect(first.status).toBe(200);
+    expect(first.body.pending_commands).toHaveLength(2);
+    expect(first.body.revoked_token_ids).toEqual([decodeJwt(s.token).jti]);
+    // A background poll may land in one count, never in two: the fewer is the request's own.
+    h.clock.set('2026-11-23T08:00:15Z'); // within the overlap: the revocation is listed again
+    const again = h.deps.database.queries.count;
+    const second = await beat();
+    expect(second.body).toEqual({ status: 'ok', pending_commands: [], revoked_token_ids: [decodeJwt(s.token).jti] });
+    expect(Math.min(statements, h.deps.database.queries.count - again)).toBe(2);
+  });
 });
 
 describe('offline decisions reported back', () => {

@@ -245,19 +245,23 @@ export async function doorVerificationConfig(
   };
 }
 
+/** The revocations a heartbeat hands out: those at or after `since` whose token has not expired at `notExpiredAt`. */
+export interface RevocationWindow {
+  since: Date;
+  notExpiredAt: Date;
+}
+
 /**
- * Token ids revoked since the device's previous heartbeat (with an overlap), still unexpired; all
- * unexpired ones for a device's first heartbeat.
+ * Which revocations a heartbeat lists: those since the device's previous heartbeat (with an
+ * overlap), still unexpired give or take the clock skew; all unexpired ones for a device's first
+ * heartbeat (since the epoch, before any revocation). Read by the heartbeat's own statement
+ * (revokedTokenIdsQuery), so a heartbeat stays one statement.
  */
-export async function revokedTokenIdsSince(
-  db: Executor,
-  deps: AppDeps,
-  tenantId: string,
-  previousHeartbeat: Date | null,
-): Promise<string[]> {
-  const since = previousHeartbeat ? new Date(previousHeartbeat.getTime() - REVOCATION_OVERLAP_SECONDS * 1000) : null;
-  const now = deps.now();
-  return repo.revokedTokenIds(db, tenantId, since, new Date(now.getTime() - CLOCK_SKEW_SECONDS * 1000));
+export function revocationWindow(previousHeartbeat: Date | null, now: Date): RevocationWindow {
+  return {
+    since: previousHeartbeat ? new Date(previousHeartbeat.getTime() - REVOCATION_OVERLAP_SECONDS * 1000) : new Date(0),
+    notExpiredAt: new Date(now.getTime() - CLOCK_SKEW_SECONDS * 1000),
+  };
 }
 
 // ── decisions doors made offline ─────────────────────────────────────────────────────────────

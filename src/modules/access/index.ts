@@ -15,6 +15,7 @@ export { DENIAL_REASONS, type DenialReason } from './access.decision.js';
 export { accessResolvers } from './access.resolvers.js';
 export * from './access.service.js';
 export type { AccessLogEntry } from './access.repository.js';
+export { revokedTokenIdsQuery } from './door-credentials.repository.js';
 export { SMS_CODE_GUESS_TIERS } from './sms-guessing.js';
 export { DoorKeyCache } from './door-keys.js';
 export {
@@ -26,10 +27,11 @@ export {
   recordOfflineDecisions,
   rescheduleCredentials,
   revokeCredentials,
-  revokedTokenIdsSince,
+  revocationWindow,
   rotateDoorSigningKey,
   setDoorOfflinePolicy,
   type DoorVerificationConfig,
+  type RevocationWindow,
   type OfflineReportResult,
 } from './door-credentials.service.js';
 export { OFFLINE_REJECTIONS, type OfflineRejection } from './offline-entries.js';

@@ -2,6 +2,7 @@ import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
 import type { DeviceCommandRow, DeviceCommandStatus, DeviceTelemetryData } from '../../kernel/db/types.js';
+import { revokedTokenIdsQuery, type RevocationWindow } from '../access/index.js';
 
 export async function insertCommand(
   db: Executor,
@@ -50,33 +51,37 @@ export async function claimPendingCommands(
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
 }
 
-const heartbeatStatement = compiledOnce(['tenantId', 'deviceId', 'telemetry', 'now'], (db, p) =>
-  db
-    .with('heartbeat', (q) =>
-      q
-        .updateTable('devices')
-        .set({ last_heartbeat_at: p.now, telemetry: p.telemetry })
-        .where('tenant_id', '=', p.tenantId)
-        .where('id', '=', p.deviceId)
-        .returning(['offline_since', 'event_sequence']),
-    )
-    .with('claimed', (q) =>
-      q
-        .updateTable('device_commands')
-        .set({
-          status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${p.now}::timestamptz THEN 'delivered' ELSE 'expired' END`,
-          delivered_at: sql<Date | null>`CASE WHEN expires_at > ${p.now}::timestamptz THEN ${p.now}::timestamptz ELSE NULL END`,
-        })
-        .where('tenant_id', '=', p.tenantId)
-        .where('device_id', '=', p.deviceId)
-        .where('status', '=', 'pending')
-        .returningAll(),
-    )
-    // One row per claimed command, or one without a command: the device's presence comes back either way.
-    .selectFrom('heartbeat')
-    .fullJoin('claimed', (j) => j.on(sql<boolean>`true`))
-    .selectAll('claimed')
-    .select(['heartbeat.offline_since as device_offline_since', 'heartbeat.event_sequence as device_event_sequence']),
+const heartbeatStatement = compiledOnce(
+  ['tenantId', 'deviceId', 'telemetry', 'now', 'revokedSince', 'revokedNotExpiredAt'],
+  (db, p) =>
+    db
+      .with('heartbeat', (q) =>
+        q
+          .updateTable('devices')
+          .set({ last_heartbeat_at: p.now, telemetry: p.telemetry })
+          .where('tenant_id', '=', p.tenantId)
+          .where('id', '=', p.deviceId)
+          .returning(['offline_since', 'event_sequence']),
+      )
+      .with('claimed', (q) =>
+        q
+          .updateTable('device_commands')
+          .set({
+            status: sql<DeviceCommandStatus>`CASE WHEN expires_at > ${p.now}::timestamptz THEN 'delivered' ELSE 'expired' END`,
+            delivered_at: sql<Date | null>`CASE WHEN expires_at > ${p.now}::timestamptz THEN ${p.now}::timestamptz ELSE NULL END`,
+          })
+          .where('tenant_id', '=', p.tenantId)
+          .where('device_id', '=', p.deviceId)
+          .where('status', '=', 'pending')
+          .returningAll(),
+      )
+      // One row per claimed command, or one without a command: the device's presence comes back either way.
+      .selectFrom('heartbeat')
+      .fullJoin('claimed', (j) => j.on(sql<boolean>`true`))
+      .selectAll('claimed')
+      .select(['heartbeat.offline_since as device_offline_since', 'heartbeat.event_sequence as device_event_sequence'])
+      // An uncorrelated subquery: PostgreSQL runs it once, whatever the number of rows.
+      .select(revokedTokenIdsQuery(db, p.tenantId, p.revokedSince, p.revokedNotExpiredAt).as('revoked_token_ids')),
 );
 
 export interface HeartbeatResult {
@@ -84,16 +89,20 @@ export interface HeartbeatResult {
   commands: DeviceCommandRow[];
   /** The device's presence as the heartbeat found it: offline_since (null when not marked offline) and its sequence. */
   presence: { offlineSince: Date | null; sequence: number } | null;
+  /** Ids of the tenant's tokens revoked in the window given, oldest revocation first. */
+  revokedTokenIds: string[];
 }
 
 type HeartbeatRow = { [K in keyof DeviceCommandRow]: DeviceCommandRow[K] | null } & {
   device_offline_since: Date | null;
   device_event_sequence: number | null;
+  revoked_token_ids: string[];
 };
 
 /**
  * A heartbeat in one statement: records the telemetry, hands out the pending commands as
- * claimPendingCommands does, and returns the device's presence (offline_since is not changed
+ * claimPendingCommands does, reads the tenant's token revocations in `revoked` (the access
+ * module's window), and returns the device's presence (offline_since is not changed
  * here, so what comes back is its value under the row lock the update takes: a sweep that marked
  * the device offline a moment before is seen). One statement is atomic on its own, so no
  * transaction (and no extra round trips) is needed on the fleet's hottest path.
@@ -104,23 +113,30 @@ export async function heartbeatAndClaim(
   deviceId: string,
   telemetry: DeviceTelemetryData,
   now: Date,
+  revoked: RevocationWindow,
 ): Promise<HeartbeatResult> {
   const rows = (await heartbeatStatement(db, {
     tenantId,
     deviceId,
     telemetry: JSON.stringify(telemetry),
     now,
+    revokedSince: revoked.since,
+    revokedNotExpiredAt: revoked.notExpiredAt,
   })) as HeartbeatRow[];
   const device = rows.find((r) => r.device_event_sequence !== null);
   const commands = rows
     .filter((r) => r.id !== null && r.status === 'delivered')
-    .map(({ device_offline_since: _o, device_event_sequence: _s, ...command }) => command as DeviceCommandRow)
+    .map(
+      ({ device_offline_since: _o, device_event_sequence: _s, revoked_token_ids: _r, ...command }) =>
+        command as DeviceCommandRow,
+    )
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id));
   return {
     commands,
     presence: device
       ? { offlineSince: device.device_offline_since, sequence: device.device_event_sequence as number }
       : null,
+    revokedTokenIds: rows[0]?.revoked_token_ids ?? [],
   };
 }
 

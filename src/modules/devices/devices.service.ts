@@ -12,7 +12,7 @@ import type { ActivateDevice, RegisterDevice, SetDeviceDoors } from './devices.c
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
 import * as repo from './devices.repository.js';
 import { markDeviceBackOnline } from './presence.js';
-import { doorVerificationConfig, revokedTokenIdsSince, type DoorVerificationConfig } from '../access/index.js';
+import { doorVerificationConfig, revocationWindow, type DoorVerificationConfig } from '../access/index.js';
 import { recordAudit } from '../audit/index.js';
 
 // Tenant side: register, list, re-assign doors, revoke. Device side: activate, authenticate,
@@ -183,22 +183,21 @@ export async function heartbeat(
   telemetry: DeviceTelemetryData,
 ): Promise<HeartbeatAnswer> {
   const { cpu_percent, memory_percent, wifi_signal_dbm, door_states } = telemetry;
-  // The previous heartbeat as the key's lookup read it (before this one is recorded): the
-  // revocations since then and the heartbeat itself are independent, so both go at once.
+  // The previous heartbeat as the key's lookup read it (before this one is recorded) bounds the
+  // revocations listed; the heartbeat's one statement reads them beside recording it.
   const previous =
     device.lastHeartbeatAt !== undefined
       ? device.lastHeartbeatAt
       : await repo.lastHeartbeatAt(db, device.tenantId, device.deviceId);
-  const [revokedTokenIds, { commands, presence }] = await Promise.all([
-    revokedTokenIdsSince(db, deps, device.tenantId, previous),
-    commandsRepo.heartbeatAndClaim(
-      db,
-      device.tenantId,
-      device.deviceId,
-      { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
-      deps.now(),
-    ),
-  ]);
+  const now = deps.now();
+  const { commands, presence, revokedTokenIds } = await commandsRepo.heartbeatAndClaim(
+    db,
+    device.tenantId,
+    device.deviceId,
+    { cpu_percent, memory_percent, wifi_signal_dbm, door_states },
+    now,
+    revocationWindow(previous, now),
+  );
   // Back after missing three heartbeats: one device.online (the common online case costs nothing more).
   if (presence?.offlineSince) {
     await markDeviceBackOnline(db, deps.deviceEvents, {
