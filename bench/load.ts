@@ -91,6 +91,9 @@ export async function saturate(
   };
 }
 
+/** The loopback addresses a fixed-rate load sends from (127.0.1.1–8; Linux answers all of 127/8). */
+const LOAD_ADDRESSES = Array.from({ length: 8 }, (_, k) => `127.0.1.${k + 1}`);
+
 /**
  * Fixed rate, open loop: request i is due at start + i/rate and is sent then whether or not
  * earlier ones have answered; its latency counts from that due time (so a stalled server or a
@@ -102,7 +105,14 @@ export async function fixedRate(
   options: { rate: number; seconds: number },
 ): Promise<LoadResult> {
   const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  // A fleet's requests come from many addresses (venues, integrators), not one: the sockets are
+  // spread over loopback addresses of their own, at most 128 each, so two fixed-rate loads at once
+  // stay under MAX_CONNECTIONS_PER_ADDRESS (1,000) however far the server falls behind. From one
+  // address, up to 1,024 sockets per load went past it, and the server refused the extra ones
+  // (ECONNRESET in round fifteen's door runs; its log said MAX_CONNECTIONS_PER_ADDRESS reached).
+  const agents = LOAD_ADDRESSES.map(
+    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: 128, localAddress }),
+  );
   const total = Math.round(options.rate * options.seconds);
   const latencies = new Float64Array(total);
   const statuses: Record<string, number> = {};
@@ -125,7 +135,7 @@ export async function fixedRate(
             ...(spec.headers ?? {}),
             ...(spec.body ? { 'content-length': Buffer.byteLength(spec.body) } : {}),
           },
-          agent,
+          agent: agents[index % agents.length],
         },
         (res) => {
           res.resume();
@@ -164,7 +174,7 @@ export async function fixedRate(
     };
     tick();
   });
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   const slowBySecond: Record<number, number> = {};
   latencies.forEach((ms, index) => {
     if (ms <= SLOW_MS) return;
