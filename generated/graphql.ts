@@ -210,7 +210,9 @@ export type AuditLogEdge = {
  * oauth_app.created, oauth_app.secret_rotated, oauth_app.deleted, connected_app.revoked,
  * door.created, door.updated, door.deleted, door.offline_policy_changed, door.signing_key_rotated,
  * webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, booking.guest_updated,
- * booking.marked_paid, tenant_settings.updated.
+ * booking.marked_paid, tenant_settings.updated, accommodation.created, accommodation.updated,
+ * accommodation.deleted, object.created, object.updated, object.deleted, object.opening_hours_changed,
+ * object.special_date_set, object.special_date_removed, object.booking_rules_changed.
  */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';

@@ -27,16 +27,6 @@ const NOT_AUDITED: Record<string, string> = {
   resendNotification: "queues a guest message again; the booking's notification log records it",
   sendTestNotificationEmail: 'sends a test mail to the caller; changes nothing',
   changePassword: 'audited (user.password_changed); needs a dashboard session: test/dashboard-users.test.ts',
-  createAccommodation: 'catalog data',
-  updateAccommodation: 'catalog data',
-  deleteAccommodation: 'catalog data',
-  createObject: 'catalog data',
-  updateObject: 'catalog data',
-  deleteObject: 'catalog data',
-  setOpeningHours: 'catalog data',
-  setSpecialDate: 'catalog data',
-  removeSpecialDate: 'catalog data',
-  setBookingRules: 'catalog data',
   createBooking: 'bookings have their own event history',
   rescheduleBooking: 'bookings have their own event history',
   updateBookingStatus: 'bookings have their own event history',
@@ -128,6 +118,25 @@ const fixture = {
     const slot = slotInDays(3);
     return (await buildBooking(h, tenantId, object.id, { start: slot.startTime, end: slot.endTime })).id;
   },
+  accommodation: async () =>
+    idOf(
+      await gql(
+        'mutation { createAccommodation(name: "Audit hall", address: "Teststrasse 2", timeZone: "Europe/Berlin") { id } }',
+      ),
+      'createAccommodation',
+      'id',
+    ),
+  object: async () =>
+    idOf(
+      await gql(
+        'mutation($a: ID!) { createObject(accommodationId: $a, name: "Audit court", pricePerHour: 1500) { id } }',
+        {
+          a: await fixture.accommodation(),
+        },
+      ),
+      'createObject',
+      'id',
+    ),
   oauthApp: async () =>
     idOf(
       await gql(
@@ -228,6 +237,95 @@ const MUTATIONS: { field: string; action: string; run: () => Promise<string> }[]
       await gql(
         'mutation($id: ID!, $d: ID!) { createDeviceCommand(deviceId: $id, type: "unlock", doorId: $d, durationSeconds: 5) { command { id } } }',
         { id, d: doorId },
+      );
+      return id;
+    },
+  },
+  { field: 'createAccommodation', action: 'accommodation.created', run: () => fixture.accommodation() },
+  {
+    field: 'updateAccommodation',
+    action: 'accommodation.updated',
+    run: async () => {
+      const id = await fixture.accommodation();
+      await gql('mutation($id: ID!) { updateAccommodation(id: $id, name: "Renamed hall") { id } }', { id });
+      return id;
+    },
+  },
+  {
+    field: 'deleteAccommodation',
+    action: 'accommodation.deleted',
+    run: async () => {
+      const id = await fixture.accommodation();
+      await gql('mutation($id: ID!) { deleteAccommodation(id: $id) }', { id });
+      return id;
+    },
+  },
+  { field: 'createObject', action: 'object.created', run: () => fixture.object() },
+  {
+    field: 'updateObject',
+    action: 'object.updated',
+    run: async () => {
+      const id = await fixture.object();
+      await gql('mutation($id: ID!) { updateObject(id: $id, pricePerHour: 1800) { id } }', { id });
+      return id;
+    },
+  },
+  {
+    field: 'deleteObject',
+    action: 'object.deleted',
+    run: async () => {
+      const id = await fixture.object();
+      await gql('mutation($id: ID!) { deleteObject(id: $id) }', { id });
+      return id;
+    },
+  },
+  {
+    field: 'setOpeningHours',
+    action: 'object.opening_hours_changed',
+    run: async () => {
+      const id = await fixture.object();
+      await gql(
+        'mutation($id: ID!) { setOpeningHours(objectId: $id, schedule: { monday: { open: "08:00", close: "20:00" } }) { timeZone } }',
+        { id },
+      );
+      return id;
+    },
+  },
+  {
+    field: 'setSpecialDate',
+    action: 'object.special_date_set',
+    run: async () => {
+      const id = await fixture.object();
+      await gql(
+        'mutation($id: ID!) { setSpecialDate(objectId: $id, date: "2027-12-24", closed: true, reason: "Holiday") { timeZone } }',
+        { id },
+      );
+      return id;
+    },
+  },
+  {
+    field: 'removeSpecialDate',
+    action: 'object.special_date_removed',
+    run: async () => {
+      const id = await fixture.object();
+      await gql(
+        'mutation($id: ID!) { setSpecialDate(objectId: $id, date: "2027-12-24", closed: true, reason: "Holiday") { timeZone } }',
+        { id },
+      );
+      await gql('mutation($id: ID!) { removeSpecialDate(objectId: $id, date: "2027-12-24") { timeZone } }', { id });
+      return id;
+    },
+  },
+  {
+    field: 'setBookingRules',
+    action: 'object.booking_rules_changed',
+    run: async () => {
+      const id = await fixture.object();
+      await gql(
+        'mutation($id: ID!) { setBookingRules(objectId: $id, rules: { minDurationMinutes: 60 }) { timeZone } }',
+        {
+          id,
+        },
       );
       return id;
     },

@@ -40,6 +40,16 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'booking.marked_paid',
   'tenant_settings.updated',
+  'accommodation.created',
+  'accommodation.updated',
+  'accommodation.deleted',
+  'object.created',
+  'object.updated',
+  'object.deleted',
+  'object.opening_hours_changed',
+  'object.special_date_set',
+  'object.special_date_removed',
+  'object.booking_rules_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -42,38 +42,118 @@ export const catalogResolvers: Resolvers = {
     door: (_, a, ctx) => catalog.getDoor(ctx.db, tenantOf(ctx.principal), a.id),
   },
   Mutation: {
-    createAccommodation: (_, a, ctx) =>
-      catalog.createAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateAccommodation(a)),
-    updateAccommodation: (_, a, ctx) =>
-      catalog.updateAccommodation(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id, parseUpdateAccommodation(a)),
-    deleteAccommodation: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.deleteAccommodation(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    createObject: (_, a, ctx) =>
-      catalog.createObject(ctx.db, tenantOf(ctx.principal, a.tenantId), parseCreateObject(a)),
+    createAccommodation: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseCreateAccommodation(a);
+      return inTransaction(ctx, async (trx) => {
+        const row = await catalog.createAccommodation(trx, tenantId, command);
+        await audit(ctx, trx, tenantId, 'accommodation.created', { type: 'accommodation', id: row.id }, { ...command });
+        return row;
+      });
+    },
+    updateAccommodation: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseUpdateAccommodation(a);
+      return inTransaction(ctx, async (trx) => {
+        const row = await catalog.updateAccommodation(trx, tenantId, a.id, command);
+        await audit(ctx, trx, tenantId, 'accommodation.updated', { type: 'accommodation', id: row.id }, { ...command });
+        return row;
+      });
+    },
+    deleteAccommodation: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const deleted = await catalog.deleteAccommodation(trx, tenantId, a.id);
+        await audit(ctx, trx, tenantId, 'accommodation.deleted', { type: 'accommodation', id: a.id });
+        return deleted;
+      });
+    },
+    createObject: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseCreateObject(a);
+      return inTransaction(ctx, async (trx) => {
+        const row = await catalog.createObject(trx, tenantId, command);
+        await audit(ctx, trx, tenantId, 'object.created', { type: 'object', id: row.id }, { ...command });
+        return row;
+      });
+    },
     updateObject: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseUpdateObject(a);
-      return inTransaction(ctx, (trx) => catalog.updateObject(trx, tenantId, a.id, command));
+      return inTransaction(ctx, async (trx) => {
+        const row = await catalog.updateObject(trx, tenantId, a.id, command);
+        await audit(ctx, trx, tenantId, 'object.updated', { type: 'object', id: row.id }, { ...command });
+        return row;
+      });
     },
-    deleteObject: (_, a, ctx) =>
-      inTransaction(ctx, (trx) => catalog.deleteObject(trx, tenantOf(ctx.principal, a.tenantId), a.id)),
-    setOpeningHours: (_, a, ctx) =>
-      inTransaction(ctx, (trx) =>
-        catalog.setOpeningHours(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.schedule),
-      ),
+    deleteObject: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const deleted = await catalog.deleteObject(trx, tenantId, a.id);
+        await audit(ctx, trx, tenantId, 'object.deleted', { type: 'object', id: a.id });
+        return deleted;
+      });
+    },
+    setOpeningHours: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const view = await catalog.setOpeningHours(trx, tenantId, a.objectId, a.schedule);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'object.opening_hours_changed',
+          { type: 'object', id: a.objectId },
+          {
+            schedule: view.schedule,
+          },
+        );
+        return view;
+      });
+    },
     setSpecialDate: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseSpecialDate(a);
-      return inTransaction(ctx, (trx) => catalog.setSpecialDate(trx, tenantId, a.objectId, command));
+      return inTransaction(ctx, async (trx) => {
+        const view = await catalog.setSpecialDate(trx, tenantId, a.objectId, command);
+        await audit(ctx, trx, tenantId, 'object.special_date_set', { type: 'object', id: a.objectId }, { ...command });
+        return view;
+      });
     },
-    removeSpecialDate: (_, a, ctx) =>
-      inTransaction(ctx, (trx) =>
-        catalog.removeSpecialDate(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.date),
-      ),
-    setBookingRules: (_, a, ctx) =>
-      inTransaction(ctx, (trx) =>
-        catalog.setBookingRules(trx, tenantOf(ctx.principal, a.tenantId), a.objectId, a.rules),
-      ),
+    removeSpecialDate: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const view = await catalog.removeSpecialDate(trx, tenantId, a.objectId, a.date);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'object.special_date_removed',
+          { type: 'object', id: a.objectId },
+          {
+            date: a.date,
+          },
+        );
+        return view;
+      });
+    },
+    setBookingRules: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const view = await catalog.setBookingRules(trx, tenantId, a.objectId, a.rules);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'object.booking_rules_changed',
+          { type: 'object', id: a.objectId },
+          {
+            rules: a.rules,
+          },
+        );
+        return view;
+      });
+    },
     createDoor: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateDoor(a);
