@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '../src/kernel/env.js';
+import type { Tracing } from '../src/kernel/tracing.js';
 import { composeDeps, type AppDeps } from '../src/app/deps.js';
 import { buildApp, type App, type AppOptions } from '../src/transport/http/app.js';
 import { createLogger } from '../src/kernel/logger.js';
@@ -27,6 +28,8 @@ export async function ownApp(
     env?: Partial<Env>;
     logLevel?: string;
     options?: AppOptions;
+    /** Spans go to this tracer (the shared app has tracing off). */
+    tracing?: Tracing;
     setup?: (fastify: FastifyInstance, deps: AppDeps) => void;
   } = {},
 ): Promise<OwnApp> {
@@ -39,6 +42,7 @@ export async function ownApp(
     env: { ...h.deps.env, ...settings.env },
     log,
     limits: buildGuessLimits(memoryLimiterStore()),
+    tracing: settings.tracing ?? h.deps.tracing,
   });
   const app = await buildApp(deps, settings.options);
   settings.setup?.(app.fastify, deps);

@@ -8,10 +8,13 @@ export const BINDS_REQUEST_ID = Symbol('portier.bindsRequestId');
 const KEY_PATTERN = /svc_(?:dk_)?[A-Za-z0-9_-]{6,}/g;
 const SENSITIVE_QUERY = /(token|key|secret|code|password|signature|email|phone)/i;
 
+/** A path fit for logs and trace spans: a payment page's token (`/pay/<token>`) is a secret. */
+export const redactPath = (path: string): string => path.replace(/\/pay\/[^/]+/, '/pay/[redacted]');
+
 /** A URL fit for logs: sensitive query values and one-time path tokens are replaced. */
 export function redactUrl(url: string): string {
   const [path, query] = url.split('?', 2) as [string, string | undefined];
-  const safePath = path.replace(/\/pay\/[^/]+/, '/pay/[redacted]');
+  const safePath = redactPath(path);
   if (query === undefined) return safePath;
   const params = query.split('&').map((pair) => {
     const [name] = pair.split('=', 1) as [string];

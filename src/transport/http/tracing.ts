@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { redactPath } from '../../kernel/logger.js';
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracing } from '../../kernel/tracing.js';
 
 // One SERVER span per HTTP request (docs/operations.md#traces), named `<METHOD> <route template>`
@@ -71,9 +72,13 @@ export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void 
   });
 }
 
-/** The request target without its query string (which may carry tokens or personal data). */
+/**
+ * The request target without its query string (which may carry tokens or personal data), and
+ * with a payment page's token replaced (`/pay/[redacted]`): whoever reads the traces must not be
+ * able to open (and pay or read) a guest's payment page.
+ */
 function pathOf(url: string | undefined): string {
   if (!url) return '/';
   const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  return redactPath(query === -1 ? url : url.slice(0, query));
 }
