@@ -5,6 +5,7 @@ import {
   connectionLimits,
   descriptorLimit,
   DESCRIPTOR_RESERVE,
+  closeSilentConnections,
   enforceConnectionLimits,
 } from '../transport/http/connections.js';
 
@@ -65,6 +66,7 @@ export async function startServer(
     );
   }
   enforceConnectionLimits(app.fastify.server, limits, deps.log);
+  closeSilentConnections(app.fastify.server, deps.env.firstRequestTimeoutSeconds * 1000);
   try {
     await app.fastify.listen({ port: listen.port, host: listen.host });
     if (options.dispatcher !== false) stops.push(...startJobs(deps));

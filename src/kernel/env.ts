@@ -48,6 +48,11 @@ export interface Env {
   /** REQUEST_TIMEOUT_SECONDS: a whole request (headers and body) must arrive within this long. */
   requestTimeoutSeconds: number;
   /**
+   * FIRST_REQUEST_TIMEOUT_SECONDS: a connection that has not sent a whole request head this long
+   * after it opened is closed (one that never sends a byte included).
+   */
+  firstRequestTimeoutSeconds: number;
+  /**
    * PORTIER_FAST_PATHS (default true): the bookings list's fast paths (src/modules/bookings/fast-paths).
    * false: the general resolver path answers every bookings list, GraphQL and REST.
    */
@@ -292,6 +297,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     maxConnections: integer('MAX_CONNECTIONS', source.MAX_CONNECTIONS, 10_000),
     maxConnectionsPerAddress: integer('MAX_CONNECTIONS_PER_ADDRESS', source.MAX_CONNECTIONS_PER_ADDRESS, 1_000),
     ...timeouts(source),
+    firstRequestTimeoutSeconds: integer('FIRST_REQUEST_TIMEOUT_SECONDS', source.FIRST_REQUEST_TIMEOUT_SECONDS, 10),
     fastPaths:
       source.PORTIER_FAST_PATHS === undefined || source.PORTIER_FAST_PATHS === ''
         ? true

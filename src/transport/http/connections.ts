@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { problem } from '../../kernel/errors.js';
@@ -99,6 +99,40 @@ export function enforceConnectionLimits(
     });
   });
   return { refused: () => refused };
+}
+
+/**
+ * Closes a connection that has not sent a whole request head within `timeoutMs` of opening. Node's
+ * headersTimeout is checked on the requests its parser has started, and which connections count as
+ * started has changed between Node versions; a connection that never sends a byte must not hold a
+ * descriptor (and a place under the caps) for good, whichever Node runs. The timer is the
+ * connection's own, cleared at its first request (or WebSocket upgrade); later idle time on a
+ * keep-alive connection is keepAliveTimeout's.
+ */
+export function closeSilentConnections(server: Server, timeoutMs: number): { closed(): number } {
+  const timers = new WeakMap<Socket, NodeJS.Timeout>();
+  let closed = 0;
+  const clear = (socket: Socket) => {
+    const timer = timers.get(socket);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    timers.delete(socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return;
+    const timer = setTimeout(() => {
+      timers.delete(socket);
+      if (socket.destroyed) return;
+      closed += 1;
+      socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    timers.set(socket, timer);
+    socket.once('close', () => clear(socket));
+  });
+  server.on('request', (req: IncomingMessage) => clear(req.socket));
+  server.on('upgrade', (req: IncomingMessage) => clear(req.socket));
+  return { closed: () => closed };
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
