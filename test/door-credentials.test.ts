@@ -608,7 +608,7 @@ describe('offline decisions reported back', () => {
     });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
-      accepted: 4,
+      accepted: 5,
       rejected: [
         { index: 1, reason: 'door_not_assigned' },
         { index: 2, reason: 'door_not_assigned' },
@@ -619,7 +619,6 @@ describe('offline decisions reported back', () => {
         { index: 7, reason: 'token_required' },
         { index: 8, reason: 'token_not_for_door' },
         { index: 10, reason: 'outside_token_validity' },
-        { index: 12, reason: 'unknown_token' },
         { index: 13, reason: 'door_not_assigned' },
       ],
     });
@@ -629,12 +628,53 @@ describe('offline decisions reported back', () => {
     expect(log.body.data.accessLog).toEqual([
       { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T10:40:29.000Z' },
       { doorId: s.door.id, allowed: false, checkedAt: '2026-11-23T10:36:00.000Z' },
+      { doorId: s.door.id, allowed: false, checkedAt: '2026-11-23T10:35:00.000Z' }, // the unknown token's denial
       { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T10:31:00.000Z' },
       { doorId: s.door.id, allowed: true, checkedAt: '2026-11-23T09:59:31.000Z' },
     ]);
     // Nothing reached the other tenant's log either.
     const foreign = await h.graphql(elsewhere.apiKey, `query { accessLog { id } }`);
     expect(foreign.body.data.accessLog).toEqual([]);
+  });
+
+  it('issue #42: an offline denial of a token Portier never issued is kept (invalid_token); its admission is still refused', async () => {
+    const s = await setup();
+    h.clock.set('2026-11-23T10:40:00Z');
+    const forged = { token_id: 'forged-jti-42', door_id: s.door.id, decided_at: '2026-11-23T10:32:00Z' };
+    const post = (entries: unknown[]) =>
+      h.request({
+        method: 'POST',
+        url: `/api/devices/${s.deviceId}/access-log`,
+        apiKey: s.deviceKey,
+        body: { entries },
+      });
+    const res = await post([
+      { ...forged, allowed: false, reason: 'outside_booking_window' },
+      { ...forged, decided_at: '2026-11-23T10:33:00Z', allowed: true },
+    ]);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ accepted: 1, rejected: [{ index: 1, reason: 'unknown_token' }] });
+    // Reported again (the door retries): stored once.
+    expect((await post([{ ...forged, allowed: false, reason: 'outside_booking_window' }])).body).toEqual({
+      accepted: 1,
+      rejected: [],
+    });
+    const log = await h.graphql(
+      s.apiKey,
+      `query($d: ID) { accessLog(deviceId: $d) { doorId allowed reason mode tokenId bookingId checkedAt } }`,
+      { d: s.deviceId },
+    );
+    expect(log.body.data.accessLog).toEqual([
+      {
+        doorId: s.door.id,
+        allowed: false,
+        reason: 'invalid_token',
+        mode: 'offline',
+        tokenId: 'forged-jti-42',
+        bookingId: null,
+        checkedAt: '2026-11-23T10:32:00.000Z',
+      },
+    ]);
   });
 
   it('#23 finding 3: an admission with a revoked token is believed only inside that token’s own window', async () => {

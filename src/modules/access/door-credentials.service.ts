@@ -5,7 +5,7 @@ import type { DevicePrincipal } from '../../kernel/auth/principal.js';
 import { conflict } from '../../kernel/errors.js';
 import { epochSeconds, generateSigningKey, newKeyId, newTokenId, signDoorToken } from './door-tokens.js';
 import * as repo from './door-credentials.repository.js';
-import { offlineRejection, type OfflineRejection } from './offline-entries.js';
+import { offlineDenialReason, offlineRejection, type OfflineRejection } from './offline-entries.js';
 import type { ParsedOfflineDecision } from './access.commands.js';
 
 /** How long a door may keep deciding alone after its last successful heartbeat, unless the tenant sets another value. */
@@ -278,7 +278,8 @@ export interface OfflineReportResult {
  * often the door reports it (the key: device, token id, door, decision time). A malformed entry
  * (no reason on a denial, a reason on an admission) was refused by parseReportOfflineDecisions
  * with a 400 naming it, so nothing is stored; an entry the server does not believe (offlineRejection) is refused alone, never stored, and named
- * in `rejected`.
+ * in `rejected`. A denial of a token id Portier never issued is stored (as `invalid_token`): a
+ * forged QR code tried at an offline door leaves its trace.
  */
 export async function recordOfflineDecisions(
   trx: Executor,
@@ -322,7 +323,9 @@ export async function recordOfflineDecisions(
           booking_id: (r.tokenId && tokens.get(r.tokenId)?.bookingId) ?? null,
           credential_type: r.tokenId ? 'qr' : null,
           allowed: r.entry.allowed,
-          reason: r.entry.allowed ? null : (r.entry.reason ?? null),
+          reason: r.entry.allowed
+            ? null
+            : offlineDenialReason({ tokenId: r.tokenId, reason: r.entry.reason ?? 'invalid_token' }, tokens),
           checked_at: r.decidedAt,
           mode: 'offline',
           token_id: r.tokenId,

@@ -37,10 +37,11 @@ export interface ReportContext {
 
 /**
  * Undefined when the entry is believed, else why not. Every entry must be for a door the device
- * drives, not lie in the future (beyond the door's clock skew) and name only a token id Portier
- * issued to this tenant. An entry that opened the door needs a token id, decided inside the token's
- * window (± the skew), at a door that serves the token's object. A denial is otherwise believed: it
- * opened nothing.
+ * drives and not lie in the future (beyond the door's clock skew). An entry that opened the door
+ * needs a token id Portier issued to this tenant, decided inside the token's window (± the skew),
+ * at a door that serves the token's object. A denial is otherwise believed, an unknown token id
+ * included: it opened nothing, and a forged or foreign QR code tried at an offline door is exactly
+ * what the access log must keep (recorded as `invalid_token`, see offlineDenialReason).
  */
 export function offlineRejection(entry: ReportedDecision, ctx: ReportContext): OfflineRejection | undefined {
   const skewMs = ctx.clockSkewSeconds * 1000;
@@ -48,12 +49,24 @@ export function offlineRejection(entry: ReportedDecision, ctx: ReportContext): O
   if (!doorObjects) return 'door_not_assigned';
   const at = entry.decidedAt.getTime();
   if (at > ctx.now.getTime() + skewMs) return 'decided_in_future';
-  const token = entry.tokenId === null ? undefined : ctx.tokens.get(entry.tokenId);
-  if (entry.tokenId !== null && !token) return 'unknown_token';
   if (!entry.allowed) return undefined;
-  if (!token) return 'token_required';
+  if (entry.tokenId === null) return 'token_required';
+  const token = ctx.tokens.get(entry.tokenId);
+  if (!token) return 'unknown_token';
   if (at < (token.validFrom?.getTime() ?? -Infinity) - skewMs || at > token.validUntil.getTime() + skewMs)
     return 'outside_token_validity';
   if (token.objectId !== null && !doorObjects.has(token.objectId)) return 'token_not_for_door';
   return undefined;
+}
+
+/**
+ * The reason a believed offline denial is stored with: the door's own, except for a token id
+ * Portier never issued to this tenant, which is `invalid_token` whatever the door thought (the
+ * online check's reason for a token that matches no booking).
+ */
+export function offlineDenialReason(
+  entry: { tokenId: string | null; reason: string },
+  tokens: ReadonlyMap<string, IssuedToken>,
+): string {
+  return entry.tokenId !== null && !tokens.has(entry.tokenId) ? 'invalid_token' : entry.reason;
 }

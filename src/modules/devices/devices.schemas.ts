@@ -220,7 +220,7 @@ export const AccessLogReportResult = named(
             type: 'string',
             enum: [...OFFLINE_REJECTIONS],
             description:
-              'door_not_assigned: the device does not drive this door (another device’s, another tenant’s, unknown); decided_in_future: later than now plus the clock skew; unknown_token: no token of this tenant has this id; token_required: an admission without a token id; outside_token_validity: an admission outside the token’s window ± the clock skew; token_not_for_door: an admission at a door that does not serve the token’s object.',
+              'door_not_assigned: the device does not drive this door (another device’s, another tenant’s, unknown); decided_in_future: later than now plus the clock skew; token_required: an admission without a token id; unknown_token: an admission naming a token id no token of this tenant has (a denial of one is stored, as invalid_token); outside_token_validity: an admission outside the token’s window ± the clock skew; token_not_for_door: an admission at a door that does not serve the token’s object.',
           }),
         }),
         { description: 'Entries refused, never stored; sending them again is refused again.' },
