@@ -193,7 +193,7 @@ describe('GET /bookings/export.csv', () => {
       'mutation($id: ID!) { markBookingPaid(id: $id, amount: 2050, note: "card terminal") { id } }',
       { id: paid.id },
     );
-    expect(marked.errors).toBeUndefined();
+    expect(marked.body.errors).toBeUndefined();
     // A part refund as the ledger leaves it (what a cancellation's refund writes on the booking).
     await h.deps.database.db
       .updateTable('bookings')
