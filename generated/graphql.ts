@@ -899,7 +899,7 @@ export type Mutation = {
   createAccommodation: Accommodation;
   /** Creates an API key; its value is in this answer only. */
   createApiKey: CreateApiKeyPayload;
-  /** Creates a PENDING booking after checking the object's hours and booking rules. */
+  /** Creates a booking (PENDING, or CONFIRMED when asked) after checking the object's hours and booking rules. */
   createBooking: BookingPayload;
   /** isDefault true makes it the tenant's default (the previous default stops being one). */
   createCancellationPolicy: CancellationPolicy;
@@ -1066,6 +1066,7 @@ export type MutationCreateBookingArgs = {
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   objectId: Scalars['ID']['input'];
   startTime: Scalars['DateTime']['input'];
+  status?: InputMaybe<BookingStatus>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 

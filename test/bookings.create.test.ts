@@ -175,6 +175,84 @@ describe('POST /bookings', () => {
   });
 });
 
+describe('POST /bookings with a status (the desk confirming at once, issue #41)', () => {
+  // In the order they were written: each carries its booking's sequence (one clock tick, so not created_at).
+  const eventsOf = async (v: Venue) =>
+    (
+      await h.deps.database.db
+        .selectFrom('events')
+        .select(['type', 'data'])
+        .where('tenant_id', '=', v.tenantId)
+        .execute()
+    ).sort(
+      (a, b) =>
+        String((a.data as any).booking.id).localeCompare(String((b.data as any).booking.id)) ||
+        (a.data as any).sequence - (b.data as any).sequence,
+    );
+
+  it('creates it CONFIRMED over REST: booking.created, then booking.confirmed as a confirm writes it', async () => {
+    const v = await buildVenue(h, { pricePerHour: 2000 });
+    const res = await post(v, { objectId: v.object.id, ...guest, ...SAT_10, status: 'CONFIRMED' });
+    expect(res.status).toBe(201);
+    expect(res.body.booking).toMatchObject({ status: 'CONFIRMED', totalPrice: 2000 });
+    const got = await h.request({
+      method: 'GET',
+      url: `/api/v1/tenants/${v.tenantId}/bookings/${res.body.booking.id}`,
+      apiKey: v.apiKey,
+    });
+    expect(got.body.booking.status).toBe('CONFIRMED');
+    const events = await eventsOf(v);
+    expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed']);
+    expect(events[0].data).toMatchObject({ booking: { id: res.body.booking.id, status: 'PENDING' }, sequence: 1 });
+    expect(events[1].data).toMatchObject({ booking: { id: res.body.booking.id, status: 'CONFIRMED' }, sequence: 2 });
+
+    // PENDING, said or left out, is the booking as before: one event.
+    const pending = await post(v, {
+      objectId: v.object.id,
+      ...guest,
+      startTime: '2026-11-21T12:00:00+01:00',
+      endTime: '2026-11-21T13:00:00+01:00',
+      status: 'PENDING',
+    });
+    expect(pending.status).toBe(201);
+    expect(pending.body.booking.status).toBe('PENDING');
+    const after = await eventsOf(v);
+    expect(after.filter((e) => (e.data as any).booking.id === pending.body.booking.id).map((e) => e.type)).toEqual([
+      'booking.created',
+    ]);
+    expect(after).toHaveLength(3);
+  });
+
+  it('takes the status through GraphQL too', async () => {
+    const v = await buildVenue(h);
+    const res = await h.graphql(
+      v.apiKey,
+      `mutation($o: ID!, $s: DateTime!, $e: DateTime!) {
+        createBooking(objectId: $o, guestName: "Ada", guestEmail: "ada@example.com", startTime: $s, endTime: $e, status: CONFIRMED) { booking { id status notifications { id } } } }`,
+      { o: v.object.id, s: SAT_10.startTime, e: SAT_10.endTime },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.createBooking.booking.status).toBe('CONFIRMED');
+    expect((await eventsOf(v)).map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed']);
+  });
+
+  it('refuses CANCELLED or COMPLETED with a 400 naming status, and writes nothing; an overlap stays a 409', async () => {
+    const v = await buildVenue(h);
+    for (const status of ['CANCELLED', 'COMPLETED']) {
+      const res = await post(v, { objectId: v.object.id, ...guest, ...SAT_10, status });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toContainEqual({ field: 'status', message: 'must be PENDING or CONFIRMED' });
+    }
+    expect(await countBookings(v)).toBe(0);
+    expect(await eventsOf(v)).toEqual([]);
+    expect((await post(v, { objectId: v.object.id, ...guest, ...SAT_10, status: 'CONFIRMED' })).status).toBe(201);
+    const overlap = await post(v, { objectId: v.object.id, ...guest, ...SAT_10, status: 'CONFIRMED' });
+    expect(overlap.status).toBe(409);
+    expect(await countBookings(v)).toBe(1);
+    expect((await eventsOf(v)).map((e) => e.type)).toEqual(['booking.created', 'booking.confirmed']);
+  });
+});
+
 describe('POST /bookings refuses, naming the rule and the field', () => {
   // [name, venue options, body overrides, status, code, field]
   const cases: [string, VenueOptions, Record<string, unknown>, number, string, string][] = [

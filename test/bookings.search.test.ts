@@ -186,6 +186,47 @@ describe('GET /bookings/export.csv', () => {
     expect(rows[0][header.indexOf('status')]).toBe('CONFIRMED');
   });
 
+  it("carries each booking's payment status and its paid and refunded amounts in the currency", async () => {
+    const [paid, refunded, unpaid] = made;
+    const marked = await h.graphql(
+      v.apiKey,
+      'mutation($id: ID!) { markBookingPaid(id: $id, amount: 2050, note: "card terminal") { id } }',
+      { id: paid.id },
+    );
+    expect(marked.body.errors).toBeUndefined();
+    // A part refund as the ledger leaves it (what a cancellation's refund writes on the booking).
+    await h.deps.database.db
+      .updateTable('bookings')
+      .set({
+        payment_status: 'PARTIALLY_REFUNDED',
+        amount_paid: 3000,
+        amount_refunded: 1275,
+        payment_provider: 'venue',
+      })
+      .where('id', '=', refunded.id)
+      .execute();
+    const res = await h.request({ method: 'GET', url: url(), apiKey: v.apiKey });
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parseCsv(res.text);
+    expect(header.slice(-3)).toEqual(['payment_status', 'amount_paid', 'amount_refunded']);
+    // The older columns keep their places.
+    expect(header.slice(0, 3)).toEqual(['id', 'guest_name', 'guest_email']);
+    expect(header.indexOf('created_at')).toBe(15);
+    const of = (id: string) => {
+      const row = rows.find((r) => r[0] === id);
+      if (!row) throw new Error(`no row for ${id}`);
+      return {
+        status: row[header.indexOf('payment_status')],
+        paid: row[header.indexOf('amount_paid')],
+        refunded: row[header.indexOf('amount_refunded')],
+        currency: row[header.indexOf('currency')],
+      };
+    };
+    expect(of(paid.id)).toEqual({ status: 'PAID', paid: '20.5', refunded: '0', currency: 'EUR' });
+    expect(of(refunded.id)).toEqual({ status: 'PARTIALLY_REFUNDED', paid: '30', refunded: '12.75', currency: 'EUR' });
+    expect(of(unpaid.id)).toEqual({ status: 'UNPAID', paid: '0', refunded: '0', currency: 'EUR' });
+  });
+
   it('quotes by RFC 4180 and neutralises spreadsheet formulas', async () => {
     const res = await h.request({ method: 'GET', url: url(), apiKey: v.apiKey });
     const [header, ...rows] = parseCsv(res.text);

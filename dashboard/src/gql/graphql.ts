@@ -647,10 +647,11 @@ export type DashboardDeskCreateBookingMutationVariables = Exact<{
   guestPhone?: string | null | undefined;
   startTime: string;
   endTime: string;
+  status?: BookingStatus | null | undefined;
 }>;
 
 
-export type DashboardDeskCreateBookingMutation = { createBooking: { booking: { id: string, guestName: string, startTime: string, endTime: string, totalPrice: number, currency: string } } };
+export type DashboardDeskCreateBookingMutation = { createBooking: { booking: { id: string, status: BookingStatus, guestName: string, startTime: string, endTime: string, totalPrice: number, currency: string } } };
 
 export type DashboardRescheduleBookingMutationVariables = Exact<{
   bookingId: string | number;
@@ -1722,7 +1723,7 @@ export const DashboardDeskQuoteDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DashboardDeskQuoteQuery, DashboardDeskQuoteQueryVariables>;
 export const DashboardDeskCreateBookingDocument = new TypedDocumentString(`
-    mutation DashboardDeskCreateBooking($objectId: ID!, $guestName: String!, $guestEmail: String!, $guestPhone: String, $startTime: DateTime!, $endTime: DateTime!) {
+    mutation DashboardDeskCreateBooking($objectId: ID!, $guestName: String!, $guestEmail: String!, $guestPhone: String, $startTime: DateTime!, $endTime: DateTime!, $status: BookingStatus) {
   createBooking(
     objectId: $objectId
     guestName: $guestName
@@ -1730,9 +1731,11 @@ export const DashboardDeskCreateBookingDocument = new TypedDocumentString(`
     guestPhone: $guestPhone
     startTime: $startTime
     endTime: $endTime
+    status: $status
   ) {
     booking {
       id
+      status
       guestName
       startTime
       endTime

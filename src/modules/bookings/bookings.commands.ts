@@ -48,6 +48,8 @@ export const CreateBooking = Type.Object({
   startTime: Instant({ message: 'must be an ISO 8601 timestamp with a time zone offset' }),
   endTime: Instant({ message: 'must be an ISO 8601 timestamp with a time zone offset' }),
   metadata: MetadataField(),
+  // A desk taking a booking over the counter confirms it at once; the other statuses need a booking first.
+  status: Nullable(OneOf(['PENDING', 'CONFIRMED'] as const, { message: 'must be PENDING or CONFIRMED' })),
 });
 export type CreateBooking = Omit<StaticDecode<typeof CreateBooking>, 'metadata'> & { metadata?: MetadataPatch | null };
 

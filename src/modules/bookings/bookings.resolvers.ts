@@ -74,14 +74,20 @@ export const bookingResolvers: Resolvers = {
     createBooking: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateBooking(a);
-      const { booking, object } = await inTransaction(ctx, (trx) =>
-        bookings.createBookingOfObject(trx, ctx.deps, tenantId, command),
-      );
+      const { booking, object } = await inTransaction(ctx, async (trx) => {
+        const created = await bookings.createBookingOfObject(trx, ctx.deps, tenantId, command);
+        if (command.status !== 'CONFIRMED') return created;
+        // The confirm the desk would send next, in the same transaction: one rule set, one event order.
+        const confirmed = await bookings.updateBookingStatus(trx, ctx.deps, tenantId, created.booking.id, {
+          status: 'CONFIRMED',
+        });
+        return { booking: confirmed.booking, object: created.object };
+      });
       // The answer's object as the transaction read it: no second read after the commit.
       primeRelated(ctx, { objects: [object], accommodations: [] });
-      // A booking is created PENDING, and no guest message is queued for that (only on
-      // confirmation, cancellation and rescheduling): its notifications are none, unread.
-      ctx.loaders.notificationsByBooking.prime(booking.id, []);
+      // A PENDING booking has no guest message queued (only confirmation, cancellation and
+      // rescheduling queue one): its notifications are none, unread. A confirmed one has its confirmation.
+      if (booking.status === 'PENDING') ctx.loaders.notificationsByBooking.prime(booking.id, []);
       return { booking };
     },
     updateBookingStatus: (_, a, ctx) => {

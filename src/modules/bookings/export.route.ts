@@ -37,6 +37,10 @@ export const BOOKINGS_CSV_HEADER = [
   'currency',
   'refund_amount',
   'created_at',
+  // Appended, so a reader that takes the columns by position still finds the older ones in place.
+  'payment_status',
+  'amount_paid',
+  'amount_refunded',
 ] as const;
 
 const CSV = 'text/csv';
@@ -65,6 +69,9 @@ function recordOf(b: BookingView, objects: Map<string, ObjectRow>, accommodation
     b.currency,
     decimal(b.refund_amount),
     b.created_at.toISOString(),
+    b.payment_status,
+    decimal(b.amount_paid),
+    decimal(b.amount_refunded),
   ]);
 }
 
@@ -108,7 +115,7 @@ const EXPORT_DOC: RouteDoc = {
   operationId: 'exportBookings',
   summary: 'Export the filtered bookings as CSV',
   description:
-    'Every booking matching the filters (those of GET /tenants/{tenantId}/bookings), by start time then id, as RFC 4180 CSV with a header row. Local times are in each accommodation’s zone (the time_zone column); amounts are decimal euros. Text starting with = + - @ (a spreadsheet formula) is prefixed with an apostrophe. Streamed: the rows are read a page at a time.',
+    'Every booking matching the filters (those of GET /tenants/{tenantId}/bookings), by start time then id, as RFC 4180 CSV with a header row. Local times are in each accommodation’s zone (the time_zone column); amounts (total_price, refund_amount, amount_paid, amount_refunded) are decimals in the currency column’s unit; payment_status is UNPAID, PAID, PARTIALLY_REFUNDED or REFUNDED. Text starting with = + - @ (a spreadsheet formula) is prefixed with an apostrophe. Streamed: the rows are read a page at a time.',
   tags: ['bookings'],
   params: {
     type: 'object',

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, execute, executeWithHeaders } from '../../api/client';
@@ -26,10 +26,15 @@ function messageFor(error: unknown, field: string, zone: string): string | undef
   return message ? inFormWords(message, zone) : undefined;
 }
 
+/** The guest name's limit, as the API's createBooking states it. */
+const GUEST_NAME_MAX = 200;
+
 /**
  * Taking a booking at the desk: object, local date and times (the venue's zone), the guest; the
  * price is quoted live as the times change (the same preview the API offers), and the booking is
- * created with an Idempotency-Key made once per form, so a double click or a retry books once.
+ * created with an Idempotency-Key per distinct request: a double click or a retry of the same
+ * request books once, and a request changed after a refusal is a new one (the server refuses a
+ * key reused with another body).
  */
 export function BookingForm({
   objects,
@@ -48,9 +53,12 @@ export function BookingForm({
   const [start, setStart] = useState(prefill.start);
   const minimum = objects.find((o) => o.id === prefill.objectId)?.minDurationMinutes ?? 60;
   const [end, setEnd] = useState(hhmmOf(Math.min(1440, minutesOf(prefill.start) + minimum)));
-  const [key, setKey] = useState(newIdempotencyKey);
+  const [nameLength, setNameLength] = useState(0);
+  // The key and the request it was first sent with: the same key only goes out with the same request.
+  const sent = useRef<{ key: string; request: string } | null>(null);
   const submitting = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const confirmHintId = useId();
 
   useEffect(() => formRef.current?.querySelector<HTMLInputElement>('input[name=guestName]')?.focus(), []);
 
@@ -65,13 +73,18 @@ export function BookingForm({
   });
 
   const create = useMutation({
-    mutationFn: (variables: {
+    mutationFn: ({
+      key,
+      ...variables
+    }: {
+      key: string;
       objectId: string;
       guestName: string;
       guestEmail: string;
       guestPhone: string | null;
       startTime: string;
       endTime: string;
+      status: 'PENDING' | 'CONFIRMED';
     }) => executeWithHeaders(CreateBookingMutation, variables, { 'Idempotency-Key': key }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['calendar'] });
@@ -89,19 +102,24 @@ export function BookingForm({
     submitting.current = true;
     const form = new FormData(event.currentTarget);
     const phone = formText(form, 'guestPhone').trim();
-    create.mutate({
+    const variables = {
       objectId,
       guestName: formText(form, 'guestName'),
       guestEmail: formText(form, 'guestEmail').trim(),
       guestPhone: phone || null,
       startTime,
       endTime,
-    });
+      status: form.get('confirmNow') === 'on' ? ('CONFIRMED' as const) : ('PENDING' as const),
+    };
+    const request = JSON.stringify(variables);
+    if (sent.current?.request !== request) sent.current = { key: newIdempotencyKey(), request };
+    create.mutate({ ...variables, key: sent.current.key });
   };
 
   const again = () => {
     create.reset();
-    setKey(newIdempotencyKey());
+    sent.current = null;
+    setNameLength(0);
   };
 
   const made = create.data?.createBooking.booking;
@@ -118,7 +136,8 @@ export function BookingForm({
           <Link to={`/bookings/${made.id}`} className="strong break">
             {made.guestName}
           </Link>
-          , {timeRange(made.startTime, made.endTime, zone)} ({zone}), {money(made.totalPrice, made.currency)}.
+          , {timeRange(made.startTime, made.endTime, zone)} ({zone}), {money(made.totalPrice, made.currency)},{' '}
+          {made.status === 'CONFIRMED' ? 'confirmed' : 'pending'}.
         </p>
         <div className="row-actions">
           <button type="button" className="button button-secondary" onClick={again}>
@@ -173,12 +192,14 @@ export function BookingForm({
           error={timeError('endTime')}
         />
       </div>
+      {/* No maxLength: a longer name (a paste) would be cut without a word; the API's refusal says why. */}
       <Field
         label="Guest name"
         name="guestName"
         required
-        maxLength={200}
         autoComplete="off"
+        onChange={(e) => setNameLength(e.target.value.length)}
+        hint={`Up to ${GUEST_NAME_MAX} characters${nameLength > GUEST_NAME_MAX ? ` (now ${nameLength})` : ''}`}
         error={messageFor(error, 'guestName', zone)}
       />
       <div className="form-row">
@@ -198,6 +219,14 @@ export function BookingForm({
           hint="Optional; the door code goes there by SMS"
           error={messageFor(error, 'guestPhone', zone)}
         />
+      </div>
+      <div className="field">
+        <label className="checkbox">
+          <input type="checkbox" name="confirmNow" aria-describedby={confirmHintId} /> Confirm now
+        </label>
+        <p className="field-hint" id={confirmHintId}>
+          Booked as confirmed: the guest gets the confirmation at once, as when you confirm a pending booking.
+        </p>
       </div>
       <p className="price-line" aria-live="polite">
         {quote.data ? (

@@ -79,6 +79,7 @@ export const CreateBookingMutation = graphql(`
     $guestPhone: String
     $startTime: DateTime!
     $endTime: DateTime!
+    $status: BookingStatus
   ) {
     createBooking(
       objectId: $objectId
@@ -87,9 +88,11 @@ export const CreateBookingMutation = graphql(`
       guestPhone: $guestPhone
       startTime: $startTime
       endTime: $endTime
+      status: $status
     ) {
       booking {
         id
+        status
         guestName
         startTime
         endTime
