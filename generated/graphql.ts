@@ -956,7 +956,7 @@ export type Mutation = {
    * the rules and the no-overlap check of creation, the price recomputed, one booking.rescheduled event.
    */
   rescheduleBooking: RescheduleBookingPayload;
-  /** Queues a sent or failed notification again, due at once, with a fresh retry schedule. */
+  /** Queues a sent, failed or unknown notification again, due at once, with a fresh retry schedule. */
   resendNotification: Notification;
   /** Revokes a key; it stops working at once. */
   revokeApiKey: ApiKey;
@@ -1573,8 +1573,12 @@ export type NotificationStatus =
   | 'FAILED'
   /** Waiting to be sent, or to be tried again after a failure. */
   | 'PENDING'
+  /** Being sent now: recorded before it went to the SMTP server or the SMS provider, the outcome not yet. */
+  | 'SENDING'
   /** The SMTP server or the SMS provider took it. */
-  | 'SENT';
+  | 'SENT'
+  /** The send started but its outcome was never recorded (the database failed, or the process died, mid-send): the guest may have it or not. Never sent again on its own; resendNotification sends it again. */
+  | 'UNKNOWN';
 
 /** How a test mail went. */
 export type NotificationTestResult = {

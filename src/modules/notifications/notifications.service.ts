@@ -146,7 +146,9 @@ export async function queueBookingNotifications(
 
 /**
  * Sends a notification again: queued at once with a fresh retry schedule. A notification still
- * waiting is refused (it goes out anyway); a cancelled reminder is not brought back.
+ * waiting is refused (it goes out anyway), and so is one being sent right now (its outcome is not
+ * known yet); an UNKNOWN one (its send's outcome was never recorded) is resent, by hand only. A
+ * cancelled reminder is not brought back.
  */
 export async function resendNotification(
   trx: Executor,
@@ -160,6 +162,11 @@ export async function resendNotification(
     throw conflict(
       'notification_pending',
       'The notification has not been sent yet; it is queued and will be tried again on its own',
+    );
+  if (row.status === 'sending')
+    throw conflict(
+      'notification_sending',
+      'The notification is being sent right now; if its outcome is not recorded it becomes UNKNOWN and can be resent then',
     );
   if (row.status === 'cancelled')
     throw conflict(
