@@ -103,7 +103,14 @@ const jsQR = ((jsQRModule as unknown as { default?: DecodeQr }).default ?? jsQRM
 const HOSTILE_NAME = `Ada <script>alert(1)</script> O'Brien & "Co"`;
 
 async function venueWithBooking(
-  options: { timeZone?: string; start?: string; end?: string; phone?: string | null; email?: string } = {},
+  options: {
+    timeZone?: string;
+    start?: string;
+    end?: string;
+    phone?: string | null;
+    email?: string;
+    guestName?: string;
+  } = {},
 ) {
   const v = await buildVenue(h, { pricePerHour: 2400, timeZone: options.timeZone });
   const created = await request({
@@ -112,7 +119,7 @@ async function venueWithBooking(
     apiKey: v.apiKey,
     body: {
       objectId: v.object.id,
-      guestName: HOSTILE_NAME,
+      guestName: options.guestName ?? HOSTILE_NAME,
       guestEmail: options.email ?? `guest-${v.tenantId.slice(0, 8)}@example.com`,
       guestPhone: options.phone === undefined ? '+49 (30) 1234-567' : options.phone,
       startTime: options.start ?? '2026-11-21T10:00:00Z',
@@ -246,6 +253,22 @@ describe('a booking confirmed through REST', () => {
         recipient: '+49301234567',
       }),
     ]);
+  });
+
+  it('#42: a DQUOTE in the guest name does not rewrite the invitation’s ATTENDEE (no escape exists in a parameter value)', async () => {
+    const v = await venueWithBooking({ guestName: 'Mallory";ROLE=CHAIR;RSVP=TRUE;CN="Boss\\' });
+    const confirmed = await request({ method: 'PATCH', url: v.url, apiKey: v.apiKey, body: { status: 'CONFIRMED' } });
+    expect(confirmed.status).toBe(200);
+    expect(await sender.drain()).toMatchObject({ sent: 2, failed: 0 });
+    const { text, event } = calendarOf(mailsTo(v.email)[0]);
+    const unfolded = text.replace(/\r\n[ \t]/g, '');
+    const line = unfolded.split('\r\n').find((l) => l.startsWith('ATTENDEE'));
+    expect(line).toBe(
+      `ATTENDEE;ROLE=REQ-PARTICIPANT;CN="Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/":MAILTO:${v.email}`,
+    );
+    const attendee = event.attendee as unknown as { params: Record<string, string>; val: string };
+    expect(attendee.params).toEqual({ ROLE: 'REQ-PARTICIPANT', CN: "Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/" });
+    expect(attendee.val.toLowerCase()).toBe(`mailto:${v.email}`);
   });
 
   it('rescheduled (GraphQL): the new times, a new QR code the old one is not, the same UID with a higher SEQUENCE; cancelled: the refund and CANCEL for that UID', async () => {
