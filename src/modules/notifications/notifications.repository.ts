@@ -234,3 +234,8 @@ export async function requeue(db: Executor, tenantId: string, id: string, now: D
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** FOR NO KEY UPDATE: waits for the tenant's other test mail, not for its bookings' inserts (KEY SHARE). */
+export async function lockTenant(trx: Executor, tenantId: string): Promise<void> {
+  await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst();
+}

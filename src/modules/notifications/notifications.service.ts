@@ -175,3 +175,14 @@ export async function resendNotification(
     );
   return repo.requeue(trx, tenantId, row.id, deps.now());
 }
+
+/** The notification's status before a resend (for the audit entry); null when there is none. */
+export async function statusOfNotification(db: Executor, tenantId: string, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  return (await repo.findNotificationForUpdate(db, tenantId, id))?.status ?? null;
+}
+
+/** Serializes a tenant's test mails (the hourly limit is counted on the audit log). */
+export async function lockTenantForTestEmail(trx: Executor, tenantId: string): Promise<void> {
+  await repo.lockTenant(trx, tenantId);
+}
