@@ -5,7 +5,6 @@ import { sql, type Kysely } from 'kysely';
 // 'sending' (committed) before it leaves and reconciled after; a 'sending' row whose outcome was
 // never recorded becomes 'unknown' once its lease ends, for staff to look at and resend by hand.
 // The sweep looks for expired 'sending' rows, hence the partial index beside notifications_due.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE notifications DROP CONSTRAINT notifications_status_check`.execute(db);
   await sql`ALTER TABLE notifications ADD CONSTRAINT notifications_status_check
@@ -15,7 +14,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX notifications_sending`.execute(db);
   await sql`UPDATE notifications SET status = 'failed' WHERE status IN ('sending', 'unknown')`.execute(db);

@@ -263,9 +263,7 @@ describe('a booking confirmed through REST', () => {
     const { text, event } = calendarOf(mailsTo(v.email)[0]);
     const unfolded = text.replace(/\r\n[ \t]/g, '');
     const line = unfolded.split('\r\n').find((l) => l.startsWith('ATTENDEE'));
-    expect(line).toBe(
-      `ATTENDEE;ROLE=REQ-PARTICIPANT;CN="Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/":MAILTO:${v.email}`,
-    );
+    expect(line).toBe(`ATTENDEE;ROLE=REQ-PARTICIPANT;CN="Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/":MAILTO:${v.email}`);
     const attendee = event.attendee as unknown as { params: Record<string, string>; val: string };
     expect(attendee.params).toEqual({ ROLE: 'REQ-PARTICIPANT', CN: "Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/" });
     expect(attendee.val.toLowerCase()).toBe(`mailto:${v.email}`);

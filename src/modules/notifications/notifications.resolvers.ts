@@ -34,10 +34,17 @@ export const notificationResolvers: Resolvers = {
       return inTransaction(ctx, async (trx) => {
         const before = await notifications.getNotificationSettings(trx, ctx.deps, tenantId);
         const after = await notifications.updateNotificationSettings(trx, ctx.deps, tenantId, command);
-        await audit(ctx, trx, tenantId, 'notification_settings.updated', { type: 'tenant', id: tenantId }, {
-          before: auditedSettings(before),
-          after: auditedSettings(after),
-        });
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'notification_settings.updated',
+          { type: 'tenant', id: tenantId },
+          {
+            before: auditedSettings(before),
+            after: auditedSettings(after),
+          },
+        );
         return after;
       });
     },
@@ -46,13 +53,20 @@ export const notificationResolvers: Resolvers = {
       return inTransaction(ctx, async (trx) => {
         const before = await notifications.statusOfNotification(trx, tenantId, a.id);
         const row = await notifications.resendNotification(trx, ctx.deps, tenantId, a.id);
-        await audit(ctx, trx, tenantId, 'notification.resent', { type: 'notification', id: row.id }, {
-          bookingId: row.booking_id,
-          channel: row.channel,
-          kind: row.kind,
-          recipient: row.recipient,
-          previousStatus: before,
-        });
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'notification.resent',
+          { type: 'notification', id: row.id },
+          {
+            bookingId: row.booking_id,
+            channel: row.channel,
+            kind: row.kind,
+            recipient: row.recipient,
+            previousStatus: before,
+          },
+        );
         return row;
       });
     },

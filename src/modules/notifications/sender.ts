@@ -145,7 +145,12 @@ export class NotificationSender {
     const next =
       error === null ? null : attempts >= MAX_NOTIFICATION_ATTEMPTS ? null : nextNotificationAttempt(attempts, at);
     const status = error === null ? 'sent' : next ? 'pending' : 'failed';
-    await repo.settle(this.db, row, leaseUntil, send ? 'sending' : 'pending', { status, error, nextAttemptAt: next, at });
+    await repo.settle(this.db, row, leaseUntil, send ? 'sending' : 'pending', {
+      status,
+      error,
+      nextAttemptAt: next,
+      at,
+    });
     const outcome = status === 'sent' ? 'success' : status === 'failed' ? 'given_up' : 'failure';
     this.options.deps.metrics?.observeNotification(row.channel, outcome);
     if (span) {
