@@ -212,7 +212,8 @@ export type AuditLogEdge = {
  * webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, booking.guest_updated,
  * booking.marked_paid, tenant_settings.updated, accommodation.created, accommodation.updated,
  * accommodation.deleted, object.created, object.updated, object.deleted, object.opening_hours_changed,
- * object.special_date_set, object.special_date_removed, object.booking_rules_changed.
+ * object.special_date_set, object.special_date_removed, object.booking_rules_changed,
+ * notification_settings.updated, notification.resent, notification.test_email_sent.
  */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';
@@ -958,7 +959,7 @@ export type Mutation = {
    * the rules and the no-overlap check of creation, the price recomputed, one booking.rescheduled event.
    */
   rescheduleBooking: RescheduleBookingPayload;
-  /** Queues a sent or failed notification again, due at once, with a fresh retry schedule. */
+  /** Queues a sent, failed or unknown notification again, due at once, with a fresh retry schedule. */
   resendNotification: Notification;
   /** Revokes a key; it stops working at once. */
   revokeApiKey: ApiKey;
@@ -1576,8 +1577,12 @@ export type NotificationStatus =
   | 'FAILED'
   /** Waiting to be sent, or to be tried again after a failure. */
   | 'PENDING'
+  /** Being sent now: recorded before it went to the SMTP server or the SMS provider, the outcome not yet. */
+  | 'SENDING'
   /** The SMTP server or the SMS provider took it. */
-  | 'SENT';
+  | 'SENT'
+  /** The send started but its outcome was never recorded (the database failed, or the process died, mid-send): the guest may have it or not. Never sent again on its own; resendNotification sends it again. */
+  | 'UNKNOWN';
 
 /** How a test mail went. */
 export type NotificationTestResult = {

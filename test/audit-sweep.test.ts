@@ -23,9 +23,12 @@ const ADDRESS = '198.51.100.23';
 const NOT_AUDITED: Record<string, string> = {
   markBookingPaid: 'audited (booking.marked_paid); a payment of a booking, covered in test/payments.test.ts',
   updateTenantSettings: 'audited (tenant_settings.updated); covered in test/payments.test.ts',
-  updateNotificationSettings: 'guest mail and SMS settings: no access, door or webhook changes',
-  resendNotification: "queues a guest message again; the booking's notification log records it",
-  sendTestNotificationEmail: 'sends a test mail to the caller; changes nothing',
+  updateNotificationSettings:
+    'audited (notification_settings.updated); covered in test/notifications.test.ts › #42: audits and the test-mail limit',
+  resendNotification:
+    'audited (notification.resent); needs a sent notification (SMTP peer): test/notifications.test.ts › #42: audits …',
+  sendTestNotificationEmail:
+    'audited (notification.test_email_sent), 5 an hour per tenant; needs an SMTP peer: test/notifications.test.ts › #42 …',
   changePassword: 'audited (user.password_changed); needs a dashboard session: test/dashboard-users.test.ts',
   createBooking: 'bookings have their own event history',
   rescheduleBooking: 'bookings have their own event history',

@@ -103,7 +103,14 @@ const jsQR = ((jsQRModule as unknown as { default?: DecodeQr }).default ?? jsQRM
 const HOSTILE_NAME = `Ada <script>alert(1)</script> O'Brien & "Co"`;
 
 async function venueWithBooking(
-  options: { timeZone?: string; start?: string; end?: string; phone?: string | null; email?: string } = {},
+  options: {
+    timeZone?: string;
+    start?: string;
+    end?: string;
+    phone?: string | null;
+    email?: string;
+    guestName?: string;
+  } = {},
 ) {
   const v = await buildVenue(h, { pricePerHour: 2400, timeZone: options.timeZone });
   const created = await request({
@@ -112,7 +119,7 @@ async function venueWithBooking(
     apiKey: v.apiKey,
     body: {
       objectId: v.object.id,
-      guestName: HOSTILE_NAME,
+      guestName: options.guestName ?? HOSTILE_NAME,
       guestEmail: options.email ?? `guest-${v.tenantId.slice(0, 8)}@example.com`,
       guestPhone: options.phone === undefined ? '+49 (30) 1234-567' : options.phone,
       startTime: options.start ?? '2026-11-21T10:00:00Z',
@@ -246,6 +253,20 @@ describe('a booking confirmed through REST', () => {
         recipient: '+49301234567',
       }),
     ]);
+  });
+
+  it('#42: a DQUOTE in the guest name does not rewrite the invitation’s ATTENDEE (no escape exists in a parameter value)', async () => {
+    const v = await venueWithBooking({ guestName: 'Mallory";ROLE=CHAIR;RSVP=TRUE;CN="Boss\\' });
+    const confirmed = await request({ method: 'PATCH', url: v.url, apiKey: v.apiKey, body: { status: 'CONFIRMED' } });
+    expect(confirmed.status).toBe(200);
+    expect(await sender.drain()).toMatchObject({ sent: 2, failed: 0 });
+    const { text, event } = calendarOf(mailsTo(v.email)[0]);
+    const unfolded = text.replace(/\r\n[ \t]/g, '');
+    const line = unfolded.split('\r\n').find((l) => l.startsWith('ATTENDEE'));
+    expect(line).toBe(`ATTENDEE;ROLE=REQ-PARTICIPANT;CN="Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/":MAILTO:${v.email}`);
+    const attendee = event.attendee as unknown as { params: Record<string, string>; val: string };
+    expect(attendee.params).toEqual({ ROLE: 'REQ-PARTICIPANT', CN: "Mallory',ROLE=CHAIR,RSVP=TRUE,CN='Boss/" });
+    expect(attendee.val.toLowerCase()).toBe(`mailto:${v.email}`);
   });
 
   it('rescheduled (GraphQL): the new times, a new QR code the old one is not, the same UID with a higher SEQUENCE; cancelled: the refund and CANCEL for that UID', async () => {
@@ -888,5 +909,92 @@ describe('the reminder', () => {
         .map((m) => m.parsed.subject?.split(':')[0])
         .sort(),
     ).toEqual(['Your booking has moved', 'Your booking is cancelled', 'Your booking is confirmed']);
+  });
+});
+
+describe('#42: audits and the test-mail limit', () => {
+  const auditOf = async (apiKey: string) => {
+    const res = await gql(
+      apiKey,
+      '{ auditLog(first: 50) { edges { node { action targetType targetId details actor { type label } } } } }',
+    );
+    expect(res.body.errors, res.text).toBeUndefined();
+    return (
+      res.body.data.auditLog.edges as {
+        node: {
+          action: string;
+          targetType: string;
+          targetId: string;
+          details: Record<string, unknown>;
+          actor: { type: string; label: string };
+        };
+      }[]
+    ).map((e) => e.node);
+  };
+
+  it('updateNotificationSettings and resendNotification are recorded in the audit log, with who, before and after', async () => {
+    const v = await venueWithBooking();
+    const updated = await gql(
+      v.apiKey,
+      `mutation { updateNotificationSettings(input: { senderName: "Front Desk", smsEnabled: false }) { senderName } }`,
+    );
+    expect(updated.body.errors, updated.text).toBeUndefined();
+    await request({ method: 'PATCH', url: v.url, apiKey: v.apiKey, body: { status: 'CONFIRMED' } });
+    expect(await sender.drain()).toMatchObject({ sent: 1 });
+    const log = await gql(v.apiKey, `query($id: ID!) { booking(id: $id) { notifications { id } } }`, {
+      id: v.bookingId,
+    });
+    const id = log.body.data.booking.notifications[0].id as string;
+    const resent = await gql(v.apiKey, `mutation($id: ID!) { resendNotification(id: $id) { status } }`, { id });
+    expect(resent.body.data.resendNotification.status).toBe('PENDING');
+
+    const entries = await auditOf(v.apiKey);
+    const settings = entries.find((e) => e.action === 'notification_settings.updated');
+    expect(settings).toMatchObject({
+      targetType: 'tenant',
+      targetId: v.tenantId,
+      actor: { type: 'apiKey' },
+      details: {
+        before: { senderName: null, smsEnabled: true, emailEnabled: true },
+        after: { senderName: 'Front Desk', smsEnabled: false, emailEnabled: true },
+      },
+    });
+    const resend = entries.find((e) => e.action === 'notification.resent');
+    expect(resend).toMatchObject({
+      targetType: 'notification',
+      targetId: id,
+      actor: { type: 'apiKey' },
+      details: { bookingId: v.bookingId, channel: 'email', recipient: v.email, previousStatus: 'sent' },
+    });
+    // A refused resend (still pending) records nothing.
+    const refused = await gql(v.apiKey, `mutation($id: ID!) { resendNotification(id: $id) { status } }`, { id });
+    expect(refused.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect((await auditOf(v.apiKey)).filter((e) => e.action === 'notification.resent')).toHaveLength(1);
+  });
+
+  it('sendTestNotificationEmail: 5 an hour per tenant (then RATE_LIMITED, nothing sent), each audited with its recipient; another tenant has its own', async () => {
+    const v = await buildVenue(h);
+    const other = await buildVenue(h);
+    const to = (i: number) => `probe-${i}-${v.tenantId.slice(0, 8)}@elsewhere.example`;
+    const send = (apiKey: string, address: string) =>
+      gql(apiKey, `mutation($to: String!) { sendTestNotificationEmail(to: $to) { success error } }`, { to: address });
+    for (let i = 0; i < 5; i += 1) {
+      const ok = await send(v.apiKey, to(i));
+      expect(ok.body.data?.sendTestNotificationEmail, ok.text).toEqual({ success: true, error: null });
+    }
+    const limited = await send(v.apiKey, to(5));
+    expect(limited.body.errors?.[0].extensions.code, limited.text).toBe('RATE_LIMITED');
+    expect(mailsTo(to(5))).toHaveLength(0);
+    expect([0, 1, 2, 3, 4].map((i) => mailsTo(to(i)).length)).toEqual([1, 1, 1, 1, 1]);
+    const entries = (await auditOf(v.apiKey)).filter((e) => e.action === 'notification.test_email_sent');
+    expect(entries.map((e) => e.details.to).sort()).toEqual([0, 1, 2, 3, 4].map(to).sort());
+    expect(entries[0]).toMatchObject({ targetType: 'tenant', targetId: v.tenantId, actor: { type: 'apiKey' } });
+
+    const elsewhere = await send(other.apiKey, `desk-${other.tenantId.slice(0, 8)}@example.com`);
+    expect(elsewhere.body.data.sendTestNotificationEmail.success).toBe(true);
+    // An hour later the tenant may send again.
+    h.clock.set(new Date(h.clock.now().getTime() + 3_600_000 + 1000));
+    const later = await send(v.apiKey, to(6));
+    expect(later.body.data?.sendTestNotificationEmail, later.text).toEqual({ success: true, error: null });
   });
 });

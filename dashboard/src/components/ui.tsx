@@ -219,6 +219,9 @@ const badgeTones: Record<string, string> = {
   REVOKED: 'danger',
   SUCCEEDED: 'success',
   FAILED: 'danger',
+  // Guest notifications: at the peer now; its outcome never recorded (staff check, resend by hand).
+  SENDING: 'info',
+  UNKNOWN: 'danger',
   online: 'success',
   offline: 'danger',
   allowed: 'success',

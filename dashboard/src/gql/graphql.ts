@@ -145,8 +145,12 @@ export type NotificationStatus =
   | 'FAILED'
   /** Waiting to be sent, or to be tried again after a failure. */
   | 'PENDING'
+  /** Being sent now: recorded before it went to the SMTP server or the SMS provider, the outcome not yet. */
+  | 'SENDING'
   /** The SMTP server or the SMS provider took it. */
-  | 'SENT';
+  | 'SENT'
+  /** The send started but its outcome was never recorded (the database failed, or the process died, mid-send): the guest may have it or not. Never sent again on its own; resendNotification sends it again. */
+  | 'UNKNOWN';
 
 /** Where a booking's money is: nothing paid yet, paid, or (partly) given back. */
 export type PaymentStatus =

@@ -278,7 +278,7 @@ export interface NotificationSettingsTable {
 
 export type NotificationChannel = 'email' | 'sms';
 export type NotificationKind = 'confirmed' | 'rescheduled' | 'cancelled' | 'reminder';
-export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'cancelled';
+export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'unknown' | 'cancelled';
 
 /** What a notification tells, as it was when the change committed (docs/notifications.md). */
 export interface NotificationData {

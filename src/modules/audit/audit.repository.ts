@@ -45,6 +45,23 @@ export async function countAuditEntries(db: Executor, tenantId: string): Promise
   ).n;
 }
 
+export async function countAuditActionsSince(
+  db: Executor,
+  tenantId: string,
+  action: string,
+  since: Date,
+): Promise<number> {
+  return (
+    await db
+      .selectFrom('audit_log')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('tenant_id', '=', tenantId)
+      .where('action', '=', action)
+      .where('occurred_at', '>=', since)
+      .executeTakeFirstOrThrow()
+  ).n;
+}
+
 export async function userEmail(db: Executor, userId: string): Promise<string | undefined> {
   return (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
 }

@@ -50,6 +50,9 @@ export const AUDIT_ACTIONS = [
   'object.special_date_set',
   'object.special_date_removed',
   'object.booking_rules_changed',
+  'notification_settings.updated',
+  'notification.resent',
+  'notification.test_email_sent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -82,6 +85,16 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
     details: event.details ?? {},
     ip: event.ip ?? null,
   });
+}
+
+/** How many entries of `action` the tenant's log has since `since` (a limit counted on the log itself). */
+export async function countAuditActionsSince(
+  db: Executor,
+  tenantId: string,
+  action: AuditAction,
+  since: Date,
+): Promise<number> {
+  return repo.countAuditActionsSince(db, tenantId, action, since);
 }
 
 export const userActor = (user: { id: string; email: string }): AuditActor => ({

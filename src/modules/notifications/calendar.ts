@@ -19,6 +19,17 @@ export interface CalendarInput {
   domain: string;
 }
 
+/**
+ * A name for a CN parameter. RFC 5545 has no escape inside a parameter value and allows no DQUOTE
+ * in a quoted one: ical-generator writes `\"` (and `\\` for a backslash), which readers take as
+ * the value's end, so a guest named `x";ROLE=CHAIR;CN="y` rewrote the ATTENDEE. A DQUOTE becomes an
+ * apostrophe, a backslash a slash, control characters a space; a semicolon a comma too, because
+ * readers such as node-ical split parameters on it even inside quotes.
+ */
+export function paramSafe(value: string): string {
+  return headerSafe(value).replace(/"/g, "'").replace(/\\/g, '/').replace(/;/g, ',');
+}
+
 export const bookingUid = (bookingId: string, domain: string): string => `booking-${bookingId}@${domain}`;
 
 export function bookingCalendar(input: CalendarInput): string {
@@ -35,8 +46,8 @@ export function bookingCalendar(input: CalendarInput): string {
     end: new Date(data.booking.endTime),
     summary: headerSafe(`${data.booking.objectName} at ${data.accommodation.name}`),
     location: headerSafe(`${data.accommodation.name}, ${data.accommodation.address}`),
-    organizer: { name: headerSafe(data.accommodation.name), email: input.organizerEmail },
-    attendees: [{ email: input.guestEmail, name: headerSafe(data.booking.guestName) }],
+    organizer: { name: paramSafe(data.accommodation.name), email: input.organizerEmail },
+    attendees: [{ email: input.guestEmail, name: paramSafe(data.booking.guestName) }],
     status: input.method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   });
   return calendar.toString();

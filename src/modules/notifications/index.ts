@@ -38,7 +38,7 @@ declare module '../../kernel/deps.js' {
 /** The notifications module (src/app/modules.ts lists it; docs/notifications.md). */
 export const notificationsModule = defineModule({
   name: 'notifications',
-  dependsOn: ['access'],
+  dependsOn: ['access', 'audit'],
   typeDefs: ['notifications.graphql'],
   resolvers: notificationResolvers,
   loaders: createNotificationLoaders,

@@ -87,3 +87,9 @@ export function localRange(start: Date | string, end: Date | string, timeZone: s
 export function money(minor: number, currency: string): string {
   return `${currency} ${(minor / 100).toFixed(2)}`;
 }
+
+/**
+ * Test mails a tenant may send an hour (sendTestNotificationEmail, to any address): enough to try
+ * a setting a few times, too few to relay mail through Portier's SMTP account.
+ */
+export const TEST_EMAILS_PER_HOUR = 5;

@@ -125,25 +125,69 @@ export interface Outcome {
 }
 
 /**
- * Records an attempt, only while the claim is still this sender's (next_attempt_at is its lease):
- * a sender whose lease ran out does not overwrite the outcome of the one that took over.
+ * Records, before the message leaves, that it is being sent: committed on its own, so if nothing
+ * after it is recorded the row stays 'sending' and no sender takes it again (claimDue takes only
+ * 'pending'); sweepUnknownSends makes it 'unknown' when the lease ends. Only while the claim is
+ * still this sender's. The lease stays in next_attempt_at: it is when the sweep may give up on it.
  */
-export async function settle(db: Executor, row: NotificationRow, leaseUntil: Date, outcome: Outcome): Promise<boolean> {
+export async function markSending(db: Executor, row: NotificationRow, leaseUntil: Date): Promise<boolean> {
   const result = await db
     .updateTable('notifications')
-    .set((eb) => ({
-      status: outcome.status,
-      attempts: eb('attempts', '+', 1),
-      next_attempt_at: outcome.nextAttemptAt,
-      last_error: outcome.error,
-      sent_at: outcome.status === 'sent' ? outcome.at : null,
-    }))
+    .set({ status: 'sending', attempts: row.attempts + 1 })
     .where('tenant_id', '=', row.tenant_id)
     .where('id', '=', row.id)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '=', leaseUntil)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records an attempt, only while the claim is still this sender's (next_attempt_at is its lease):
+ * a sender whose lease ran out does not overwrite the outcome of the one that took over, nor the
+ * sweep's 'unknown'. `from` is 'sending' once the message went to the peer (markSending), 'pending'
+ * when it failed before (composing it, reading the guest's key).
+ */
+export async function settle(
+  db: Executor,
+  row: NotificationRow,
+  leaseUntil: Date,
+  from: 'pending' | 'sending',
+  outcome: Outcome,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('notifications')
+    .set({
+      status: outcome.status,
+      attempts: row.attempts + 1,
+      next_attempt_at: outcome.nextAttemptAt,
+      last_error: outcome.error,
+      sent_at: outcome.status === 'sent' ? outcome.at : null,
+    })
+    .where('tenant_id', '=', row.tenant_id)
+    .where('id', '=', row.id)
+    .where('status', '=', from)
+    .where('next_attempt_at', '=', leaseUntil)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export const UNKNOWN_OUTCOME_ERROR =
+  'the send started but its outcome was never recorded: the guest may or may not have received it (check with the guest; resendNotification sends it again)';
+
+/**
+ * Sends whose lease ended while still 'sending' (the outcome's write failed, or the process died
+ * mid-send) become 'unknown': never sent again on their own, shown to staff, resendable by hand.
+ * Returns how many.
+ */
+export async function sweepUnknownSends(db: Executor, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ status: 'unknown', next_attempt_at: null, last_error: UNKNOWN_OUTCOME_ERROR, sent_at: null })
+    .where('status', '=', 'sending')
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** The notifications of bookings the caller already read under its tenant, oldest first (email before SMS). */
@@ -189,4 +233,9 @@ export async function requeue(db: Executor, tenantId: string, id: string, now: D
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** FOR NO KEY UPDATE: waits for the tenant's other test mail, not for its bookings' inserts (KEY SHARE). */
+export async function lockTenant(trx: Executor, tenantId: string): Promise<void> {
+  await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst();
 }

@@ -146,7 +146,9 @@ export async function queueBookingNotifications(
 
 /**
  * Sends a notification again: queued at once with a fresh retry schedule. A notification still
- * waiting is refused (it goes out anyway); a cancelled reminder is not brought back.
+ * waiting is refused (it goes out anyway), and so is one being sent right now (its outcome is not
+ * known yet); an UNKNOWN one (its send's outcome was never recorded) is resent, by hand only. A
+ * cancelled reminder is not brought back.
  */
 export async function resendNotification(
   trx: Executor,
@@ -161,10 +163,26 @@ export async function resendNotification(
       'notification_pending',
       'The notification has not been sent yet; it is queued and will be tried again on its own',
     );
+  if (row.status === 'sending')
+    throw conflict(
+      'notification_sending',
+      'The notification is being sent right now; if its outcome is not recorded it becomes UNKNOWN and can be resent then',
+    );
   if (row.status === 'cancelled')
     throw conflict(
       'notification_cancelled',
       'A reminder superseded by a later change of the booking cannot be sent again',
     );
   return repo.requeue(trx, tenantId, row.id, deps.now());
+}
+
+/** The notification's status before a resend (for the audit entry); null when there is none. */
+export async function statusOfNotification(db: Executor, tenantId: string, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null;
+  return (await repo.findNotificationForUpdate(db, tenantId, id))?.status ?? null;
+}
+
+/** Serializes a tenant's test mails (the hourly limit is counted on the audit log). */
+export async function lockTenantForTestEmail(trx: Executor, tenantId: string): Promise<void> {
+  await repo.lockTenant(trx, tenantId);
 }

@@ -12,9 +12,10 @@ import { inSpan, SpanKind, SpanStatusCode, type Span } from '../../kernel/tracin
 
 // The notification sender: claims due notifications (FOR UPDATE SKIP LOCKED, with a lease), sends
 // them, and records each outcome. It runs beside the webhook dispatcher, in the API process and in
-// `npm run worker`; several may run on one database. Delivery is at least once: a sender killed
-// after the SMTP server took a mail but before the outcome was recorded sends it again when the
-// lease ends, with the same Message-ID (docs/notifications.md).
+// `npm run worker`; several may run on one database. Delivery is at most once: a send is recorded
+// as 'sending' (committed) before it leaves, so when its outcome cannot be recorded (the database
+// connection broke, the process died) it is never sent again on its own; the sweep makes it
+// 'unknown' for staff when the lease ends (docs/notifications.md, "Delivery").
 
 export interface NotificationSenderOptions {
   deps: AppDeps;
@@ -72,10 +73,12 @@ export class NotificationSender {
     if (free <= 0) return [];
     const now = this.now;
     const leaseUntil = new Date(now.getTime() + this.leaseMs);
+    await this.sweep(now);
     const rows = await this.db.transaction().execute((trx) => repo.claimDue(trx, now, leaseUntil, free));
     return rows.map((row) => {
       const attempt = this.attempt(row, leaseUntil).catch((error: unknown) => {
-        // The notification stays claimed until its lease ends, then it is tried again.
+        // Before the send was recorded as started: the row is still 'pending' and is tried again
+        // when its lease ends. After: it stays 'sending' and the sweep makes it 'unknown'.
         this.log.error({ err: error, notificationId: row.id }, 'recording a notification attempt failed');
         return null;
       });
@@ -83,6 +86,16 @@ export class NotificationSender {
       this.inFlight.add(tracked);
       return attempt;
     });
+  }
+
+  private async sweep(now: Date): Promise<void> {
+    try {
+      const unknown = await repo.sweepUnknownSends(this.db, now);
+      if (unknown > 0)
+        this.log.warn({ unknown }, 'notification sends whose outcome was never recorded are now UNKNOWN (not resent)');
+    } catch (error) {
+      this.log.error({ err: error }, 'sweeping unrecorded notification sends failed');
+    }
   }
 
   private attempt(row: NotificationRow, leaseUntil: Date): Promise<'sent' | 'failed' | 'retry'> {
@@ -112,17 +125,32 @@ export class NotificationSender {
     span: Span | undefined,
   ): Promise<'sent' | 'failed' | 'retry'> {
     let error: string | null = null;
+    let send: (() => Promise<void>) | undefined;
     try {
-      await this.deliver(row);
+      send = await this.prepare(row);
     } catch (e) {
       error = (e as Error).message || 'send failed';
+    }
+    if (send) {
+      // Committed before the message leaves (at most once): if it is not, nothing is sent.
+      if (!(await repo.markSending(this.db, row, leaseUntil))) throw new Error('the notification claim was lost');
+      try {
+        await send();
+      } catch (e) {
+        error = (e as Error).message || 'send failed';
+      }
     }
     const at = this.now;
     const attempts = row.attempts + 1;
     const next =
       error === null ? null : attempts >= MAX_NOTIFICATION_ATTEMPTS ? null : nextNotificationAttempt(attempts, at);
     const status = error === null ? 'sent' : next ? 'pending' : 'failed';
-    await repo.settle(this.db, row, leaseUntil, { status, error, nextAttemptAt: next, at });
+    await repo.settle(this.db, row, leaseUntil, send ? 'sending' : 'pending', {
+      status,
+      error,
+      nextAttemptAt: next,
+      at,
+    });
     const outcome = status === 'sent' ? 'success' : status === 'failed' ? 'given_up' : 'failure';
     this.options.deps.metrics?.observeNotification(row.channel, outcome);
     if (span) {
@@ -148,32 +176,39 @@ export class NotificationSender {
     return { qrToken: credentials.qrCode.token, smsCode: credentials.sms.code };
   }
 
-  private async deliver(row: NotificationRow): Promise<void> {
+  /**
+   * Everything a send needs before it talks to the peer (the guest's key, the settings, the mail):
+   * a failure here sent nothing, so it is retried. Returns the send itself.
+   */
+  private async prepare(row: NotificationRow): Promise<() => Promise<void>> {
     if (row.channel === 'sms') {
-      if (!this.sms) throw new Error('SMS is not configured on this installation (SMS_ACCOUNT_SID)');
-      await this.sms.send(row.recipient, composeSms(row.kind, row.data, await this.keyOf(row)));
-      return;
+      const sms = this.sms;
+      if (!sms) throw new Error('SMS is not configured on this installation (SMS_ACCOUNT_SID)');
+      const body = composeSms(row.kind, row.data, await this.keyOf(row));
+      return () => sms.send(row.recipient, body);
     }
-    if (!this.mailer) throw new Error('email is not configured on this installation (SMTP_URL)');
+    const mailer = this.mailer;
+    if (!mailer) throw new Error('email is not configured on this installation (SMTP_URL)');
     const settings = await repo.findSettings(this.db, row.tenant_id);
-    const domain = domainOf(this.mailer.from);
+    const domain = domainOf(mailer.from);
     const mail = await composeMail({
       kind: row.kind,
       data: row.data,
       sequence: row.sequence,
       key: row.kind === 'cancelled' ? undefined : await this.keyOf(row),
       recipient: row.recipient,
-      fromAddress: this.mailer.from,
+      fromAddress: mailer.from,
       stamp: row.created_at,
       domain,
     });
-    await this.mailer.send({
+    const outgoing = {
       ...mail,
       to: row.recipient,
       fromName: settings?.sender_name ?? row.data.accommodation.name,
       replyTo: settings?.reply_to ?? null,
       messageId: `<notification-${row.id}.${row.resends}@${domain}>`,
-    });
+    };
+    return () => mailer.send(outgoing);
   }
 
   /** One pass: send what is due (up to the concurrency) and wait for those attempts. Tests drive it. */

@@ -84,7 +84,8 @@ export function BookingNotifications({ bookingId, zone }: { bookingId: string; z
                       : '—'}
                 </td>
                 <td className="actions">
-                  {session.can('bookings:write') && (row.status === 'SENT' || row.status === 'FAILED') ? (
+                  {session.can('bookings:write') &&
+                  (row.status === 'SENT' || row.status === 'FAILED' || row.status === 'UNKNOWN') ? (
                     <button
                       type="button"
                       className="button button-secondary"
