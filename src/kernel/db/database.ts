@@ -242,13 +242,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionString: options.databaseUrl,
         max: options.devicePoolSize ?? DEFAULT_DEVICE_POOL_SIZE,
         idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
-        // Set at connect (a startup parameter), so no statement of a door runs without it.
-        options: `-c statement_timeout=${String(statementTimeoutMs)}`,
         // A device route waits this long at most for a connection of its own pool.
         connectionTimeoutMillis: Math.max(statementTimeoutMs, 1_000),
       }),
     );
-    devicePool.on('connect', (client) => client.on('error', onBroken));
+    devicePool.on('connect', (client) => {
+      client.on('error', onBroken);
+      // Queued on the new client before any query it is handed for, so no statement of a door runs
+      // without it. A SET rather than the startup parameter `options`, which PgBouncer refuses.
+      if (statementTimeoutMs > 0)
+        void client.query(`SET statement_timeout = ${String(statementTimeoutMs)}`).catch(ignoreBrokenConnection);
+    });
     devicePool.on('error', ignoreBrokenConnection);
     const deviceDb = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: devicePool }),
