@@ -122,7 +122,9 @@ describe.skipIf(!onPostgres)('the door while every main-pool connection is held 
         expect(beat.status).toBe(200);
       }
       console.info(
-        `door bulkhead (PostgreSQL, ${String(holders)} holders, pool ${String(max)}): access check p99 ${p99(checks).toFixed(1)} ms, heartbeat p99 ${p99(beats).toFixed(1)} ms; slowest checks ${[...checks]
+        `door bulkhead (PostgreSQL, ${String(holders)} holders, pool ${String(max)}): access check p99 ${p99(checks).toFixed(1)} ms, heartbeat p99 ${p99(beats).toFixed(1)} ms; slowest checks ${[
+          ...checks,
+        ]
           .sort((a, b) => b - a)
           .slice(0, 3)
           .map((ms) => ms.toFixed(1))

@@ -39,7 +39,11 @@ export interface Database {
    * handle's checkouts go ahead of every other waiter, but a transaction that holds the connection
    * is still waited for, and no statement timeout applies.
    */
-  device: { db: Kysely<DB>; pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>; statementTimeoutMs: number };
+  device: {
+    db: Kysely<DB>;
+    pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+    statementTimeoutMs: number;
+  };
   /**
    * Calls `onNotify` for each NOTIFY on `channel` that commits, from any connection — on PostgreSQL
    * from any process, through a connection of its own (not the pool's); and once more whenever a

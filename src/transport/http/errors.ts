@@ -48,7 +48,11 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
       thrown instanceof DomainError
         ? thrown
         : (domainErrorOfFramework(thrown) ??
-          (isBrokenConnection(thrown) ? databaseUnavailable() : isDatabaseTimeout(thrown) ? databaseTimeout() : thrown));
+          (isBrokenConnection(thrown)
+            ? databaseUnavailable()
+            : isDatabaseTimeout(thrown)
+              ? databaseTimeout()
+              : thrown));
     if (error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (req.url.startsWith(GRAPHQL_PATH)) {

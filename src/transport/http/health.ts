@@ -73,7 +73,11 @@ export function registerHealth(
           .type(PROBLEM)
           .send(problem(503, 'shutting_down', 'The server is shutting down'));
       const saturated = saturation(deps, drain.inFlight ?? 0);
-      if (saturated) return reply.status(503).type(PROBLEM).send(problem(503, saturated.code, saturated.detail));
+      if (saturated)
+        return reply
+          .status(503)
+          .type(PROBLEM)
+          .send(problem(503, saturated.code, saturated.detail));
       try {
         await databaseAnswers(deps);
         const pending = await pendingMigrations(deps.database.db);
@@ -115,7 +119,10 @@ function saturation(deps: AppDeps, inFlight: number): { code: string; detail: st
   const bound = deps.env.readinessMaxRequestsInFlight;
   // The probe itself is one of the requests in flight.
   if (bound > 0 && inFlight - 1 > bound)
-    return { code: 'requests_queued', detail: `${String(inFlight - 1)} requests are in progress (bound ${String(bound)})` };
+    return {
+      code: 'requests_queued',
+      detail: `${String(inFlight - 1)} requests are in progress (bound ${String(bound)})`,
+    };
   return undefined;
 }
 
