@@ -208,3 +208,40 @@ describe.skipIf(onPostgres)('the door behind a queue on PGlite’s one connectio
     expect((await own.request({ method: 'GET', url: '/readyz' })).status).toBe(200);
   }, 60_000);
 });
+
+describe('readiness bounded by the requests in flight', () => {
+  it('/readyz says 503 requests_queued while more than READINESS_MAX_REQUESTS_IN_FLIGHT requests wait, 200 after', async () => {
+    const bounded = await ownApp(h, {
+      env: { readinessMaxRequestsInFlight: 2, readinessMaxPoolWaiting: 1_000 },
+      logLevel: 'silent',
+    });
+    const { tenantId, apiKey } = await h.tenant('queued requests');
+    const pool = h.deps.database.pool;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Every main-pool connection held (one on PGlite): the listings below wait for one.
+    const held = Array.from({ length: pool.options.max }, () =>
+      h.deps.database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        await released;
+      }),
+    );
+    let listings: Promise<unknown>[] = [];
+    try {
+      await pollUntil(() => pool.idleCount === 0 && pool.totalCount === pool.options.max, 'the holders to run');
+      listings = Array.from({ length: 4 }, () =>
+        bounded.request({ method: 'GET', url: `/api/v1/tenants/${tenantId}/bookings`, apiKey }),
+      );
+      await pollUntil(() => bounded.app.drain.inFlight >= 4, 'the listings to be in flight');
+      const ready = await bounded.request({ method: 'GET', url: '/readyz' });
+      expect(ready.status).toBe(503);
+      expect(ready.body.code).toBe('requests_queued');
+    } finally {
+      release();
+      await Promise.all(held);
+      await Promise.all(listings);
+    }
+    expect((await bounded.request({ method: 'GET', url: '/readyz' })).status).toBe(200);
+    await bounded.close();
+  }, 60_000);
+});

@@ -201,7 +201,7 @@ interface PendingQueue {
  * at most the statement or transaction running now, not for the queue behind it.
  */
 function priorityCheckouts(pool: pg.Pool): pg.Pool {
-  const priority = new WeakSet<object>();
+  const priority = new WeakSet();
   const queue = (pool as unknown as PendingQueue)._pendingQueue;
   const connect = (): Promise<pg.PoolClient> => {
     const before = queue.length;
