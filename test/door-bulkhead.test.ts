@@ -79,10 +79,32 @@ async function pollUntil(condition: () => boolean, what: string, timeoutMs = 30_
 const p99 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.99) - 1];
 
 describe.skipIf(!onPostgres)('the door while every main-pool connection is held (PostgreSQL)', () => {
-  it('answers access checks and heartbeats from its own pool (p99 < 50 ms), and /readyz says 503 pool_exhausted until the holders end', async () => {
+  it('answers access checks and heartbeats from its own pool (p99 < 50 ms, or 2× the free pool’s on a busier host), and /readyz says 503 pool_exhausted until the holders end', async () => {
     const pool = h.deps.database.pool;
     const max = pool.options.max;
     const holders = max + 6;
+    // The same 200 checks and heartbeats with the pool free first: the host's own p99. The bound is
+    // 50 ms, or twice that baseline on a host so busy that even a free pool misses 50 ms (a busy
+    // loop got 11 % of a core there); without the bulkhead the first check waits for the holders.
+    const sample = async () => {
+      const checks: number[] = [];
+      const beats: number[] = [];
+      for (let i = 0; i < 200; i += 1) {
+        let started = performance.now();
+        const check = await accessCheck();
+        checks.push(performance.now() - started);
+        expect(check.status).toBe(200);
+        expect(check.body.allowed).toBe(true);
+        started = performance.now();
+        const beat = await heartbeat();
+        beats.push(performance.now() - started);
+        expect(beat.status).toBe(200);
+      }
+      return { checks, beats };
+    };
+    for (let i = 0; i < 10; i += 1) await accessCheck();
+    const free = await sample();
+    const bound = Math.max(50, 2 * p99(free.checks), 2 * p99(free.beats));
     // A slow dependency inside a transaction (the Stripe call of the finding): each holds its
     // connection until released; the ones past the pool's size wait for a connection.
     let release!: () => void;
@@ -108,21 +130,9 @@ describe.skipIf(!onPostgres)('the door while every main-pool connection is held 
         expect((await accessCheck()).status).toBe(200);
         expect((await heartbeat()).status).toBe(200);
       }
-      const checks: number[] = [];
-      const beats: number[] = [];
-      for (let i = 0; i < 200; i += 1) {
-        let started = performance.now();
-        const check = await accessCheck();
-        checks.push(performance.now() - started);
-        expect(check.status).toBe(200);
-        expect(check.body.allowed).toBe(true);
-        started = performance.now();
-        const beat = await heartbeat();
-        beats.push(performance.now() - started);
-        expect(beat.status).toBe(200);
-      }
+      const { checks, beats } = await sample();
       console.info(
-        `door bulkhead (PostgreSQL, ${String(holders)} holders, pool ${String(max)}): access check p99 ${p99(checks).toFixed(1)} ms, heartbeat p99 ${p99(beats).toFixed(1)} ms; slowest checks ${[
+        `door bulkhead (PostgreSQL, ${String(holders)} holders, pool ${String(max)}; pool free: check p99 ${p99(free.checks).toFixed(1)} ms, heartbeat p99 ${p99(free.beats).toFixed(1)} ms; bound ${bound.toFixed(1)} ms): access check p99 ${p99(checks).toFixed(1)} ms, heartbeat p99 ${p99(beats).toFixed(1)} ms; slowest checks ${[
           ...checks,
         ]
           .sort((a, b) => b - a)
@@ -130,8 +140,8 @@ describe.skipIf(!onPostgres)('the door while every main-pool connection is held 
           .map((ms) => ms.toFixed(1))
           .join(', ')} ms`,
       );
-      expect(p99(checks)).toBeLessThan(50);
-      expect(p99(beats)).toBeLessThan(50);
+      expect(p99(checks)).toBeLessThan(bound);
+      expect(p99(beats)).toBeLessThan(bound);
       // Still exhausted all along: the door did not wait for it.
       expect(pool.waitingCount).toBeGreaterThanOrEqual(holders - max);
     } finally {
