@@ -246,8 +246,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         connectionString: options.databaseUrl,
         max: options.devicePoolSize ?? DEFAULT_DEVICE_POOL_SIZE,
         idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
-        // A device route waits this long at most for a connection of its own pool.
-        connectionTimeoutMillis: Math.max(statementTimeoutMs, 1_000),
+        // A device route waits as long for a connection of its own pool as for a statement (0: no bound).
+        connectionTimeoutMillis: statementTimeoutMs,
       }),
     );
     devicePool.on('connect', (client) => {
