@@ -153,6 +153,8 @@ export function extraScenarios(_d: Dataset, x: Extras, when: 'before' | 'after')
       source: accessCheck,
       background: { source: (i: number) => heartbeat(i + 5000), rate: EMBEDDED_FLEET_RATE },
     },
+    // Issue #42, item 6: the outside round's door load on a busy host (300 checks/s, p99 7.2 s).
+    { name: 'access-check @300/s', mode: 'fixed', rate: 300, source: accessCheck },
     { name: 'heartbeat @667/s', mode: 'fixed', rate: FLEET_RATE, source: heartbeat },
     { name: 'heartbeat', mode: 'saturation', source: heartbeat },
   ];

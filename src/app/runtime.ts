@@ -26,6 +26,8 @@ export async function startRuntime(
     pgliteDir: env.pgliteDir,
     poolSize: env.databasePoolSize,
     poolIdleMs: env.databasePoolIdleSeconds * 1000,
+    devicePoolSize: env.databaseDevicePoolSize,
+    deviceStatementTimeoutMs: env.databaseDeviceStatementTimeoutMs,
     onConnectionError: (error) =>
       log.warn({ err: error }, 'a database connection broke; the pool opens a new one on the next query'),
   });

@@ -8,6 +8,17 @@ export interface Env {
   databasePoolSize: number;
   /** Seconds a PostgreSQL connection may stay unused in the pool before it is closed; 0: never (docs/deployment.md). */
   databasePoolIdleSeconds: number;
+  /** DATABASE_DEVICE_POOL_SIZE: PostgreSQL connections kept for the device routes alone (docs/configuration.md). */
+  databaseDevicePoolSize: number;
+  /** DATABASE_DEVICE_STATEMENT_TIMEOUT_MS: statement_timeout of those connections; 0: none. */
+  databaseDeviceStatementTimeoutMs: number;
+  /**
+   * READINESS_MAX_POOL_WAITING: /readyz answers 503 pool_exhausted when every main-pool connection is
+   * checked out and more than this many checkouts wait (docs/operations.md).
+   */
+  readinessMaxPoolWaiting: number;
+  /** READINESS_MAX_REQUESTS_IN_FLIGHT: /readyz answers 503 requests_queued past this many requests in flight; 0: no bound. */
+  readinessMaxRequestsInFlight: number;
   pgliteDir: string;
   publicUrl: string;
   rateLimitPerMinute: number;
@@ -275,6 +286,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     databaseUrl: source.DATABASE_URL || undefined,
     databasePoolSize: integer('DATABASE_POOL_SIZE', source.DATABASE_POOL_SIZE, 10),
     databasePoolIdleSeconds: nonNegativeInteger('DATABASE_POOL_IDLE_SECONDS', source.DATABASE_POOL_IDLE_SECONDS, 300),
+    databaseDevicePoolSize: integer('DATABASE_DEVICE_POOL_SIZE', source.DATABASE_DEVICE_POOL_SIZE, 4),
+    databaseDeviceStatementTimeoutMs: nonNegativeInteger(
+      'DATABASE_DEVICE_STATEMENT_TIMEOUT_MS',
+      source.DATABASE_DEVICE_STATEMENT_TIMEOUT_MS,
+      2_000,
+    ),
+    readinessMaxPoolWaiting: nonNegativeInteger('READINESS_MAX_POOL_WAITING', source.READINESS_MAX_POOL_WAITING, 10),
+    readinessMaxRequestsInFlight: nonNegativeInteger(
+      'READINESS_MAX_REQUESTS_IN_FLIGHT',
+      source.READINESS_MAX_REQUESTS_IN_FLIGHT,
+      0,
+    ),
     pgliteDir: source.PGLITE_DIR || './data',
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),

@@ -32,6 +32,19 @@ export interface Database {
   /** The connection pool (its counters feed the metrics). */
   pool: pg.Pool;
   /**
+   * The door's bulkhead (docs/operations.md#the-doors-bulkhead): the handle device routes use, so no
+   * slow dependency or long transaction of another route can take the connections a door needs.
+   * PostgreSQL: a pool of its own (DATABASE_DEVICE_POOL_SIZE, each connection with
+   * statement_timeout DATABASE_DEVICE_STATEMENT_TIMEOUT_MS). PGlite has one connection: the device
+   * handle's checkouts go ahead of every other waiter, but a transaction that holds the connection
+   * is still waited for, and no statement timeout applies.
+   */
+  device: {
+    db: Kysely<DB>;
+    pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+    statementTimeoutMs: number;
+  };
+  /**
    * Calls `onNotify` for each NOTIFY on `channel` that commits, from any connection — on PostgreSQL
    * from any process, through a connection of its own (not the pool's); and once more whenever a
    * lost listening connection is back, since notifications sent meanwhile were missed. It never
@@ -63,6 +76,10 @@ export interface DatabaseOptions {
    * the next query; an unobserved connection error would otherwise end the process.
    */
   onConnectionError?: (error: Error) => void;
+  /** DATABASE_DEVICE_POOL_SIZE: the device pool's connections on PostgreSQL (default 4). */
+  devicePoolSize?: number;
+  /** DATABASE_DEVICE_STATEMENT_TIMEOUT_MS: statement_timeout of the device pool's connections (default 2000; 0: none). */
+  deviceStatementTimeoutMs?: number;
   /** Traces each statement Kysely runs inside a span (docs/operations.md#traces); absent, nothing is traced. */
   tracer?: Tracer;
   /**
@@ -170,6 +187,38 @@ async function listenPostgres(
   };
 }
 
+/** The door's defaults (docs/configuration.md): a door gives up after 5 s, so a statement must fail well before. */
+export const DEFAULT_DEVICE_POOL_SIZE = 4;
+export const DEFAULT_DEVICE_STATEMENT_TIMEOUT_MS = 2_000;
+
+interface PendingQueue {
+  _pendingQueue: unknown[];
+}
+
+/**
+ * PGlite's bulkhead: one connection, so the device handle cannot have its own; its checkouts are
+ * put ahead of every queued non-device checkout (in their own arrival order), so a door waits for
+ * at most the statement or transaction running now, not for the queue behind it.
+ */
+function priorityCheckouts(pool: pg.Pool): pg.Pool {
+  const priority = new WeakSet();
+  const queue = (pool as unknown as PendingQueue)._pendingQueue;
+  const connect = (): Promise<pg.PoolClient> => {
+    const before = queue.length;
+    const checkout = pool.connect();
+    if (queue.length === before + 1) {
+      const item = queue.pop() as object;
+      priority.add(item);
+      let at = 0;
+      while (at < queue.length && priority.has(queue[at] as object)) at += 1;
+      queue.splice(at, 0, item);
+    }
+    return checkout;
+  };
+  // Kysely ends the pool it was given on destroy: the shared pool is ended by the main handle.
+  return Object.assign(Object.create(pool) as pg.Pool, { connect, end: async () => undefined });
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const queries: QueryCounter = { count: 0 };
   if (options.databaseUrl) {
@@ -191,14 +240,43 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       dialect: new PostgresDialect({ pool }),
       log: counterLog(queries, 'postgres', options.tracer, options.countQueries),
     });
+    const statementTimeoutMs = options.deviceStatementTimeoutMs ?? DEFAULT_DEVICE_STATEMENT_TIMEOUT_MS;
+    const devicePool = preparedStatements(
+      new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: options.devicePoolSize ?? DEFAULT_DEVICE_POOL_SIZE,
+        idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
+        // A device route waits as long for a connection of its own pool as for a statement (0: no bound).
+        connectionTimeoutMillis: statementTimeoutMs,
+      }),
+    );
+    devicePool.on('connect', (client) => {
+      client.on('error', onBroken);
+      // Queued on the new client before any query it is handed for, so no statement of a door runs
+      // without it. A SET rather than the startup parameter `options`, which PgBouncer refuses.
+      if (statementTimeoutMs > 0)
+        void client.query(`SET statement_timeout = ${String(statementTimeoutMs)}`).catch(ignoreBrokenConnection);
+    });
+    devicePool.on('error', ignoreBrokenConnection);
+    const deviceDb = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: devicePool }),
+      log: counterLog(queries, 'postgres', options.tracer, options.countQueries),
+    });
     const databaseUrl = options.databaseUrl;
     return {
       db,
       kind: 'postgres',
       queries,
       pool,
+      device: { db: deviceDb, pool: devicePool, statementTimeoutMs },
       listen: (channel, onNotify) => listenPostgres(databaseUrl, channel, onNotify, onBroken),
-      close: () => db.destroy(),
+      close: async () => {
+        try {
+          await deviceDb.destroy();
+        } finally {
+          await db.destroy();
+        }
+      },
     };
   }
 
@@ -230,11 +308,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       dialect: new PostgresDialect({ pool }),
       log: counterLog(queries, 'pglite', options.tracer, options.countQueries),
     });
+    const deviceDb = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: priorityCheckouts(pool) }),
+      log: counterLog(queries, 'pglite', options.tracer, options.countQueries),
+    });
     return {
       db,
       kind: 'pglite',
       queries,
       pool,
+      device: { db: deviceDb, pool, statementTimeoutMs: 0 },
       // One backend: LISTEN through the pool (so it never lands inside another client's
       // transaction) and PGlite hands every notification it delivers at commit to onNotification.
       async listen(channel, onNotify) {
@@ -250,6 +333,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         };
       },
       async close() {
+        await deviceDb.destroy();
         await db.destroy();
         await pglite.close();
         await lock?.release();

@@ -51,7 +51,8 @@ function tooManyAttempts(code: string, message: string, seconds: number): Domain
 
 /** The device protocol under /api/devices (the controllers at the venue call these). */
 export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const db = deps.database.db;
+  // The door's bulkhead: its own connections (docs/operations.md#the-doors-bulkhead).
+  const db = deps.database.device.db;
   const { activationCodes } = deps.limits;
   const device = { auth: 'device' as const };
   const tags = ['devices'];

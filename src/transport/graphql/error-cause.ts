@@ -31,6 +31,25 @@ export function causeOf(error: unknown): unknown {
  * ended) is not the client's fault and not a bug: 503 with Retry-After, so a client retries and
  * the pool answers from a new connection.
  */
+/**
+ * A statement cancelled by its statement_timeout (57014: the device pool's
+ * DATABASE_DEVICE_STATEMENT_TIMEOUT_MS), or a checkout of the device pool that waited past its
+ * deadline: answered 503 at once, so a door falls back to its offline policy instead of waiting.
+ */
+export function isDatabaseTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (error as { code?: unknown }).code === '57014' || error.message === 'timeout exceeded when trying to connect';
+}
+
+export function databaseTimeout(): DomainError {
+  return new DomainError(
+    'UNAVAILABLE',
+    'database_timeout',
+    'The database did not answer within this route’s statement timeout; retry the request',
+    { headers: { 'Retry-After': '1' } },
+  );
+}
+
 export function databaseUnavailable(): DomainError {
   return new DomainError(
     'UNAVAILABLE',

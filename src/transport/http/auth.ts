@@ -41,7 +41,7 @@ export const authenticators: Partial<Record<Exclude<AuthMode, 'none'>, Authentic
           deps.apiKeys,
         )
       : authenticateAccessToken(deps, token),
-  device: (deps, token) => authenticateDevice(deps.database.db, token),
+  device: (deps, token) => authenticateDevice(deps.database.device.db, token),
 };
 
 /** Why a sent credential was refused, naming what it was taken for (an OAuth token is never called an API key). */

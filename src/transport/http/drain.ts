@@ -31,6 +31,8 @@ export const STALLED_BODY_GRACE_MS = 5_000;
 export interface GracefulClose {
   /** True from the first moment of a shutdown: /readyz answers 503, every response says Connection: close. */
   readonly draining: boolean;
+  /** Requests received and not yet answered (readiness bounds it: READINESS_MAX_REQUESTS_IN_FLIGHT). */
+  readonly inFlight: number;
   /**
    * Answers every request still in progress 503 (problem+json, Connection: close) and resolves
    * once those responses are written: the last act before a shutdown that ran out of time exits.
@@ -152,6 +154,9 @@ export function registerGracefulClose(app: FastifyInstance): GracefulClose {
   return {
     get draining() {
       return draining;
+    },
+    get inFlight() {
+      return inFlight.size;
     },
     async answerUnfinished() {
       const unfinished = [...inFlight].filter((reply) => !reply.raw.headersSent && !reply.raw.writableEnded);

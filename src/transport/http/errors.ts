@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../kernel/deps.js';
 import { DomainError, problem, problemOf, type FieldError } from '../../kernel/errors.js';
 import { GRAPHQL_PATH } from '../graphql/yoga.js';
-import { databaseUnavailable } from '../graphql/error-cause.js';
+import { databaseTimeout, databaseUnavailable, isDatabaseTimeout } from '../graphql/error-cause.js';
 import { isBrokenConnection } from '../../kernel/db/broken-connection.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 
@@ -47,7 +47,12 @@ export function registerErrorHandling(app: FastifyInstance, _deps: AppDeps): voi
     const error =
       thrown instanceof DomainError
         ? thrown
-        : (domainErrorOfFramework(thrown) ?? (isBrokenConnection(thrown) ? databaseUnavailable() : thrown));
+        : (domainErrorOfFramework(thrown) ??
+          (isBrokenConnection(thrown)
+            ? databaseUnavailable()
+            : isDatabaseTimeout(thrown)
+              ? databaseTimeout()
+              : thrown));
     if (error instanceof DomainError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       if (req.url.startsWith(GRAPHQL_PATH)) {

@@ -15,7 +15,11 @@ const PROBLEM = 'application/problem+json; charset=utf-8';
  * Neither is ever rate limited (nor counted): behind a proxy without TRUST_PROXY every client
  * shares one address, and a probe answered 429 would get a healthy process restarted.
  */
-export function registerHealth(app: FastifyInstance, deps: AppDeps, drain: { readonly draining: boolean }): void {
+export function registerHealth(
+  app: FastifyInstance,
+  deps: AppDeps,
+  drain: { readonly draining: boolean; readonly inFlight?: number },
+): void {
   app.get('/healthz', {
     config: {
       auth: 'none',
@@ -54,7 +58,8 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps, drain: { rea
             },
           },
           503: {
-            description: 'Not ready (database_unreachable, migrations_pending, shutting_down) or overloaded.',
+            description:
+              'Not ready (database_unreachable, migrations_pending, shutting_down, pool_exhausted, requests_queued) or overloaded.',
             contentType: 'application/problem+json',
             schema: { $ref: '#/components/schemas/Problem' },
           },
@@ -67,6 +72,12 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps, drain: { rea
           .status(503)
           .type(PROBLEM)
           .send(problem(503, 'shutting_down', 'The server is shutting down'));
+      const saturated = saturation(deps, drain.inFlight ?? 0);
+      if (saturated)
+        return reply
+          .status(503)
+          .type(PROBLEM)
+          .send(problem(503, saturated.code, saturated.detail));
       try {
         await databaseAnswers(deps);
         const pending = await pendingMigrations(deps.database.db);
@@ -86,6 +97,33 @@ export function registerHealth(app: FastifyInstance, deps: AppDeps, drain: { rea
       }
     },
   });
+}
+
+/**
+ * Readiness under saturation, decided from counters without a statement (a `select 1` would only
+ * queue behind the waiters it is meant to detect): every main-pool connection checked out and more
+ * than READINESS_MAX_POOL_WAITING checkouts waiting, or more than READINESS_MAX_REQUESTS_IN_FLIGHT
+ * requests in progress. Taken out of rotation, the process gets no new clients until it catches up;
+ * the device routes keep their own connections either way (docs/operations.md#the-doors-bulkhead).
+ */
+function saturation(deps: AppDeps, inFlight: number): { code: string; detail: string } | undefined {
+  const pool = deps.database.pool;
+  const max = pool.options.max;
+  const waiting = pool.waitingCount;
+  const busy = pool.totalCount - pool.idleCount;
+  if (busy >= max && waiting > deps.env.readinessMaxPoolWaiting)
+    return {
+      code: 'pool_exhausted',
+      detail: `Every database connection is busy (${String(busy)} of ${String(max)}) and ${String(waiting)} requests wait for one`,
+    };
+  const bound = deps.env.readinessMaxRequestsInFlight;
+  // The probe itself is one of the requests in flight.
+  if (bound > 0 && inFlight - 1 > bound)
+    return {
+      code: 'requests_queued',
+      detail: `${String(inFlight - 1)} requests are in progress (bound ${String(bound)})`,
+    };
+  return undefined;
 }
 
 /** How often readiness tries `select 1` when the connections it gets turn out broken. */
