@@ -607,6 +607,51 @@ describe('paying a booking through Stripe Checkout', () => {
     expect(records.body.data.paymentRecords).toEqual([]);
   });
 
+  it('#42: a signed paid session for another amount or currency does not mark the booking paid (200, audited, counted)', async () => {
+    const { v, booking, path } = await booked();
+    const { sessionId } = await openCheckout(path);
+    const forged = (change: { amount_total?: number; currency?: string }) => {
+      const event = stripe.eventOf(sessionId, 'checkout.session.completed') as Stripe.Event & {
+        data: { object: Record<string, unknown> };
+      };
+      Object.assign(event.data.object, {
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: 'pi_test_forged',
+        url: null,
+        ...change,
+      });
+      return event;
+    };
+    // 1 cent instead of 41 €, and the right number in yen.
+    for (const event of [forged({ amount_total: 1 }), forged({ currency: 'jpy' })]) {
+      const res = await postEvent(app, event);
+      // 200: Stripe would retry an error for days; the difference is flagged instead.
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ received: true, outcome: 'amount_mismatch' });
+    }
+    const after = await bookingOf(v.apiKey, booking.id);
+    expect(after.status).toBe('PENDING');
+    expect(after.payment).toMatchObject({ status: 'UNPAID', amountPaid: 0, provider: null });
+    expect((await eventsOf(booking.id)).map((e) => e.type)).toEqual(['booking.created']);
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('tenant_id', '=', v.tenantId)
+      .where('action', '=', 'payment.amount_mismatch')
+      .execute();
+    expect(audits).toEqual([
+      { action: 'payment.amount_mismatch', target_id: booking.id },
+      { action: 'payment.amount_mismatch', target_id: booking.id },
+    ]);
+    expect(
+      app.logs.filter((line) => line.includes('does not match what the booking owes') && line.includes(booking.id)),
+    ).toHaveLength(2);
+    // The real payment still goes through.
+    expect((await postEvent(app, stripe.complete(sessionId))).body.outcome).toBe('applied');
+    expect((await bookingOf(v.apiKey, booking.id)).payment.status).toBe('PAID');
+  });
+
   it('#26: an event type Portier ignores answers 2xx and changes nothing', async () => {
     const { v, booking, path } = await booked();
     const { sessionId } = await openCheckout(path);

@@ -40,6 +40,10 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'booking.marked_paid',
   'tenant_settings.updated',
+  'payment.amount_mismatch',
+  'payment.discrepancy',
+  'payment.repaired',
+  'refund.failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -3,6 +3,7 @@ import type { BookingRow, PaymentProvider as ProviderName } from '../../kernel/d
 import type { AppDeps } from '../../kernel/deps.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { recordAudit } from '../audit/index.js';
 import { bookingEventData, recordBookingEvent, updateBookingStatus } from '../bookings/index.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './payments.repository.js';
@@ -160,7 +161,13 @@ export async function refundCancelledBooking(
   return giveBack(trx, deps, booking, amount, 'cancellation', `portier-cancellation-refund-${booking.id}`);
 }
 
-export type CheckoutOutcome = 'applied' | 'duplicate' | 'unknown_booking' | 'not_paid' | 'refunded_after_cancellation';
+export type CheckoutOutcome =
+  | 'applied'
+  | 'duplicate'
+  | 'unknown_booking'
+  | 'not_paid'
+  | 'refunded_after_cancellation'
+  | 'amount_mismatch';
 
 /**
  * Applies a paid Checkout Session (from a verified webhook event, or from the success page asking
@@ -183,6 +190,42 @@ export async function applyCheckoutSession(
   if (session.paymentStatus !== 'paid' || session.amountTotal <= 0) return 'not_paid';
   const booking = await repo.lockBooking(trx, tenantId, bookingId);
   if (!booking) return 'unknown_booking';
+  // What the booking owes: the amount of the session Portier opened (the price when it was opened),
+  // or its price for a session Portier has no row of. A signed event for any other amount or
+  // currency (a 1-cent or a JPY session carrying this booking's metadata) pays nothing.
+  const opened = await repo.findCheckoutSession(trx, session.id);
+  const owed = opened && opened.booking_id === bookingId ? opened.amount : booking.total_price;
+  if (session.amountTotal !== owed || session.currency.toUpperCase() !== booking.currency.toUpperCase()) {
+    deps.log.warn(
+      {
+        bookingId,
+        tenantId,
+        session: session.id,
+        amountTotal: session.amountTotal,
+        currency: session.currency,
+        owed,
+        owedCurrency: booking.currency,
+      },
+      'a paid checkout session does not match what the booking owes; the booking is not marked paid',
+    );
+    deps.metrics?.observePaymentDiscrepancy('checkout_amount_mismatch');
+    await recordAudit(trx, {
+      tenantId,
+      actor: { type: 'system', id: null, label: 'Stripe Checkout' },
+      action: 'payment.amount_mismatch',
+      target: { type: 'booking', id: bookingId },
+      details: {
+        session: session.id,
+        event: eventId,
+        amountTotal: session.amountTotal,
+        currency: session.currency,
+        owed,
+        owedCurrency: booking.currency,
+      },
+      at: deps.now(),
+    });
+    return 'amount_mismatch';
+  }
   const entry = await repo.insertLedgerEntry(trx, {
     tenant_id: tenantId,
     booking_id: bookingId,
