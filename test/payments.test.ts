@@ -8,7 +8,7 @@ import { buildCancellationPolicy, buildVenue } from './builders.js';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.js';
 import { runDatabaseUrl } from './worker-services.js';
 import { openDatabase, type Database } from '../src/kernel/db/database.js';
-import { sweepExpiredHolds } from '../src/modules/payments/index.js';
+import { RefundWorker, sweepExpiredHolds } from '../src/modules/payments/index.js';
 
 // Payments against a local stand-in for Stripe (test/stripe-stand-in.ts): the SDK is pointed at it
 // with STRIPE_API_BASE; events are signed as Stripe signs them. Nothing reaches the internet.
@@ -187,6 +187,17 @@ async function payThroughStandIn(path: string) {
   return { sessionId, event, outcome: res.body.outcome as string };
 }
 
+/** The refund worker's passes until nothing due is left (the background loop in production). */
+async function refundsDone(target: OwnApp = app): Promise<string[]> {
+  const worker = new RefundWorker(target.deps);
+  const outcomes: string[] = [];
+  for (;;) {
+    const pass = await worker.runOnce();
+    if (pass.length === 0) return outcomes;
+    outcomes.push(...pass);
+  }
+}
+
 describe('paying a booking through Stripe Checkout', () => {
   it('sends the guest to a Checkout Session for the price, then the signed event marks it paid and confirms it', async () => {
     const { v, booking, path } = await booked();
@@ -349,6 +360,10 @@ describe('paying a booking through Stripe Checkout', () => {
     const event = stripe.complete(sessionId);
     const res = await postEvent(app, event);
     expect(res.body.outcome).toBe('refunded_after_cancellation');
+    // The refund is an intent until the refund worker gives it back (docs/payments.md, "Refunds").
+    expect(stripe.refunds).not.toContainEqual(expect.objectContaining({ metadata: { bookingId: booking.id } }));
+    expect((await bookingOf(v.apiKey, booking.id)).payment).toMatchObject({ status: 'PAID', amountRefunded: 0 });
+    expect(await refundsDone()).toEqual(['succeeded']);
     const intent = stripe.sessions.get(sessionId)?.payment_intent ?? '';
     const refund = stripe.refunds.find((r) => r.payment_intent === intent);
     expect(refund?.amount).toBe(4100);
@@ -369,6 +384,7 @@ describe('paying a booking through Stripe Checkout', () => {
     expect(app.logs.some((line) => line.includes('payment arrived for a cancelled booking'))).toBe(true);
     // Delivered again: no second refund.
     expect((await postEvent(app, event)).body.outcome).toBe('duplicate');
+    expect(await refundsDone()).toEqual([]);
     expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
   });
 
@@ -397,11 +413,11 @@ describe('paying a booking through Stripe Checkout', () => {
     });
     expect(cancel.status, cancel.text).toBe(200);
     expect(cancel.body.refundAmount).toBe(2050);
-    expect(cancel.body.booking.payment).toMatchObject({
-      status: 'PARTIALLY_REFUNDED',
-      amountPaid: 4100,
-      amountRefunded: 2050,
-    });
+    expect(cancel.body.booking.status).toBe('CANCELLED');
+    // The cancellation answers before the provider is asked; the refund is recorded when it is made.
+    expect(cancel.body.booking.payment).toMatchObject({ status: 'PAID', amountPaid: 4100, amountRefunded: 0 });
+    expect(await refundsDone()).toEqual(['succeeded']);
+    expect(await refundsDone()).toEqual([]);
     const refundRequests = stripe.requests.filter(
       (r) => r.path === '/v1/refunds' && (r.form.metadata as Record<string, string>).bookingId === booking.id,
     );
@@ -448,9 +464,11 @@ describe('paying a booking through Stripe Checkout', () => {
     ]);
   });
 
-  it('rolls a cancellation back when the provider refuses the refund (503), and nothing changes', async () => {
+  it('#42: a refund the provider refuses is marked failed and flagged; the cancellation stands', async () => {
     const { v, booking, path } = await booked();
-    const { sessionId } = await payThroughStandIn(path);
+    const { sessionId } = await openCheckout(path);
+    const paid = await postEvent(app, stripe.complete(sessionId));
+    expect(paid.body.outcome).toBe('applied');
     // The provider already gave everything back (outside Portier): it refuses another refund.
     const intent = stripe.sessions.get(sessionId)?.payment_intent ?? '';
     touched.find((t) => t.id === booking.id)!.providerRefundedOutside = true;
@@ -470,11 +488,27 @@ describe('paying a booking through Stripe Checkout', () => {
       apiKey: v.apiKey,
       body: { status: 'CANCELLED' },
     });
-    expect(cancel.status).toBe(503);
-    expect(cancel.body.code).toBe('payment_provider_unavailable');
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.body.booking.status).toBe('CANCELLED');
+    // A 400 from the provider is not tried again: the intent fails at once, audited and logged.
+    expect(await refundsDone()).toEqual(['failed']);
     const after = await bookingOf(v.apiKey, booking.id);
-    expect(after.status).toBe('CONFIRMED');
+    expect(after.status).toBe('CANCELLED');
     expect(after.payment).toMatchObject({ status: 'PAID', amountRefunded: 0 });
+    const row = await h.deps.database.db
+      .selectFrom('refund_intents')
+      .select(['status', 'attempts', 'last_error', 'amount'])
+      .where('booking_id', '=', booking.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, amount: 4100 });
+    expect(row.last_error).toContain('greater than unrefunded amount');
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', booking.id)
+      .execute();
+    expect(audits.map((a) => a.action)).toContain('refund.failed');
+    expect(app.logs.some((line) => line.includes('a refund was given up'))).toBe(true);
   });
 
   it('reuses an open Checkout Session and makes a new one once it has expired', async () => {
@@ -838,12 +872,14 @@ describe('the paymentStatus filter', () => {
     const partly = await book(11);
     await payThroughStandIn(partly.path);
     await cancel(partly.id);
+    await refundsDone();
     const paidToo = await book(12);
     await payThroughStandIn(paidToo.path);
     const refunded = await book(13);
     const { sessionId } = await openCheckout(refunded.path);
     await cancel(refunded.id);
     expect((await postEvent(app, stripe.complete(sessionId))).body.outcome).toBe('refunded_after_cancellation');
+    await refundsDone();
 
     const expected: Record<string, string[]> = {
       UNPAID: [unpaid.id, unpaidCancelled.id],

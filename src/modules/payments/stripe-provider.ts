@@ -66,6 +66,14 @@ export interface StripeSettings {
   toleranceSeconds?: number;
 }
 
+/**
+ * One interactive call's deadline (a guest waiting on the paymentUrl's redirect), with one retry:
+ * 2 × 8 s stays under the 30 s a browser or proxy commonly waits.
+ */
+export const INTERACTIVE_DEADLINE_MS = 8_000;
+/** One refund call's deadline (the refund worker; nobody waits on it), with two retries. */
+export const REFUND_DEADLINE_MS = 45_000;
+
 /** The provider refused or could not be reached: the caller's change rolls back (503). */
 export const providerUnavailable = (what: string, error: unknown) =>
   new DomainError(
@@ -142,12 +150,16 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           success_url: r.successUrl,
           cancel_url: r.cancelUrl,
         },
-        { idempotencyKey: r.idempotencyKey },
+        { idempotencyKey: r.idempotencyKey, timeout: INTERACTIVE_DEADLINE_MS, maxNetworkRetries: 1 },
       );
       return sessionOf(session);
     },
     async retrieveCheckout(sessionId) {
-      return sessionOf(await (await sdk()).checkout.sessions.retrieve(sessionId));
+      return sessionOf(
+        await (
+          await sdk()
+        ).checkout.sessions.retrieve(sessionId, {}, { timeout: INTERACTIVE_DEADLINE_MS, maxNetworkRetries: 1 }),
+      );
     },
     async expireCheckout(sessionId) {
       await (await sdk()).checkout.sessions.expire(sessionId);
@@ -157,7 +169,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         await sdk()
       ).refunds.create(
         { payment_intent: r.paymentIntent, amount: r.amount, metadata: { bookingId: r.bookingId } },
-        { idempotencyKey: r.idempotencyKey },
+        { idempotencyKey: r.idempotencyKey, timeout: REFUND_DEADLINE_MS, maxNetworkRetries: 2 },
       );
       return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
     },
