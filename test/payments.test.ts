@@ -827,6 +827,76 @@ describe('paying a booking through Stripe Checkout', () => {
   });
 });
 
+describe('#42: a slow provider and the refund outbox', () => {
+  afterEach(() => {
+    stripe.latencyMs = 0;
+  });
+
+  it('20 cancellations at once answer promptly while Stripe takes 30 s; each refund is recorded once; no connection waits on Stripe', async () => {
+    const paid = [];
+    for (let i = 0; i < 20; i += 1) {
+      // Each its own venue: the 20 cancellations touch 20 rows, not one.
+      const b = await booked();
+      await payThroughStandIn(b.path);
+      paid.push(b);
+    }
+    stripe.latencyMs = 30_000;
+    const started = performance.now();
+    const answers = await Promise.all(
+      paid.map(({ v, booking }) =>
+        app.request({
+          method: 'PATCH',
+          url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
+          apiKey: v.apiKey,
+          body: { status: 'CANCELLED' },
+        }),
+      ),
+    );
+    // Far below the provider's 30 s: the cancellations did not wait on it.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    for (const [i, res] of answers.entries()) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.booking.status).toBe('CANCELLED');
+      expect(res.body.refundAmount).toBe(paid[i].booking.totalPrice);
+    }
+
+    const ids = new Set(paid.map((p) => p.booking.id));
+    const refundCalls = () =>
+      stripe.requests.filter(
+        (r) => r.path === '/v1/refunds' && ids.has((r.form.metadata as Record<string, string>).bookingId),
+      );
+    const worker = refundsDone();
+    const deadline = Date.now() + 60_000;
+    while (refundCalls().length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(refundCalls()).toHaveLength(20);
+    // All 20 calls are waiting on the provider now. The database is free meanwhile: PGlite has one
+    // connection, so this read would wait behind a transaction held across the call; on PostgreSQL
+    // no session is left idle in a transaction.
+    const during = performance.now();
+    const read = await bookingOf(paid[0].v.apiKey, paid[0].booking.id);
+    expect(read.status).toBe('CANCELLED');
+    expect(performance.now() - during).toBeLessThan(10_000);
+    if (h.deps.database.kind === 'postgres') {
+      const held = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
+      expect(held.rows[0].n).toBe(0);
+    }
+    expect(stripe.refunds.filter((r) => ids.has(r.metadata.bookingId))).toHaveLength(20);
+    const outcomes = await worker;
+    expect(outcomes).toEqual(Array(20).fill('succeeded'));
+    expect(await refundsDone()).toEqual([]);
+
+    for (const { v, booking } of paid) {
+      const after = await bookingOf(v.apiKey, booking.id);
+      expect(after.status).toBe('CANCELLED');
+      expect(after.payment).toMatchObject({ status: 'REFUNDED', amountRefunded: booking.totalPrice });
+      expect((await eventsOf(booking.id)).filter((e) => e.type === 'booking.refunded')).toHaveLength(1);
+    }
+    // The ledger equals the stand-in's refunds: checked for every booking after the case (expectLedgerAgrees).
+  }, 240_000);
+});
+
 describe('the paymentStatus filter', () => {
   it('#26: the REST listing and bookingPage filter by paymentStatus: exactly the bookings with that status; a bad value names the field', async () => {
     const v = await buildVenue(h, { pricePerHour: 2050 });

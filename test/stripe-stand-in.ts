@@ -92,6 +92,11 @@ export interface StripeStandIn {
   sign(event: unknown, timestamp?: number): { payload: string; header: string };
   /** POSTs the event to webhookUrl, signed; answers Portier's status. */
   deliver(event: unknown): Promise<number>;
+  /**
+   * How long the API takes to answer, in ms (0 by default). The work is done first and the answer
+   * is late, as with a slow Stripe: a client that gives up has still been refunded.
+   */
+  latencyMs: number;
   /** Cents charged and refunded per payment intent (what the provider holds). */
   netOf(paymentIntent: string): { charged: number; refunded: number };
   close(): Promise<void>;
@@ -208,6 +213,7 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     sessions,
     refunds,
     webhookUrl: undefined,
+    latencyMs: 0,
     complete,
     completeDelayed: (sessionId) => completeSession(sessionId, false),
     settleDelayed,
@@ -281,7 +287,9 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     if (req.headers.authorization !== `Bearer ${secretKey}`) return fail(res, 401, 'Invalid API Key provided');
     const key = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
     const replay = typeof key === 'string' ? idempotent.get(`${path}:${key}`) : undefined;
+    const late = () => new Promise((resolve) => setTimeout(resolve, standIn.latencyMs));
     if (replay) {
+      if (standIn.latencyMs > 0) await late();
       res.writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
       return void res.end(replay.body);
     }
@@ -292,7 +300,9 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const session = createSession(form);
       if (typeof session === 'string') return fail(res, 400, session);
-      return remember(send(res, session));
+      remember(JSON.stringify(session));
+      if (standIn.latencyMs > 0) await late();
+      return void send(res, session);
     }
     const one = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (one) {
@@ -335,7 +345,10 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
         created: now(),
       };
       refunds.push(refund);
-      return remember(send(res, refund));
+      const text = JSON.stringify(refund);
+      remember(text);
+      if (standIn.latencyMs > 0) await late();
+      return void send(res, refund);
     }
     return fail(res, 404, `Unrecognized request URL (${req.method}: ${path}).`);
   }
