@@ -18,8 +18,8 @@ import { applyRefund } from './payments.service.js';
 
 /** Attempts before an intent is marked failed (flagged to staff: refundIssues, audit refund.failed). */
 export const MAX_REFUND_ATTEMPTS = 6;
-/** A claim's lease: the SDK's deadline for its attempts (three) and a margin to record the outcome. */
-export const REFUND_LEASE_MS = 3 * REFUND_DEADLINE_MS + 30_000;
+/** A claim's lease: the SDK's deadline for its three tries and a margin to record the outcome. */
+export const refundLeaseMs = (deadlineMs = REFUND_DEADLINE_MS) => 3 * deadlineMs + 10_000;
 
 /** 30 s, 1, 2, 4, 8 minutes …, at most an hour. */
 export const nextRefundAttempt = (attempts: number, at: Date) =>
@@ -180,7 +180,7 @@ export class RefundWorker {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return [];
     const now = this.deps.now();
-    const leaseUntil = new Date(now.getTime() + REFUND_LEASE_MS);
+    const leaseUntil = new Date(now.getTime() + refundLeaseMs(this.deps.paymentProvider?.refundTimeoutMs));
     const rows = await this.deps.database.db.transaction().execute((trx) => claimDue(trx, now, leaseUntil, free));
     return rows.map((row) => {
       const run = attempt(this.deps, row, leaseUntil).catch((error: unknown) => {

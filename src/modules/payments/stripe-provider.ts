@@ -49,6 +49,8 @@ export interface ProviderRefund {
 /** What Portier asks of a provider; tests point the Stripe one at a local stand-in. */
 export interface PaymentProvider {
   readonly name: 'stripe';
+  /** One refund call's deadline, in ms (the refund worker's lease follows it). */
+  readonly refundTimeoutMs: number;
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
   expireCheckout(sessionId: string): Promise<void>;
@@ -62,6 +64,8 @@ export interface StripeSettings {
   webhookSecret: string;
   /** The SDK's host, port and protocol come from this URL (default https://api.stripe.com). */
   apiBase: URL | undefined;
+  /** One refund call's deadline (default REFUND_DEADLINE_MS). */
+  refundTimeoutMs?: number;
   /** How old a signed event may be, in seconds (the SDK's default tolerance: 300). */
   toleranceSeconds?: number;
 }
@@ -126,8 +130,10 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         }),
     ));
   const tolerance = settings.toleranceSeconds ?? 300;
+  const refundTimeoutMs = settings.refundTimeoutMs ?? REFUND_DEADLINE_MS;
   return {
     name: 'stripe',
+    refundTimeoutMs,
     async createCheckout(r) {
       const stripe = await sdk();
       const session = await stripe.checkout.sessions.create(
@@ -169,7 +175,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         await sdk()
       ).refunds.create(
         { payment_intent: r.paymentIntent, amount: r.amount, metadata: { bookingId: r.bookingId } },
-        { idempotencyKey: r.idempotencyKey, timeout: REFUND_DEADLINE_MS, maxNetworkRetries: 2 },
+        { idempotencyKey: r.idempotencyKey, timeout: refundTimeoutMs, maxNetworkRetries: 2 },
       );
       return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
     },
