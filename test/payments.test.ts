@@ -8,7 +8,7 @@ import { buildCancellationPolicy, buildVenue } from './builders.js';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.js';
 import { runDatabaseUrl } from './worker-services.js';
 import { openDatabase, type Database } from '../src/kernel/db/database.js';
-import { RefundWorker, sweepExpiredHolds } from '../src/modules/payments/index.js';
+import { RefundWorker, reconcilePayments, sweepExpiredHolds } from '../src/modules/payments/index.js';
 
 // Payments against a local stand-in for Stripe (test/stripe-stand-in.ts): the SDK is pointed at it
 // with STRIPE_API_BASE; events are signed as Stripe signs them. Nothing reaches the internet.
@@ -895,6 +895,71 @@ describe('#42: a slow provider and the refund outbox', () => {
     }
     // The ledger equals the stand-in's refunds: checked for every booking after the case (expectLedgerAgrees).
   }, 240_000);
+});
+
+describe('#42: the payment reconciliation', () => {
+  it('records a refund the provider made that Portier did not, and flags a refund the provider does not have', async () => {
+    const created = Math.floor(new Date(NOW).getTime() / 1000);
+    // A refund made at the provider (e.g. its worker died after the call): Portier has no record.
+    const missed = await booked();
+    const paidMissed = await payThroughStandIn(missed.path);
+    const intent = stripe.sessions.get(paidMissed.sessionId)?.payment_intent ?? '';
+    stripe.refunds.push({
+      id: 're_test_missed_' + missed.booking.id.slice(0, 8),
+      object: 'refund',
+      amount: 1000,
+      currency: 'eur',
+      payment_intent: intent,
+      status: 'succeeded',
+      metadata: { bookingId: missed.booking.id },
+      created,
+    });
+    // A refund Portier recorded that the provider does not list (it was removed from the stand-in).
+    const ghost = await booked();
+    await payThroughStandIn(ghost.path);
+    const cancel = await app.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${ghost.v.tenantId}/bookings/${ghost.booking.id}`,
+      apiKey: ghost.v.apiKey,
+      body: { status: 'CANCELLED' },
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(await refundsDone()).toEqual(['succeeded']);
+    const ghostRefund = stripe.refunds.findIndex((r) => r.metadata.bookingId === ghost.booking.id);
+    const [removed] = stripe.refunds.splice(ghostRefund, 1);
+    touched.find((t) => t.id === ghost.booking.id)!.providerRefundedOutside = true;
+
+    const report = await reconcilePayments(app.deps, 7);
+    expect(report.repaired).toContainEqual({
+      kind: 'refund_recorded',
+      bookingId: missed.booking.id,
+      reference: `re_test_missed_${missed.booking.id.slice(0, 8)}`,
+    });
+    expect(report.discrepancies).toContainEqual(
+      expect.objectContaining({ kind: 'refund_not_at_provider', bookingId: ghost.booking.id, reference: removed.id }),
+    );
+    const repaired = await bookingOf(missed.v.apiKey, missed.booking.id);
+    expect(repaired.payment).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: 1000 });
+    expect((await eventsOf(missed.booking.id)).filter((e) => e.type === 'booking.refunded')).toHaveLength(1);
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('target_id', 'in', [missed.booking.id, ghost.booking.id])
+      .where('action', 'in', ['payment.repaired', 'payment.discrepancy'])
+      .execute();
+    expect(audits).toEqual(
+      expect.arrayContaining([
+        { action: 'payment.repaired', target_id: missed.booking.id },
+        { action: 'payment.discrepancy', target_id: ghost.booking.id },
+      ]),
+    );
+    // Run again: nothing more is repaired (the refund is recorded once).
+    const again = await reconcilePayments(app.deps, 7);
+    expect(again.repaired.filter((r) => r.bookingId === missed.booking.id)).toEqual([]);
+    expect((await bookingOf(missed.v.apiKey, missed.booking.id)).payment.amountRefunded).toBe(1000);
+    stripe.refunds.push(removed);
+    touched.find((t) => t.id === ghost.booking.id)!.providerRefundedOutside = false;
+  });
 });
 
 describe('the paymentStatus filter', () => {

@@ -9,6 +9,7 @@ import Stripe from 'stripe';
 //   GET  /v1/checkout/sessions/:id        retrieve
 //   POST /v1/checkout/sessions/:id/expire expire (only an open session)
 //   POST /v1/refunds                      create (never more than charged and not yet refunded)
+//   GET  /v1/refunds, /v1/checkout/sessions list (created[gte], limit, starting_after; newest first)
 // It also serves a fake hosted checkout page (GET /pay/:sessionId) whose button "pays": the
 // session completes, a signed checkout.session.completed event is POSTed to Portier's webhook
 // (signed as Stripe signs, with the SDK's generateTestHeaderString), and the guest is sent to the
@@ -320,6 +321,18 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
         session.url = null;
         return remember(send(res, session));
       }
+    }
+    if (req.method === 'GET' && (path === '/v1/refunds' || path === '/v1/checkout/sessions')) {
+      // Stripe's list shape: newest first, `has_more`, pages by `starting_after` (an object's id).
+      const gte = Number(url.searchParams.get('created[gte]') ?? 0);
+      const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 10)));
+      const all = (path === '/v1/refunds' ? [...refunds] : [...sessions.values()])
+        .filter((o) => o.created >= gte)
+        .reverse();
+      const after = url.searchParams.get('starting_after');
+      const from = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+      const data = all.slice(from, from + limit);
+      return void send(res, { object: 'list', url: path, has_more: from + limit < all.length, data });
     }
     if (req.method === 'POST' && path === '/v1/refunds') {
       const intent = typeof form.payment_intent === 'string' ? form.payment_intent : '';

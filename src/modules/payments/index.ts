@@ -12,6 +12,7 @@ export { registerStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook.rou
 export { refundCancelledBooking, applyCheckoutSession, markBookingPaid, paymentOf } from './payments.service.js';
 export { sweepExpiredHolds } from './checkout.service.js';
 export { RefundWorker, failedRefunds, MAX_REFUND_ATTEMPTS } from './refund-outbox.js';
+export { reconcilePayments, type ReconcileReport } from './reconcile.js';
 export { settingsOf, DEFAULT_SETTINGS, type TenantSettings } from './settings.service.js';
 export { createStripeProvider, type PaymentProvider, type CheckoutSession } from './stripe-provider.js';
 export { parseMarkBookingPaid, parseUpdateTenantSettings } from './payments.commands.js';

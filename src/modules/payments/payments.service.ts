@@ -189,12 +189,7 @@ export async function refundCancelledBooking(
 }
 
 export type CheckoutOutcome =
-  | 'applied'
-  | 'duplicate'
-  | 'unknown_booking'
-  | 'not_paid'
-  | 'refunded_after_cancellation'
-  | 'amount_mismatch';
+  'applied' | 'duplicate' | 'unknown_booking' | 'not_paid' | 'refunded_after_cancellation' | 'amount_mismatch';
 
 /**
  * Applies a paid Checkout Session (from a verified webhook event, or from the success page asking

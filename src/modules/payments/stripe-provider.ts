@@ -44,6 +44,11 @@ export interface ProviderRefund {
   id: string;
   amount: number;
   status: string;
+  /** Listed refunds only. */
+  currency?: string;
+  paymentIntent?: string | null;
+  metadata?: Record<string, string>;
+  created?: Date;
 }
 
 /** What Portier asks of a provider; tests point the Stripe one at a local stand-in. */
@@ -55,6 +60,10 @@ export interface PaymentProvider {
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
   expireCheckout(sessionId: string): Promise<void>;
   refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** Refunds created since `since` (the reconciliation; every page). */
+  listRefunds(since: Date): Promise<ProviderRefund[]>;
+  /** Checkout Sessions created since `since` (the reconciliation; every page). */
+  listCheckoutSessions(since: Date): Promise<CheckoutSession[]>;
   /** The verified event, or a DomainError 400 (unsigned, tampered, stale, or not a Stripe event). */
   verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event>;
 }
@@ -178,6 +187,32 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         { idempotencyKey: r.idempotencyKey, timeout: refundTimeoutMs, maxNetworkRetries: 2 },
       );
       return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
+    },
+    async listRefunds(since) {
+      const out: ProviderRefund[] = [];
+      const list = (await sdk()).refunds.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 });
+      for await (const refund of list) {
+        const intent = refund.payment_intent;
+        out.push({
+          id: refund.id,
+          amount: refund.amount,
+          status: refund.status ?? 'pending',
+          currency: refund.currency.toUpperCase(),
+          paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
+          metadata: (refund.metadata ?? {}) as Record<string, string>,
+          created: new Date(refund.created * 1000),
+        });
+      }
+      return out;
+    },
+    async listCheckoutSessions(since) {
+      const out: CheckoutSession[] = [];
+      const list = (await sdk()).checkout.sessions.list({
+        created: { gte: Math.floor(since.getTime() / 1000) },
+        limit: 100,
+      });
+      for await (const session of list) out.push(sessionOf(session));
+      return out;
     },
     async verifyEvent(rawBody, signature) {
       if (!signature)
