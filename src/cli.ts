@@ -6,6 +6,7 @@ import type { AppDeps } from './kernel/deps.js';
 import { DomainError } from './kernel/errors.js';
 import { createApiKey, createTenant, parseCreateApiKey, parseCreateTenant } from './modules/tenants/index.js';
 import { importCatalog } from './transport/import/import.js';
+import { reconcilePayments } from './modules/payments/index.js';
 import { CLI_ACTOR, createUser, isRole, parseCreateUser, recordAudit } from './modules/users/index.js';
 
 // `npm run --silent cli -- <command>`: exactly one JSON document on stdout, logs on stderr,
@@ -17,7 +18,8 @@ const USAGE = `Usage:
   cli import --tenant ID FILE
   cli oauth-app create --tenant ID --name NAME --redirect-uri URI [--redirect-uri URI2 …] --scopes a,b [--public]
   cli oauth-app rotate-secret --tenant ID --client-id ID
-  cli user create --tenant ID --email EMAIL --password PASSWORD [--role admin|staff]`;
+  cli user create --tenant ID --email EMAIL --password PASSWORD [--role admin|staff]
+  cli payments reconcile [--days N]`;
 
 class UsageError extends Error {}
 
@@ -29,6 +31,15 @@ function required(values: Record<string, unknown>, name: string): string {
 
 async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<unknown> {
   const [command, sub] = argv;
+  if (command === 'payments' && sub === 'reconcile') {
+    const { values } = parseArgs({ args: argv.slice(2), options: { days: { type: 'string' } }, strict: true });
+    const days = values.days === undefined ? 7 : Number(values.days);
+    if (!Number.isInteger(days) || days < 1 || days > 90)
+      throw new UsageError('--days must be a whole number from 1 to 90');
+    const deps = await withDeps();
+    if (!deps.paymentProvider) throw new UsageError('payments are not configured (STRIPE_SECRET_KEY)');
+    return reconcilePayments(deps, days);
+  }
   if (command === 'tenant' && sub === 'create') {
     const { values } = parseArgs({ args: argv.slice(2), options: { name: { type: 'string' } }, strict: true });
     const { name } = parseCreateTenant({ name: required(values, 'name') });

@@ -2,6 +2,7 @@ import { readEnv } from './kernel/env.js';
 import { closeRuntime, startRuntime } from './app/runtime.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from './modules/webhooks/index.js';
 import { NotificationSender } from './modules/notifications/index.js';
+import { RefundWorker, reconcilePayments } from './modules/payments/index.js';
 import { startMetricsServer, type MetricsServer } from './transport/http/metrics-server.js';
 
 // `npm run worker`: a webhook dispatcher without the HTTP API. Run as many as needed next to the
@@ -16,6 +17,17 @@ async function main(): Promise<void> {
   // Guest mail and SMS go out beside the webhooks (docs/notifications.md).
   const sender = deps.mailer || deps.smsClient ? new NotificationSender({ deps }) : undefined;
   sender?.start();
+  // Stripe refunds from the refund outbox (docs/payments.md, "Refunds").
+  const refunds = deps.paymentProvider ? new RefundWorker(deps) : undefined;
+  refunds?.start();
+  // The payment reconciliation, hourly over the last 7 days (also `cli payments reconcile`).
+  const reconcile = deps.paymentProvider
+    ? setInterval(() => {
+        reconcilePayments(deps, 7).catch((error: unknown) =>
+          deps.log.error({ err: error }, 'payment reconciliation failed'),
+        );
+      }, 3_600_000).unref()
+    : undefined;
   // GET /metrics on its own port (WORKER_METRICS_PORT; docs/operations.md).
   let metricsServer: MetricsServer | undefined;
   if (env.workerMetricsPort !== undefined && env.metricsToken && deps.metrics) {
@@ -26,7 +38,7 @@ async function main(): Promise<void> {
         token: env.metricsToken,
       });
     } catch (error) {
-      await Promise.all([dispatcher.stop(), sender?.stop()]);
+      await Promise.all([dispatcher.stop(), sender?.stop(), refunds?.stop()]);
       await closeRuntime(deps);
       throw new Error(`WORKER_METRICS_PORT ${env.workerMetricsPort} on ${env.host}: ${(error as Error).message}`, {
         cause: error,
@@ -39,8 +51,9 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    clearInterval(reconcile);
     deps.log.info({ signal }, 'webhook worker stopping; waiting for deliveries in flight');
-    Promise.all([dispatcher.stop(), sender?.stop(), metricsServer?.close()])
+    Promise.all([dispatcher.stop(), sender?.stop(), refunds?.stop(), metricsServer?.close()])
       .then(() => closeRuntime(deps))
       .then(
         () => process.exit(0),

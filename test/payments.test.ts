@@ -8,7 +8,7 @@ import { buildCancellationPolicy, buildVenue } from './builders.js';
 import { startStripeStandIn, type StripeStandIn } from './stripe-stand-in.js';
 import { runDatabaseUrl } from './worker-services.js';
 import { openDatabase, type Database } from '../src/kernel/db/database.js';
-import { sweepExpiredHolds } from '../src/modules/payments/index.js';
+import { RefundWorker, reconcilePayments, sweepExpiredHolds } from '../src/modules/payments/index.js';
 
 // Payments against a local stand-in for Stripe (test/stripe-stand-in.ts): the SDK is pointed at it
 // with STRIPE_API_BASE; events are signed as Stripe signs them. Nothing reaches the internet.
@@ -187,6 +187,17 @@ async function payThroughStandIn(path: string) {
   return { sessionId, event, outcome: res.body.outcome as string };
 }
 
+/** The refund worker's passes until nothing due is left (the background loop in production). */
+async function refundsDone(target: OwnApp = app): Promise<string[]> {
+  const worker = new RefundWorker(target.deps);
+  const outcomes: string[] = [];
+  for (;;) {
+    const pass = await worker.runOnce();
+    if (pass.length === 0) return outcomes;
+    outcomes.push(...pass);
+  }
+}
+
 describe('paying a booking through Stripe Checkout', () => {
   it('sends the guest to a Checkout Session for the price, then the signed event marks it paid and confirms it', async () => {
     const { v, booking, path } = await booked();
@@ -349,6 +360,10 @@ describe('paying a booking through Stripe Checkout', () => {
     const event = stripe.complete(sessionId);
     const res = await postEvent(app, event);
     expect(res.body.outcome).toBe('refunded_after_cancellation');
+    // The refund is an intent until the refund worker gives it back (docs/payments.md, "Refunds").
+    expect(stripe.refunds).not.toContainEqual(expect.objectContaining({ metadata: { bookingId: booking.id } }));
+    expect((await bookingOf(v.apiKey, booking.id)).payment).toMatchObject({ status: 'PAID', amountRefunded: 0 });
+    expect(await refundsDone()).toEqual(['succeeded']);
     const intent = stripe.sessions.get(sessionId)?.payment_intent ?? '';
     const refund = stripe.refunds.find((r) => r.payment_intent === intent);
     expect(refund?.amount).toBe(4100);
@@ -369,6 +384,7 @@ describe('paying a booking through Stripe Checkout', () => {
     expect(app.logs.some((line) => line.includes('payment arrived for a cancelled booking'))).toBe(true);
     // Delivered again: no second refund.
     expect((await postEvent(app, event)).body.outcome).toBe('duplicate');
+    expect(await refundsDone()).toEqual([]);
     expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
   });
 
@@ -397,11 +413,11 @@ describe('paying a booking through Stripe Checkout', () => {
     });
     expect(cancel.status, cancel.text).toBe(200);
     expect(cancel.body.refundAmount).toBe(2050);
-    expect(cancel.body.booking.payment).toMatchObject({
-      status: 'PARTIALLY_REFUNDED',
-      amountPaid: 4100,
-      amountRefunded: 2050,
-    });
+    expect(cancel.body.booking.status).toBe('CANCELLED');
+    // The cancellation answers before the provider is asked; the refund is recorded when it is made.
+    expect(cancel.body.booking.payment).toMatchObject({ status: 'PAID', amountPaid: 4100, amountRefunded: 0 });
+    expect(await refundsDone()).toEqual(['succeeded']);
+    expect(await refundsDone()).toEqual([]);
     const refundRequests = stripe.requests.filter(
       (r) => r.path === '/v1/refunds' && (r.form.metadata as Record<string, string>).bookingId === booking.id,
     );
@@ -448,9 +464,11 @@ describe('paying a booking through Stripe Checkout', () => {
     ]);
   });
 
-  it('rolls a cancellation back when the provider refuses the refund (503), and nothing changes', async () => {
+  it('#42: a refund the provider refuses is marked failed and flagged; the cancellation stands', async () => {
     const { v, booking, path } = await booked();
-    const { sessionId } = await payThroughStandIn(path);
+    const { sessionId } = await openCheckout(path);
+    const paid = await postEvent(app, stripe.complete(sessionId));
+    expect(paid.body.outcome).toBe('applied');
     // The provider already gave everything back (outside Portier): it refuses another refund.
     const intent = stripe.sessions.get(sessionId)?.payment_intent ?? '';
     touched.find((t) => t.id === booking.id)!.providerRefundedOutside = true;
@@ -470,11 +488,27 @@ describe('paying a booking through Stripe Checkout', () => {
       apiKey: v.apiKey,
       body: { status: 'CANCELLED' },
     });
-    expect(cancel.status).toBe(503);
-    expect(cancel.body.code).toBe('payment_provider_unavailable');
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(cancel.body.booking.status).toBe('CANCELLED');
+    // A 400 from the provider is not tried again: the intent fails at once, audited and logged.
+    expect(await refundsDone()).toEqual(['failed']);
     const after = await bookingOf(v.apiKey, booking.id);
-    expect(after.status).toBe('CONFIRMED');
+    expect(after.status).toBe('CANCELLED');
     expect(after.payment).toMatchObject({ status: 'PAID', amountRefunded: 0 });
+    const row = await h.deps.database.db
+      .selectFrom('refund_intents')
+      .select(['status', 'attempts', 'last_error', 'amount'])
+      .where('booking_id', '=', booking.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, amount: 4100 });
+    expect(row.last_error).toContain('greater than unrefunded amount');
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', booking.id)
+      .execute();
+    expect(audits.map((a) => a.action)).toContain('refund.failed');
+    expect(app.logs.some((line) => line.includes('a refund was given up'))).toBe(true);
   });
 
   it('reuses an open Checkout Session and makes a new one once it has expired', async () => {
@@ -605,6 +639,51 @@ describe('paying a booking through Stripe Checkout', () => {
       id: booking.id,
     });
     expect(records.body.data.paymentRecords).toEqual([]);
+  });
+
+  it('#42: a signed paid session for another amount or currency does not mark the booking paid (200, audited, counted)', async () => {
+    const { v, booking, path } = await booked();
+    const { sessionId } = await openCheckout(path);
+    const forged = (change: { amount_total?: number; currency?: string }) => {
+      const event = stripe.eventOf(sessionId, 'checkout.session.completed') as Stripe.Event & {
+        data: { object: Record<string, unknown> };
+      };
+      Object.assign(event.data.object, {
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: 'pi_test_forged',
+        url: null,
+        ...change,
+      });
+      return event;
+    };
+    // 1 cent instead of 41 €, and the right number in yen.
+    for (const event of [forged({ amount_total: 1 }), forged({ currency: 'jpy' })]) {
+      const res = await postEvent(app, event);
+      // 200: Stripe would retry an error for days; the difference is flagged instead.
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ received: true, outcome: 'amount_mismatch' });
+    }
+    const after = await bookingOf(v.apiKey, booking.id);
+    expect(after.status).toBe('PENDING');
+    expect(after.payment).toMatchObject({ status: 'UNPAID', amountPaid: 0, provider: null });
+    expect((await eventsOf(booking.id)).map((e) => e.type)).toEqual(['booking.created']);
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('tenant_id', '=', v.tenantId)
+      .where('action', '=', 'payment.amount_mismatch')
+      .execute();
+    expect(audits).toEqual([
+      { action: 'payment.amount_mismatch', target_id: booking.id },
+      { action: 'payment.amount_mismatch', target_id: booking.id },
+    ]);
+    expect(
+      app.logs.filter((line) => line.includes('does not match what the booking owes') && line.includes(booking.id)),
+    ).toHaveLength(2);
+    // The real payment still goes through.
+    expect((await postEvent(app, stripe.complete(sessionId))).body.outcome).toBe('applied');
+    expect((await bookingOf(v.apiKey, booking.id)).payment.status).toBe('PAID');
   });
 
   it('#26: an event type Portier ignores answers 2xx and changes nothing', async () => {
@@ -748,6 +827,141 @@ describe('paying a booking through Stripe Checkout', () => {
   });
 });
 
+describe('#42: a slow provider and the refund outbox', () => {
+  afterEach(() => {
+    stripe.latencyMs = 0;
+  });
+
+  it('20 cancellations at once answer promptly while Stripe takes 30 s; each refund is recorded once; no connection waits on Stripe', async () => {
+    const paid = [];
+    for (let i = 0; i < 20; i += 1) {
+      // Each its own venue: the 20 cancellations touch 20 rows, not one.
+      const b = await booked();
+      await payThroughStandIn(b.path);
+      paid.push(b);
+    }
+    stripe.latencyMs = 30_000;
+    const started = performance.now();
+    const answers = await Promise.all(
+      paid.map(({ v, booking }) =>
+        app.request({
+          method: 'PATCH',
+          url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
+          apiKey: v.apiKey,
+          body: { status: 'CANCELLED' },
+        }),
+      ),
+    );
+    // Far below the provider's 30 s: the cancellations did not wait on it.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    for (const [i, res] of answers.entries()) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.booking.status).toBe('CANCELLED');
+      expect(res.body.refundAmount).toBe(paid[i].booking.totalPrice);
+    }
+
+    const ids = new Set(paid.map((p) => p.booking.id));
+    const refundCalls = () =>
+      stripe.requests.filter(
+        (r) => r.path === '/v1/refunds' && ids.has((r.form.metadata as Record<string, string>).bookingId),
+      );
+    const worker = refundsDone();
+    const deadline = Date.now() + 60_000;
+    while (refundCalls().length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(refundCalls()).toHaveLength(20);
+    // All 20 calls are waiting on the provider now. The database is free meanwhile: PGlite has one
+    // connection, so this read would wait behind a transaction held across the call; on PostgreSQL
+    // no session is left idle in a transaction.
+    const during = performance.now();
+    const read = await bookingOf(paid[0].v.apiKey, paid[0].booking.id);
+    expect(read.status).toBe('CANCELLED');
+    expect(performance.now() - during).toBeLessThan(10_000);
+    if (h.deps.database.kind === 'postgres') {
+      const held = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
+      expect(held.rows[0].n).toBe(0);
+    }
+    expect(stripe.refunds.filter((r) => ids.has(r.metadata.bookingId))).toHaveLength(20);
+    const outcomes = await worker;
+    expect(outcomes).toEqual(Array(20).fill('succeeded'));
+    expect(await refundsDone()).toEqual([]);
+
+    for (const { v, booking } of paid) {
+      const after = await bookingOf(v.apiKey, booking.id);
+      expect(after.status).toBe('CANCELLED');
+      expect(after.payment).toMatchObject({ status: 'REFUNDED', amountRefunded: booking.totalPrice });
+      expect((await eventsOf(booking.id)).filter((e) => e.type === 'booking.refunded')).toHaveLength(1);
+    }
+    // The ledger equals the stand-in's refunds: checked for every booking after the case (expectLedgerAgrees).
+  }, 240_000);
+});
+
+describe('#42: the payment reconciliation', () => {
+  it('records a refund the provider made that Portier did not, and flags a refund the provider does not have', async () => {
+    const created = Math.floor(new Date(NOW).getTime() / 1000);
+    // A refund made at the provider (e.g. its worker died after the call): Portier has no record.
+    const missed = await booked();
+    const paidMissed = await payThroughStandIn(missed.path);
+    const intent = stripe.sessions.get(paidMissed.sessionId)?.payment_intent ?? '';
+    stripe.refunds.push({
+      id: 're_test_missed_' + missed.booking.id.slice(0, 8),
+      object: 'refund',
+      amount: 1000,
+      currency: 'eur',
+      payment_intent: intent,
+      status: 'succeeded',
+      metadata: { bookingId: missed.booking.id },
+      created,
+    });
+    // A refund Portier recorded that the provider does not list (it was removed from the stand-in).
+    const ghost = await booked();
+    await payThroughStandIn(ghost.path);
+    const cancel = await app.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${ghost.v.tenantId}/bookings/${ghost.booking.id}`,
+      apiKey: ghost.v.apiKey,
+      body: { status: 'CANCELLED' },
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect(await refundsDone()).toEqual(['succeeded']);
+    const ghostRefund = stripe.refunds.findIndex((r) => r.metadata.bookingId === ghost.booking.id);
+    const [removed] = stripe.refunds.splice(ghostRefund, 1);
+    touched.find((t) => t.id === ghost.booking.id)!.providerRefundedOutside = true;
+
+    const report = await reconcilePayments(app.deps, 7);
+    expect(report.repaired).toContainEqual({
+      kind: 'refund_recorded',
+      bookingId: missed.booking.id,
+      reference: `re_test_missed_${missed.booking.id.slice(0, 8)}`,
+    });
+    expect(report.discrepancies).toContainEqual(
+      expect.objectContaining({ kind: 'refund_not_at_provider', bookingId: ghost.booking.id, reference: removed.id }),
+    );
+    const repaired = await bookingOf(missed.v.apiKey, missed.booking.id);
+    expect(repaired.payment).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: 1000 });
+    expect((await eventsOf(missed.booking.id)).filter((e) => e.type === 'booking.refunded')).toHaveLength(1);
+    const audits = await h.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('target_id', 'in', [missed.booking.id, ghost.booking.id])
+      .where('action', 'in', ['payment.repaired', 'payment.discrepancy'])
+      .execute();
+    expect(audits).toEqual(
+      expect.arrayContaining([
+        { action: 'payment.repaired', target_id: missed.booking.id },
+        { action: 'payment.discrepancy', target_id: ghost.booking.id },
+      ]),
+    );
+    // Run again: nothing more is repaired (the refund is recorded once).
+    const again = await reconcilePayments(app.deps, 7);
+    expect(again.repaired.filter((r) => r.bookingId === missed.booking.id)).toEqual([]);
+    expect((await bookingOf(missed.v.apiKey, missed.booking.id)).payment.amountRefunded).toBe(1000);
+    stripe.refunds.push(removed);
+    touched.find((t) => t.id === ghost.booking.id)!.providerRefundedOutside = false;
+  });
+});
+
 describe('the paymentStatus filter', () => {
   it('#26: the REST listing and bookingPage filter by paymentStatus: exactly the bookings with that status; a bad value names the field', async () => {
     const v = await buildVenue(h, { pricePerHour: 2050 });
@@ -793,12 +1007,14 @@ describe('the paymentStatus filter', () => {
     const partly = await book(11);
     await payThroughStandIn(partly.path);
     await cancel(partly.id);
+    await refundsDone();
     const paidToo = await book(12);
     await payThroughStandIn(paidToo.path);
     const refunded = await book(13);
     const { sessionId } = await openCheckout(refunded.path);
     await cancel(refunded.id);
     expect((await postEvent(app, stripe.complete(sessionId))).body.outcome).toBe('refunded_after_cancellation');
+    await refundsDone();
 
     const expected: Record<string, string[]> = {
       UNPAID: [unpaid.id, unpaidCancelled.id],

@@ -9,6 +9,7 @@ import Stripe from 'stripe';
 //   GET  /v1/checkout/sessions/:id        retrieve
 //   POST /v1/checkout/sessions/:id/expire expire (only an open session)
 //   POST /v1/refunds                      create (never more than charged and not yet refunded)
+//   GET  /v1/refunds, /v1/checkout/sessions list (created[gte], limit, starting_after; newest first)
 // It also serves a fake hosted checkout page (GET /pay/:sessionId) whose button "pays": the
 // session completes, a signed checkout.session.completed event is POSTed to Portier's webhook
 // (signed as Stripe signs, with the SDK's generateTestHeaderString), and the guest is sent to the
@@ -92,6 +93,11 @@ export interface StripeStandIn {
   sign(event: unknown, timestamp?: number): { payload: string; header: string };
   /** POSTs the event to webhookUrl, signed; answers Portier's status. */
   deliver(event: unknown): Promise<number>;
+  /**
+   * How long the API takes to answer, in ms (0 by default). The work is done first and the answer
+   * is late, as with a slow Stripe: a client that gives up has still been refunded.
+   */
+  latencyMs: number;
   /** Cents charged and refunded per payment intent (what the provider holds). */
   netOf(paymentIntent: string): { charged: number; refunded: number };
   close(): Promise<void>;
@@ -208,6 +214,7 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     sessions,
     refunds,
     webhookUrl: undefined,
+    latencyMs: 0,
     complete,
     completeDelayed: (sessionId) => completeSession(sessionId, false),
     settleDelayed,
@@ -281,7 +288,9 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     if (req.headers.authorization !== `Bearer ${secretKey}`) return fail(res, 401, 'Invalid API Key provided');
     const key = req.method === 'POST' ? req.headers['idempotency-key'] : undefined;
     const replay = typeof key === 'string' ? idempotent.get(`${path}:${key}`) : undefined;
+    const late = () => new Promise((resolve) => setTimeout(resolve, standIn.latencyMs));
     if (replay) {
+      if (standIn.latencyMs > 0) await late();
       res.writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
       return void res.end(replay.body);
     }
@@ -292,7 +301,9 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const session = createSession(form);
       if (typeof session === 'string') return fail(res, 400, session);
-      return remember(send(res, session));
+      remember(JSON.stringify(session));
+      if (standIn.latencyMs > 0) await late();
+      return void send(res, session);
     }
     const one = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (one) {
@@ -310,6 +321,18 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
         session.url = null;
         return remember(send(res, session));
       }
+    }
+    if (req.method === 'GET' && (path === '/v1/refunds' || path === '/v1/checkout/sessions')) {
+      // Stripe's list shape: newest first, `has_more`, pages by `starting_after` (an object's id).
+      const gte = Number(url.searchParams.get('created[gte]') ?? 0);
+      const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 10)));
+      const all = (path === '/v1/refunds' ? [...refunds] : [...sessions.values()])
+        .filter((o) => o.created >= gte)
+        .reverse();
+      const after = url.searchParams.get('starting_after');
+      const from = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+      const data = all.slice(from, from + limit);
+      return void send(res, { object: 'list', url: path, has_more: from + limit < all.length, data });
     }
     if (req.method === 'POST' && path === '/v1/refunds') {
       const intent = typeof form.payment_intent === 'string' ? form.payment_intent : '';
@@ -335,7 +358,10 @@ export async function startStripeStandIn(options: { now?: () => Date } = {}): Pr
         created: now(),
       };
       refunds.push(refund);
-      return remember(send(res, refund));
+      const text = JSON.stringify(refund);
+      remember(text);
+      if (standIn.latencyMs > 0) await late();
+      return void send(res, refund);
     }
     return fail(res, 404, `Unrecognized request URL (${req.method}: ${path}).`);
   }

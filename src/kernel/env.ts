@@ -69,7 +69,15 @@ export interface Env {
    */
   fastPaths: boolean;
   /** Stripe Checkout (docs/payments.md): all unset, guests pay at the venue. */
-  stripe: { secretKey: string; webhookSecret: string; apiBase: URL | undefined } | undefined;
+  stripe:
+    | {
+        secretKey: string;
+        webhookSecret: string;
+        apiBase: URL | undefined;
+        /** STRIPE_REFUND_TIMEOUT_MS: one refund call's deadline (the refund worker's lease follows it). */
+        refundTimeoutMs?: number;
+      }
+    | undefined;
   /** Guest email (docs/notifications.md): SMTP_URL and MAIL_FROM; null when SMTP_URL is unset. */
   mail: MailEnv | null;
   /** Guest SMS through a Twilio-shaped Messages API; null when SMS_ACCOUNT_SID is unset. */
@@ -235,7 +243,8 @@ function stripe(source: NodeJS.ProcessEnv): Env['stripe'] {
   const webhookSecret = source.STRIPE_WEBHOOK_SECRET || undefined;
   const base = source.STRIPE_API_BASE || undefined;
   if (!secretKey) {
-    if (webhookSecret || base) throw new Error('STRIPE_WEBHOOK_SECRET and STRIPE_API_BASE need STRIPE_SECRET_KEY');
+    if (webhookSecret || base || source.STRIPE_REFUND_TIMEOUT_MS)
+      throw new Error('STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE and STRIPE_REFUND_TIMEOUT_MS need STRIPE_SECRET_KEY');
     return undefined;
   }
   if (!webhookSecret)
@@ -257,7 +266,10 @@ function stripe(source: NodeJS.ProcessEnv): Env['stripe'] {
       throw new Error(`STRIPE_API_BASE must be an http(s) origin such as https://api.stripe.com, got "${base}"`);
     }
   }
-  return { secretKey, webhookSecret, apiBase };
+  const refundTimeoutMs = integer('STRIPE_REFUND_TIMEOUT_MS', source.STRIPE_REFUND_TIMEOUT_MS, 45_000);
+  if (refundTimeoutMs < 1000 || refundTimeoutMs > 120_000)
+    throw new Error(`STRIPE_REFUND_TIMEOUT_MS must be from 1000 to 120000, got "${source.STRIPE_REFUND_TIMEOUT_MS}"`);
+  return { secretKey, webhookSecret, apiBase, refundTimeoutMs };
 }
 
 function workerMetricsPort(source: NodeJS.ProcessEnv): number | undefined {

@@ -57,6 +57,10 @@ export interface Metrics {
   observeWebhookDelivery(outcome: DeliveryOutcome): void;
   /** One guest notification attempt's outcome, by channel. */
   observeNotification(channel: NotificationChannel, outcome: DeliveryOutcome): void;
+  /** A difference between Portier's ledger and the provider's (a webhook's amount, a reconciliation finding). */
+  observePaymentDiscrepancy(kind: string): void;
+  /** One refund attempt of the refund outbox, or one repair by the reconciliation. */
+  observeRefund(outcome: 'success' | 'failure' | 'given_up' | 'repaired'): void;
   /** One device access check: allowed, denied (with the decision's reason), throttled (429) or refused (4xx). */
   observeAccessCheck(outcome: AccessOutcome, reason: string): void;
 }
@@ -119,6 +123,18 @@ export function createMetrics(sources: MetricSources): Metrics {
     name: 'portier_notification_delivery_attempts_total',
     help: 'Guest notification attempts (email, SMS) made by this process, by channel and outcome: success, failure (tried again later), given_up (failed, final).',
     labelNames: ['channel', 'outcome'] as const,
+    registers: [registry],
+  });
+  const paymentDiscrepancies = new Counter({
+    name: 'portier_payment_discrepancies_total',
+    help: 'Differences found between Portier and the payment provider by this process, by kind (checkout_amount_mismatch, reconciliation findings).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const refundAttempts = new Counter({
+    name: 'portier_refund_attempts_total',
+    help: 'Refund outbox attempts made by this process, by outcome: success, failure (tried again later), given_up (failed, final), repaired (recorded by the reconciliation).',
+    labelNames: ['outcome'] as const,
     registers: [registry],
   });
   // Every outcome is reported from the start (0 until it happens), so rate() and alerts see the series.
@@ -233,6 +249,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
     observeNotification(channel, outcome) {
       notificationAttempts.inc({ channel, outcome });
+    },
+    observePaymentDiscrepancy(kind) {
+      paymentDiscrepancies.inc({ kind });
+    },
+    observeRefund(outcome) {
+      refundAttempts.inc({ outcome });
     },
   };
 }

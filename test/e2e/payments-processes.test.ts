@@ -9,7 +9,8 @@ import { graphqlAt } from './dashboard-env.js';
 // Issue #26: "two processes receiving the same event concurrently → one transition", with two real
 // OS processes (`npm start`'s node command, dist/) on one PostgreSQL database, both POSTed the same
 // signed checkout.session.completed event at the same moment. Repeated over several bookings, and
-// once for a booking cancelled meanwhile (one automatic refund, not two).
+// once for a booking cancelled meanwhile (one automatic refund, not two: both processes run the
+// refund worker, and its claims skip each other's intents).
 //
 // PostgreSQL only: PGlite is one process per directory (docs/configuration.md), so two server
 // processes cannot share an embedded database. On PGlite, test/payments.test.ts ("two processes
@@ -177,6 +178,10 @@ describe.runIf(onPostgres)('two server processes receiving the same Stripe event
       const answers = await deliverToBoth(stripe.complete(sessionId));
       expect(answers.map((a) => a.outcome).sort()).toEqual(['duplicate', 'refunded_after_cancellation']);
       const intent = stripe.sessions.get(sessionId)?.payment_intent ?? '';
+      // Both processes run the refund worker (docs/payments.md, "Refunds"): one of them gives it back.
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && (await paymentOf(booking.id)).payment.status !== 'REFUNDED')
+        await new Promise((resolve) => setTimeout(resolve, 200));
       expect(stripe.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
       expect(stripe.netOf(intent)).toEqual({ charged: booking.totalPrice, refunded: booking.totalPrice });
       const after = await paymentOf(booking.id);

@@ -356,6 +356,25 @@ export interface PricingRules {
   weekdays: string[] | null;
 }
 
+export interface RefundIntents {
+  amount: number;
+  attempts: Generated<number>;
+  booking_id: string;
+  created_at: Generated<Timestamp>;
+  currency: string;
+  id: Generated<string>;
+  idempotency_key: string;
+  last_error: string | null;
+  next_attempt_at: Timestamp;
+  payment_reference: string;
+  provider: string;
+  provider_refund_id: string | null;
+  reason: string;
+  status: Generated<string>;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface RevokedTokens {
   booking_id: string;
   expires_at: Timestamp;
@@ -486,6 +505,7 @@ export interface DB {
   objects: Objects;
   payments: Payments;
   pricing_rules: PricingRules;
+  refund_intents: RefundIntents;
   revoked_tokens: RevokedTokens;
   special_dates: SpecialDates;
   tenant_settings: TenantSettings;

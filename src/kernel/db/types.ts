@@ -156,6 +156,30 @@ export interface CheckoutSessionsTable {
   created_at: CreatedAt;
 }
 
+/** The refund outbox: a refund the worker gives back through the provider (docs/payments.md, "Refunds"). */
+export interface RefundIntentsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  booking_id: string;
+  amount: number;
+  currency: string;
+  provider: 'stripe';
+  /** The payment intent refunded. */
+  payment_reference: string;
+  /** cancellation, cancelled_before_payment. */
+  reason: string;
+  idempotency_key: string;
+  status: Generated<RefundIntentStatus>;
+  attempts: Generated<number>;
+  /** When the next attempt may start; a claim moves it past the call's deadline (the lease). */
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  provider_refund_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+export type RefundIntentStatus = 'pending' | 'succeeded' | 'failed';
+
 export interface TenantSettingsTable {
   tenant_id: string;
   confirm_on_payment: Generated<boolean>;
@@ -563,6 +587,7 @@ export interface DB {
   payments: PaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   tenant_settings: TenantSettingsTable;
+  refund_intents: RefundIntentsTable;
   notification_settings: NotificationSettingsTable;
   notifications: NotificationsTable;
   booking_counts: BookingCountsTable;
@@ -618,6 +643,7 @@ export type UserRow = Selectable<UsersTable>;
 export type UserSessionRow = Selectable<UserSessionsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
+export type RefundIntentRow = Selectable<RefundIntentsTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type TenantSettingsRow = Selectable<TenantSettingsTable>;
 export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;

@@ -53,6 +53,10 @@ export const AUDIT_ACTIONS = [
   'notification_settings.updated',
   'notification.resent',
   'notification.test_email_sent',
+  'payment.amount_mismatch',
+  'payment.discrepancy',
+  'payment.repaired',
+  'refund.failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -3,6 +3,7 @@ import { paymentResolvers } from './payments.resolvers.js';
 import { registerPaymentPages } from './pay.route.js';
 import { registerStripeWebhook } from './stripe-webhook.route.js';
 import type { PaymentProvider } from './stripe-provider.js';
+import { RefundWorker } from './refund-outbox.js';
 // The payments module's public face: the paymentUrl's pages, the provider's webhook, the money
 // rules (paid, refunded, holds) and the tenant's payment settings (docs/payments.md).
 export { paymentResolvers } from './payments.resolvers.js';
@@ -10,6 +11,8 @@ export { registerPaymentPages } from './pay.route.js';
 export { registerStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook.route.js';
 export { refundCancelledBooking, applyCheckoutSession, markBookingPaid, paymentOf } from './payments.service.js';
 export { sweepExpiredHolds } from './checkout.service.js';
+export { RefundWorker, failedRefunds, MAX_REFUND_ATTEMPTS } from './refund-outbox.js';
+export { reconcilePayments, type ReconcileReport } from './reconcile.js';
 export { settingsOf, DEFAULT_SETTINGS, type TenantSettings } from './settings.service.js';
 export { createStripeProvider, type PaymentProvider, type CheckoutSession } from './stripe-provider.js';
 export { parseMarkBookingPaid, parseUpdateTenantSettings } from './payments.commands.js';
@@ -27,6 +30,18 @@ export const paymentsModule = defineModule({
   dependsOn: ['audit', 'bookings', 'catalog'],
   typeDefs: ['payments.graphql'],
   resolvers: paymentResolvers,
+  jobs: [
+    {
+      name: 'refund worker',
+      start: (deps) => {
+        // The refund outbox beside the webhook dispatcher, only where Stripe is configured.
+        if (!deps.paymentProvider) return { stop: () => undefined };
+        const worker = new RefundWorker(deps);
+        worker.start();
+        return { stop: () => worker.stop() };
+      },
+    },
+  ],
   routes: async (fastify, deps) => {
     registerPaymentPages(fastify, deps);
     await registerStripeWebhook(fastify, deps);

@@ -173,6 +173,10 @@ export async function latestCheckoutSession(db: Executor, bookingId: string): Pr
     .executeTakeFirst();
 }
 
+export async function findCheckoutSession(db: Executor, sessionId: string): Promise<CheckoutSessionRow | undefined> {
+  return db.selectFrom('checkout_sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+}
+
 export async function countCheckoutSessions(db: Executor, bookingId: string): Promise<number> {
   const row = await db
     .selectFrom('checkout_sessions')

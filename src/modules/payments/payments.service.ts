@@ -3,11 +3,12 @@ import type { BookingRow, PaymentProvider as ProviderName } from '../../kernel/d
 import type { AppDeps } from '../../kernel/deps.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { recordAudit } from '../audit/index.js';
 import { bookingEventData, recordBookingEvent, updateBookingStatus } from '../bookings/index.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './payments.repository.js';
 import { paymentStatusOf, refundOnCancellation } from './payments.rules.js';
-import { providerUnavailable, type CheckoutSession } from './stripe-provider.js';
+import type { CheckoutSession } from './stripe-provider.js';
 import { settingsOf } from './settings.service.js';
 import type { MarkBookingPaid } from './payments.commands.js';
 
@@ -73,61 +74,39 @@ async function addPayment(
 }
 
 /**
- * Gives `amount` cents back: through the provider's Refunds API for a Stripe payment (the
- * idempotency key makes a retried request the same refund), recorded as owed at the desk for a
- * payment taken at the venue. Records it and emits booking.refunded.
+ * Records `amount` cents given back, once (the ledger row's provider reference is unique): the
+ * ledger row, the booking's amount_refunded and booking.refunded. Undefined when it was recorded already.
  */
-async function giveBack(
+export async function applyRefund(
   trx: Executor,
   deps: AppDeps,
   booking: BookingRow,
-  amount: number,
-  reason: string,
-  idempotencyKey: string,
-): Promise<BookingRow> {
-  const paid = await repo.latestProviderPayment(trx, booking.tenant_id, booking.id);
+  refund: {
+    amount: number;
+    currency: string;
+    reason: string;
+    provider: ProviderName;
+    reference: string | null;
+    note: string | null;
+  },
+): Promise<BookingRow | undefined> {
   const now = deps.now();
-  let provider: ProviderName = 'venue';
-  let reference: string | null = null;
-  let note: string | null = 'To be handed back at the venue';
-  if (paid?.provider === 'stripe' && paid.provider_reference) {
-    const stripe = deps.paymentProvider;
-    if (!stripe)
-      throw providerUnavailable('refund the Stripe payment (STRIPE_SECRET_KEY is not set)', new Error('no provider'));
-    try {
-      const refund = await stripe.refund({
-        paymentIntent: paid.provider_reference,
-        amount,
-        bookingId: booking.id,
-        idempotencyKey,
-      });
-      provider = 'stripe';
-      reference = refund.id;
-      note = null;
-    } catch (error) {
-      deps.log.error(
-        { err: error, bookingId: booking.id, amount },
-        'the payment provider refused or did not answer a refund',
-      );
-      throw providerUnavailable('refund the payment', error);
-    }
-  }
   const entry = await repo.insertLedgerEntry(trx, {
     tenant_id: booking.tenant_id,
     booking_id: booking.id,
     kind: 'refund',
-    provider,
-    amount,
-    currency: booking.currency,
-    reason,
+    provider: refund.provider,
+    amount: refund.amount,
+    currency: refund.currency,
+    reason: refund.reason,
     provider_event_id: null,
-    provider_reference: reference,
-    note,
+    provider_reference: refund.reference,
+    note: refund.note,
     actor_label: 'Portier',
     created_at: now,
   });
-  if (!entry) return booking;
-  const amountRefunded = booking.amount_refunded + amount;
+  if (!entry) return undefined;
+  const amountRefunded = booking.amount_refunded + refund.amount;
   const updated = await repo.setPaymentColumns(
     trx,
     booking.tenant_id,
@@ -141,8 +120,57 @@ async function giveBack(
     },
     now,
   );
-  await recordPaymentEvent(trx, updated, 'booking.refunded', { refund: { amount, reason } });
+  await recordPaymentEvent(trx, updated, 'booking.refunded', {
+    refund: { amount: refund.amount, reason: refund.reason },
+  });
   return updated;
+}
+
+/**
+ * Gives `amount` cents back. A Stripe payment's refund becomes a refund intent in the caller's
+ * transaction — the provider is called later by the refund worker (refund-outbox.ts), never under
+ * this lock — and is recorded when the provider made it. A payment taken at the venue is recorded
+ * now as owed at the desk (no provider call).
+ */
+async function giveBack(
+  trx: Executor,
+  deps: AppDeps,
+  booking: BookingRow,
+  amount: number,
+  reason: string,
+  idempotencyKey: string,
+): Promise<BookingRow> {
+  const paid = await repo.latestProviderPayment(trx, booking.tenant_id, booking.id);
+  if (paid?.provider === 'stripe' && paid.provider_reference) {
+    const now = deps.now();
+    await trx
+      .insertInto('refund_intents')
+      .values({
+        tenant_id: booking.tenant_id,
+        booking_id: booking.id,
+        amount,
+        currency: booking.currency,
+        provider: 'stripe',
+        payment_reference: paid.provider_reference,
+        reason,
+        idempotency_key: idempotencyKey,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+    return booking;
+  }
+  const updated = await applyRefund(trx, deps, booking, {
+    amount,
+    currency: booking.currency,
+    reason,
+    provider: 'venue',
+    reference: null,
+    note: 'To be handed back at the venue',
+  });
+  return updated ?? booking;
 }
 
 /**
@@ -160,7 +188,8 @@ export async function refundCancelledBooking(
   return giveBack(trx, deps, booking, amount, 'cancellation', `portier-cancellation-refund-${booking.id}`);
 }
 
-export type CheckoutOutcome = 'applied' | 'duplicate' | 'unknown_booking' | 'not_paid' | 'refunded_after_cancellation';
+export type CheckoutOutcome =
+  'applied' | 'duplicate' | 'unknown_booking' | 'not_paid' | 'refunded_after_cancellation' | 'amount_mismatch';
 
 /**
  * Applies a paid Checkout Session (from a verified webhook event, or from the success page asking
@@ -183,6 +212,42 @@ export async function applyCheckoutSession(
   if (session.paymentStatus !== 'paid' || session.amountTotal <= 0) return 'not_paid';
   const booking = await repo.lockBooking(trx, tenantId, bookingId);
   if (!booking) return 'unknown_booking';
+  // What the booking owes: the amount of the session Portier opened (the price when it was opened),
+  // or its price for a session Portier has no row of. A signed event for any other amount or
+  // currency (a 1-cent or a JPY session carrying this booking's metadata) pays nothing.
+  const opened = await repo.findCheckoutSession(trx, session.id);
+  const owed = opened && opened.booking_id === bookingId ? opened.amount : booking.total_price;
+  if (session.amountTotal !== owed || session.currency.toUpperCase() !== booking.currency.toUpperCase()) {
+    deps.log.warn(
+      {
+        bookingId,
+        tenantId,
+        session: session.id,
+        amountTotal: session.amountTotal,
+        currency: session.currency,
+        owed,
+        owedCurrency: booking.currency,
+      },
+      'a paid checkout session does not match what the booking owes; the booking is not marked paid',
+    );
+    deps.metrics?.observePaymentDiscrepancy('checkout_amount_mismatch');
+    await recordAudit(trx, {
+      tenantId,
+      actor: { type: 'system', id: null, label: 'Stripe Checkout' },
+      action: 'payment.amount_mismatch',
+      target: { type: 'booking', id: bookingId },
+      details: {
+        session: session.id,
+        event: eventId,
+        amountTotal: session.amountTotal,
+        currency: session.currency,
+        owed,
+        owedCurrency: booking.currency,
+      },
+      at: deps.now(),
+    });
+    return 'amount_mismatch';
+  }
   const entry = await repo.insertLedgerEntry(trx, {
     tenant_id: tenantId,
     booking_id: bookingId,

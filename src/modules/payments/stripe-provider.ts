@@ -44,15 +44,26 @@ export interface ProviderRefund {
   id: string;
   amount: number;
   status: string;
+  /** Listed refunds only. */
+  currency?: string;
+  paymentIntent?: string | null;
+  metadata?: Record<string, string>;
+  created?: Date;
 }
 
 /** What Portier asks of a provider; tests point the Stripe one at a local stand-in. */
 export interface PaymentProvider {
   readonly name: 'stripe';
+  /** One refund call's deadline, in ms (the refund worker's lease follows it). */
+  readonly refundTimeoutMs: number;
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
   expireCheckout(sessionId: string): Promise<void>;
   refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** Refunds created since `since` (the reconciliation; every page). */
+  listRefunds(since: Date): Promise<ProviderRefund[]>;
+  /** Checkout Sessions created since `since` (the reconciliation; every page). */
+  listCheckoutSessions(since: Date): Promise<CheckoutSession[]>;
   /** The verified event, or a DomainError 400 (unsigned, tampered, stale, or not a Stripe event). */
   verifyEvent(rawBody: Buffer, signature: string | undefined): Promise<Stripe.Event>;
 }
@@ -62,9 +73,19 @@ export interface StripeSettings {
   webhookSecret: string;
   /** The SDK's host, port and protocol come from this URL (default https://api.stripe.com). */
   apiBase: URL | undefined;
+  /** One refund call's deadline (default REFUND_DEADLINE_MS). */
+  refundTimeoutMs?: number;
   /** How old a signed event may be, in seconds (the SDK's default tolerance: 300). */
   toleranceSeconds?: number;
 }
+
+/**
+ * One interactive call's deadline (a guest waiting on the paymentUrl's redirect), with one retry:
+ * 2 × 8 s stays under the 30 s a browser or proxy commonly waits.
+ */
+export const INTERACTIVE_DEADLINE_MS = 8_000;
+/** One refund call's deadline (the refund worker; nobody waits on it), with two retries. */
+export const REFUND_DEADLINE_MS = 45_000;
 
 /** The provider refused or could not be reached: the caller's change rolls back (503). */
 export const providerUnavailable = (what: string, error: unknown) =>
@@ -118,8 +139,10 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         }),
     ));
   const tolerance = settings.toleranceSeconds ?? 300;
+  const refundTimeoutMs = settings.refundTimeoutMs ?? REFUND_DEADLINE_MS;
   return {
     name: 'stripe',
+    refundTimeoutMs,
     async createCheckout(r) {
       const stripe = await sdk();
       const session = await stripe.checkout.sessions.create(
@@ -142,12 +165,16 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           success_url: r.successUrl,
           cancel_url: r.cancelUrl,
         },
-        { idempotencyKey: r.idempotencyKey },
+        { idempotencyKey: r.idempotencyKey, timeout: INTERACTIVE_DEADLINE_MS, maxNetworkRetries: 1 },
       );
       return sessionOf(session);
     },
     async retrieveCheckout(sessionId) {
-      return sessionOf(await (await sdk()).checkout.sessions.retrieve(sessionId));
+      return sessionOf(
+        await (
+          await sdk()
+        ).checkout.sessions.retrieve(sessionId, {}, { timeout: INTERACTIVE_DEADLINE_MS, maxNetworkRetries: 1 }),
+      );
     },
     async expireCheckout(sessionId) {
       await (await sdk()).checkout.sessions.expire(sessionId);
@@ -157,9 +184,35 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
         await sdk()
       ).refunds.create(
         { payment_intent: r.paymentIntent, amount: r.amount, metadata: { bookingId: r.bookingId } },
-        { idempotencyKey: r.idempotencyKey },
+        { idempotencyKey: r.idempotencyKey, timeout: refundTimeoutMs, maxNetworkRetries: 2 },
       );
       return { id: refund.id, amount: refund.amount, status: refund.status ?? 'pending' };
+    },
+    async listRefunds(since) {
+      const out: ProviderRefund[] = [];
+      const list = (await sdk()).refunds.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 });
+      for await (const refund of list) {
+        const intent = refund.payment_intent;
+        out.push({
+          id: refund.id,
+          amount: refund.amount,
+          status: refund.status ?? 'pending',
+          currency: refund.currency.toUpperCase(),
+          paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
+          metadata: (refund.metadata ?? {}) as Record<string, string>,
+          created: new Date(refund.created * 1000),
+        });
+      }
+      return out;
+    },
+    async listCheckoutSessions(since) {
+      const out: CheckoutSession[] = [];
+      const list = (await sdk()).checkout.sessions.list({
+        created: { gte: Math.floor(since.getTime() / 1000) },
+        limit: 100,
+      });
+      for await (const session of list) out.push(sessionOf(session));
+      return out;
     },
     async verifyEvent(rawBody, signature) {
       if (!signature)

@@ -20,7 +20,7 @@ const DOC: RouteDoc = {
   operationId: 'stripeWebhook',
   summary: 'Stripe’s webhook endpoint (checkout.session.completed, checkout.session.async_payment_succeeded)',
   description:
-    'Called by Stripe, not by integrators: the raw body is verified against the Stripe-Signature header with STRIPE_WEBHOOK_SECRET (5 minutes tolerance). A paid Checkout Session marks its booking paid (booking.paid) and, when the tenant’s confirmOnPayment is on, confirms it (booking.confirmed); a payment for a booking cancelled meanwhile is refunded in full (booking.refunded). The same event twice changes nothing the second time. Other event types are acknowledged and ignored.',
+    'Called by Stripe, not by integrators: the raw body is verified against the Stripe-Signature header with STRIPE_WEBHOOK_SECRET (5 minutes tolerance). A paid Checkout Session marks its booking paid (booking.paid) and, when the tenant’s confirmOnPayment is on, confirms it (booking.confirmed); a payment for a booking cancelled meanwhile is refunded in full (booking.refunded). A paid session whose amount_total or currency is not what the booking owes marks nothing paid: it is answered 200 with outcome amount_mismatch (Stripe would otherwise retry it for days), audited (payment.amount_mismatch), counted (portier_payment_discrepancies_total) and logged. The same event twice changes nothing the second time. Other event types are acknowledged and ignored.',
   tags: ['payments'],
   body: { type: 'object', description: 'A Stripe Event object, as Stripe sends it.' },
   responses: {
