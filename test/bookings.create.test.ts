@@ -177,6 +177,7 @@ describe('POST /bookings', () => {
 
 describe('POST /bookings with a status (the desk confirming at once, issue #41)', () => {
   // In the order they were written: each carries its booking's sequence (one clock tick, so not created_at).
+  type EventData = { booking: { id: string }; sequence: number };
   const eventsOf = async (v: Venue) =>
     (
       await h.deps.database.db
@@ -186,8 +187,8 @@ describe('POST /bookings with a status (the desk confirming at once, issue #41)'
         .execute()
     ).sort(
       (a, b) =>
-        String((a.data as any).booking.id).localeCompare(String((b.data as any).booking.id)) ||
-        (a.data as any).sequence - (b.data as any).sequence,
+        (a.data as EventData).booking.id.localeCompare((b.data as EventData).booking.id) ||
+        (a.data as EventData).sequence - (b.data as EventData).sequence,
     );
 
   it('creates it CONFIRMED over REST: booking.created, then booking.confirmed as a confirm writes it', async () => {
@@ -217,9 +218,9 @@ describe('POST /bookings with a status (the desk confirming at once, issue #41)'
     expect(pending.status).toBe(201);
     expect(pending.body.booking.status).toBe('PENDING');
     const after = await eventsOf(v);
-    expect(after.filter((e) => (e.data as any).booking.id === pending.body.booking.id).map((e) => e.type)).toEqual([
-      'booking.created',
-    ]);
+    expect(
+      after.filter((e) => (e.data as EventData).booking.id === pending.body.booking.id).map((e) => e.type),
+    ).toEqual(['booking.created']);
     expect(after).toHaveLength(3);
   });
 
