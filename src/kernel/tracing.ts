@@ -1,5 +1,6 @@
 import {
   context,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -69,4 +70,14 @@ export function inSpan<T>(
 /** True when a span is active: background work outside any span (polls) is not traced. */
 export function hasActiveSpan(): boolean {
   return trace.getSpan(context.active()) !== undefined;
+}
+
+/**
+ * Runs `run` outside any trace: background work a request (or a notification its commit sent)
+ * wakes — dispatcher passes, deliveries, sends, the event tail's reads — must not become part of
+ * that request's trace (docs/operations.md#traces). What `run` starts (timers, promises) keeps
+ * the root context, so its spans start traces of their own.
+ */
+export function detached<T>(run: () => T): T {
+  return context.with(ROOT_CONTEXT, run);
 }

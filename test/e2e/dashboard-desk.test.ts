@@ -176,7 +176,15 @@ describe('bug 3: the webhook secret shown is the one saved', () => {
       await form.getByRole('button', { name: 'Create webhook' }).click();
       const shown = ((await page.locator('.secret-value').textContent()) ?? '').trim();
       expect(shown).toBe(typed);
-      expect(await form.getByLabel('Signing secret').inputValue()).not.toBe(shown);
+      // Issue #42: the saved secret stands alone, no new one beside it (the form gave way to it);
+      // "Add another webhook" opens a fresh form with a new secret, and the saved one is gone.
+      expect(await page.getByLabel('Signing secret', { exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Add another webhook' }).click();
+      expect(await form.getByLabel('Endpoint URL').inputValue()).toBe('');
+      const next = await form.getByLabel('Signing secret').inputValue();
+      expect(next).toMatch(/^whsec_/);
+      expect(next).not.toBe(shown);
+      expect(await page.locator('.secret-value').count()).toBe(0);
 
       const row = page.getByRole('row').filter({ hasText: receiver.url('/secret-check') });
       const before = receiver.requests.length;

@@ -8,7 +8,7 @@ import { composeMail, composeSms, type GuestKey } from './message.js';
 import { MAX_NOTIFICATION_ATTEMPTS, nextNotificationAttempt } from './notification.rules.js';
 import { SMTP_TIMEOUT_MS, type Mailer } from './mailer.js';
 import { SMS_TIMEOUT_MS, type SmsClient } from './sms.js';
-import { inSpan, SpanKind, SpanStatusCode, type Span } from '../../kernel/tracing.js';
+import { detached, inSpan, SpanKind, SpanStatusCode, type Span } from '../../kernel/tracing.js';
 
 // The notification sender: claims due notifications (FOR UPDATE SKIP LOCKED, with a lease), sends
 // them, and records each outcome. It runs beside the webhook dispatcher, in the API process and in
@@ -245,7 +245,8 @@ export class NotificationSender {
       await this.ticking;
       if (this.running) this.timer = setTimeout(loop, this.pollIntervalMs);
     };
-    this.timer = setTimeout(loop, 0);
+    // Started by whoever starts it (a server, a test): the sends trace on their own.
+    this.timer = detached(() => setTimeout(loop, 0));
   }
 
   /** Stops polling and waits for the sends in flight, so their outcomes are recorded. */

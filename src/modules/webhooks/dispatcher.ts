@@ -4,7 +4,7 @@ import type { DB } from '../../kernel/db/types.js';
 import type { ServerSecret } from '../../kernel/crypto.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import type { Metrics } from '../../kernel/metrics.js';
-import type { Tracing } from '../../kernel/tracing.js';
+import { detached, type Tracing } from '../../kernel/tracing.js';
 import * as deliveries from './deliveries.repository.js';
 import { attemptDelivery, type AttemptOutcome, type DeliveryContext } from './delivery.js';
 import type { Resolver } from './address-guard.js';
@@ -250,7 +250,9 @@ export class WebhookDispatcher {
     if (!this.running) return;
     this.passRequested = true;
     if (fanOut) this.fanOutRequested = true;
-    this.passing ??= this.passes();
+    // A wake comes from whatever woke it (a request's commit through PGlite's in-process NOTIFY, a
+    // timer): the passes, and the deliveries and timers they start, belong to no request's trace.
+    this.passing ??= detached(() => this.passes());
   }
 
   private async passes(): Promise<void> {

@@ -4,6 +4,7 @@ import type { LiveMessage, LiveSource, LiveTopic } from '../../kernel/live/index
 import { feedPage, lastSettledPosition } from './event-feed.repository.js';
 import type { FeedPosition } from './event-feed.rules.js';
 import { WAKE_CHANNEL } from './outbox.js';
+import { detached } from '../../kernel/tracing.js';
 
 // The live tail of the outbox (docs/subscriptions.md, "Where events come from"): the source of
 // bookingChanged and deviceStatusChanged. Every statement that writes events NOTIFYs WAKE_CHANNEL
@@ -86,10 +87,13 @@ export function outboxTail(database: Database, log: Logger): LiveSource {
   return {
     async start(onMessage) {
       deliver = onMessage;
-      const stopListening = await database.listen(WAKE_CHANNEL, () => {
-        read();
-        settleFrom(0);
-      });
+      // Woken by a commit, maybe a request's: the reads are not part of its trace.
+      const stopListening = await database.listen(WAKE_CHANNEL, () =>
+        detached(() => {
+          read();
+          settleFrom(0);
+        }),
+      );
       const poll = setInterval(read, POLL_MS);
       poll.unref();
       return async () => {

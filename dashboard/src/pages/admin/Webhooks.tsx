@@ -92,7 +92,10 @@ export function WebhooksPage() {
   const test = useGraphQLMutation(TestWebhook, [['webhookDeliveries']]);
   const [secret, setSecret] = useState(randomSecret);
   const [testedId, setTestedId] = useState<string | null>(null);
-  /** The secret the new webhook was saved with: shown once, since the field already holds the next one. */
+  /**
+   * The webhook just saved, with its secret: shown once in place of the form, so no other secret
+   * stands beside it; "Add another webhook" opens a fresh form (a new secret, the defaults).
+   */
   const [saved, setSaved] = useState<{ url: string; secret: string } | null>(null);
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
@@ -103,9 +106,8 @@ export function WebhooksPage() {
     setSaved(null);
     create.mutate(sent, {
       onSuccess: () => {
-        setSaved({ url: sent.url, secret: sent.secret });
         formElement.reset();
-        setSecret(randomSecret());
+        setSaved({ url: sent.url, secret: sent.secret });
       },
     });
   };
@@ -119,52 +121,68 @@ export function WebhooksPage() {
       {canWrite ? (
         <Section title="Add an endpoint">
           {saved ? (
-            <SecretReveal
-              label={`Signing secret of the webhook to ${saved.url}`}
-              value={saved.secret}
-              note="This is the secret the webhook was saved with. Copy it into your receiver now: Portier never shows it again."
-            />
-          ) : null}
-          <form className="stack" onSubmit={submit} aria-label="Add a webhook endpoint">
-            <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'secret'])} />
-            <Field
-              label="Endpoint URL"
-              name="url"
-              type="url"
-              required
-              placeholder="https://example.com/portier-events"
-              error={fieldErrorOf(create.error, 'url')}
-            />
-            <CheckboxGroup
-              legend="Events"
-              name="events"
-              options={EVENT_TYPES.map((type) => ({ value: type, label: type }))}
-              defaultChecked={DEFAULT_EVENT_TYPES}
-              error={fieldErrorOf(create.error, 'events')}
-            />
-            <div className="secret-input">
-              <Field
-                label="Signing secret"
-                name="secret"
-                value={secret}
-                onChange={(event) => setSecret(event.target.value)}
-                required
-                autoComplete="off"
-                spellCheck={false}
-                className="field-mono"
-                hint="Generated for the next webhook; after Create it is shown once more above, to copy into your receiver."
-                error={fieldErrorOf(create.error, 'secret')}
+            <div className="stack">
+              <SecretReveal
+                label={`Signing secret of the webhook to ${saved.url}`}
+                value={saved.secret}
+                note="This is the secret the webhook was saved with. Copy it into your receiver now: Portier never shows it again."
               />
-              <button type="button" className="button button-secondary" onClick={() => setSecret(randomSecret())}>
-                New secret
-              </button>
+              <div>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  onClick={() => {
+                    create.reset();
+                    setSecret(randomSecret());
+                    setSaved(null);
+                  }}
+                >
+                  Add another webhook
+                </button>
+              </div>
             </div>
-            <div>
-              <button type="submit" className="button button-primary" disabled={create.isPending}>
-                Create webhook
-              </button>
-            </div>
-          </form>
+          ) : (
+            <form className="stack" onSubmit={submit} aria-label="Add a webhook endpoint">
+              <ErrorNotice error={formLevelError(create.error, ['url', 'events', 'secret'])} />
+              <Field
+                label="Endpoint URL"
+                name="url"
+                type="url"
+                required
+                placeholder="https://example.com/portier-events"
+                error={fieldErrorOf(create.error, 'url')}
+              />
+              <CheckboxGroup
+                legend="Events"
+                name="events"
+                options={EVENT_TYPES.map((type) => ({ value: type, label: type }))}
+                defaultChecked={DEFAULT_EVENT_TYPES}
+                error={fieldErrorOf(create.error, 'events')}
+              />
+              <div className="secret-input">
+                <Field
+                  label="Signing secret"
+                  name="secret"
+                  value={secret}
+                  onChange={(event) => setSecret(event.target.value)}
+                  required
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="field-mono"
+                  hint="Generated for this webhook; after Create it is shown once, in place of this form, to copy into your receiver."
+                  error={fieldErrorOf(create.error, 'secret')}
+                />
+                <button type="button" className="button button-secondary" onClick={() => setSecret(randomSecret())}>
+                  New secret
+                </button>
+              </div>
+              <div>
+                <button type="submit" className="button button-primary" disabled={create.isPending}>
+                  Create webhook
+                </button>
+              </div>
+            </form>
+          )}
         </Section>
       ) : null}
       <Section title="Endpoints">
