@@ -213,7 +213,8 @@ export type AuditLogEdge = {
  * booking.marked_paid, tenant_settings.updated, accommodation.created, accommodation.updated,
  * accommodation.deleted, object.created, object.updated, object.deleted, object.opening_hours_changed,
  * object.special_date_set, object.special_date_removed, object.booking_rules_changed,
- * notification_settings.updated, notification.resent, notification.test_email_sent.
+ * notification_settings.updated, notification.resent, notification.test_email_sent,
+ * payment.amount_mismatch, payment.discrepancy, payment.repaired, refund.failed.
  */
 export type AuditLogEntry = {
   __typename?: 'AuditLogEntry';

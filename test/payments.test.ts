@@ -897,6 +897,62 @@ describe('#42: a slow provider and the refund outbox', () => {
   }, 240_000);
 });
 
+describe('#42: a slow provider and checkout creation', () => {
+  afterEach(() => {
+    stripe.latencyMs = 0;
+  });
+
+  it('opens a Checkout Session with no transaction held while Stripe answers; five clicks at once make one session', async () => {
+    const { v, booking, path } = await booked();
+    stripe.latencyMs = 3_000;
+    const clicks = Promise.all(Array.from({ length: 5 }, () => app.request({ method: 'GET', url: path })));
+    const deadline = Date.now() + 30_000;
+    const calls = () => stripe.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST');
+    const before = calls().length;
+    while (calls().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // A call is waiting on the provider: the booking's row and the database are free meanwhile (on
+    // the old code the click held the row lock, and on PGlite the one connection, for the call).
+    const during = performance.now();
+    const read = await bookingOf(v.apiKey, booking.id);
+    expect(read.status).toBe('PENDING');
+    expect(performance.now() - during).toBeLessThan(2_500);
+    if (h.deps.database.kind === 'postgres') {
+      const held = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
+      expect(held.rows[0].n).toBe(0);
+    }
+    const answers = await clicks;
+    const locations = new Set(
+      answers.map((res) => (expect(res.status, res.text).toBe(303), String(res.headers.location))),
+    );
+    expect(locations.size).toBe(1);
+    const stored = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM checkout_sessions WHERE booking_id = ${booking.id}`.execute(h.deps.database.db);
+    expect(stored.rows[0].n).toBe(1);
+  }, 120_000);
+
+  it('a booking cancelled while its session is being made gets its page, not the redirect', async () => {
+    const { v, booking, path } = await booked();
+    stripe.latencyMs = 2_000;
+    const click = app.request({ method: 'GET', url: path });
+    const deadline = Date.now() + 30_000;
+    const calls = () => stripe.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST');
+    const before = calls().length;
+    while (calls().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const cancelled = await app.request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
+      apiKey: v.apiKey,
+      body: { status: 'CANCELLED' },
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const res = await click;
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  }, 120_000);
+});
+
 describe('#42: the payment reconciliation', () => {
   it('records a refund the provider made that Portier did not, and flags a refund the provider does not have', async () => {
     const created = Math.floor(new Date(NOW).getTime() / 1000);

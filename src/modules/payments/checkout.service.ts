@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../kernel/deps.js';
+import { conflict } from '../../kernel/errors.js';
 import { localRange, updateBookingStatus } from '../bookings/index.js';
 import * as repo from './payments.repository.js';
 import { checkoutExpiry, holdExpired, paymentPageState, reusable, type PaymentPageState } from './payments.rules.js';
@@ -15,47 +16,65 @@ export type PaymentPage =
 /**
  * Opens the payment for a booking: a page when it is not payable or there is no provider (pay at the
  * venue), else a redirect to its Checkout Session — the stored one while it has not expired and is
- * for the current price, else a new one. The booking's row stays locked while the session is
- * created, so two guests' clicks make one session.
+ * for the current price, else a new one.
+ *
+ * No transaction is open while the provider is called (issue #42: a slow Stripe held a database
+ * connection and the booking's lock per click). Two clicks at once still make one session: both
+ * count the same stored sessions and so send the same idempotency key, for which the provider
+ * answers the same session, stored once (ON CONFLICT on its id). The answer is decided again under
+ * the booking's lock after the call: a booking cancelled or paid meanwhile gets its page, and the
+ * session made for it expires unused (a payment that still arrives is refunded: docs/payments.md).
  */
 export async function openPayment(
   deps: AppDeps,
   bookingId: string,
   links: { success: string; cancel: string },
 ): Promise<PaymentPage | undefined> {
-  return deps.database.db.transaction().execute(async (trx) => {
-    const view = await repo.findPaymentView(trx, bookingId, true);
-    if (!view) return undefined;
-    const state = paymentPageState(view);
-    const provider = deps.paymentProvider;
-    if (state !== 'payable') return { kind: 'page', state, view };
-    if (!provider) return { kind: 'page', state: 'venue', view };
-    const now = deps.now();
-    const stored = await repo.latestCheckoutSession(trx, view.id);
-    if (stored && reusable(stored, now, view.total_price)) return { kind: 'redirect', url: stored.url };
-    const { pendingExpiryMinutes } = await settingsOf(trx, view.tenant_id);
-    const attempt = await repo.countCheckoutSessions(trx, view.id);
-    let session;
-    try {
-      session = await provider.createCheckout({
-        bookingId: view.id,
-        tenantId: view.tenant_id,
-        amount: view.total_price,
-        currency: view.currency,
-        description: `${view.object_name}, ${localRange(view.start_time, view.end_time, view.time_zone)}`,
-        expiresAt: checkoutExpiry(now, view.created_at, pendingExpiryMinutes),
-        successUrl: links.success,
-        cancelUrl: links.cancel,
-        idempotencyKey: `portier-checkout-${view.id}-${attempt + 1}`,
-      });
-    } catch (error) {
-      deps.log.error({ err: error, bookingId: view.id }, 'the payment provider did not create a checkout session');
-      throw providerUnavailable('start the payment', error);
+  const db = deps.database.db;
+  const provider = deps.paymentProvider;
+  const view = await repo.findPaymentView(db, bookingId);
+  if (!view) return undefined;
+  const state = paymentPageState(view);
+  if (state !== 'payable') return { kind: 'page', state, view };
+  if (!provider) return { kind: 'page', state: 'venue', view };
+  const now = deps.now();
+  const stored = await repo.latestCheckoutSession(db, view.id);
+  if (stored && reusable(stored, now, view.total_price)) return { kind: 'redirect', url: stored.url };
+  const { pendingExpiryMinutes } = await settingsOf(db, view.tenant_id);
+  const attempt = await repo.countCheckoutSessions(db, view.id);
+  let session;
+  try {
+    session = await provider.createCheckout({
+      bookingId: view.id,
+      tenantId: view.tenant_id,
+      amount: view.total_price,
+      currency: view.currency,
+      description: `${view.object_name}, ${localRange(view.start_time, view.end_time, view.time_zone)}`,
+      expiresAt: checkoutExpiry(now, view.created_at, pendingExpiryMinutes),
+      successUrl: links.success,
+      cancelUrl: links.cancel,
+      idempotencyKey: `portier-checkout-${view.id}-${attempt + 1}`,
+    });
+  } catch (error) {
+    deps.log.error({ err: error, bookingId: view.id }, 'the payment provider did not create a checkout session');
+    throw providerUnavailable('start the payment', error);
+  }
+  return db.transaction().execute(async (trx) => {
+    const current = await repo.findPaymentView(trx, bookingId, true);
+    if (!current) return undefined;
+    const stateNow = paymentPageState(current);
+    if (stateNow !== 'payable') return { kind: 'page', state: stateNow, view: current };
+    if (current.total_price !== view.total_price) {
+      // The price changed during the call (a reschedule): this session is for the old amount.
+      throw conflict(
+        'booking_changed',
+        'The booking changed while its payment was being opened: open the payment link again',
+      );
     }
     await repo.insertCheckoutSession(trx, {
       session_id: session.id,
-      tenant_id: view.tenant_id,
-      booking_id: view.id,
+      tenant_id: current.tenant_id,
+      booking_id: current.id,
       url: session.url,
       amount: view.total_price,
       expires_at: session.expiresAt,

@@ -94,6 +94,8 @@ export function registerPaymentPages(app: FastifyInstance, deps: AppDeps): void 
       } catch (error) {
         if (error instanceof DomainError && error.code === 'payment_provider_unavailable')
           return reply.status(503).header('Retry-After', '60').send(UNAVAILABLE_HTML);
+        // Rescheduled while its session was being made: open it again, for the new price.
+        if (error instanceof DomainError && error.code === 'booking_changed') return reply.redirect(req.url, 303);
         throw error;
       }
       if (!opened) return reply.status(404).send(NOT_FOUND_HTML);
