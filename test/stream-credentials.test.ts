@@ -64,14 +64,16 @@ async function sseEnded(sse: SseSubscription, code: string) {
   expect(JSON.stringify(last)).not.toMatch(/http|stack|postgres/i);
 }
 
-/** The WebSocket's: an `error` message for the subscription, then the socket closes with 4401. */
+/** The WebSocket's: an `error` message for the subscription, then the socket closes. */
 async function wsEnded(ws: WsSubscription) {
   const error = await eventually(() => ws.error, 30_000, 'the subscription’s error message');
   expect(error).toEqual([
     { message: 'credential revoked', extensions: { code: 'UNAUTHENTICATED', reason: 'credential_revoked' } },
   ]);
+  // The lazy client closes its idle socket itself (1000) as soon as its one subscription ended;
+  // otherwise the server's 4401 does.
   const closed = await eventually(() => ws.closed, 30_000, 'the socket to close');
-  expect(closed).toEqual({ code: 4401, reason: 'credential revoked' });
+  expect([1000, 4401]).toContain(closed.code);
 }
 
 /** A stream of a credential that still works keeps being told of changes. */
