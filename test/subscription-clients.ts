@@ -48,6 +48,7 @@ export class SseSubscription {
     apiKey: string | null,
     query: string,
     variables: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ): Promise<SseSubscription> {
     const s = new SseSubscription();
     openClients.add(s);
@@ -57,6 +58,7 @@ export class SseSubscription {
         accept: 'text/event-stream',
         'content-type': 'application/json',
         ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        ...headers,
       },
       body: JSON.stringify({ query, variables }),
       signal: s.abort.signal,

@@ -4,7 +4,8 @@ import type { AppDeps, BaseDeps, Loaders } from '../kernel/deps.js';
 import type { PortierModule } from '../kernel/module.js';
 import { accessDecisionMessage, AccessLogWriter, DoorKeyCache } from '../modules/access/index.js';
 import { createSender, outboxTail, recordEvent, tenantsSubscribedTo } from '../modules/webhooks/index.js';
-import { LiveHub, notifyTransport, redisTransport, SubscriptionSlots } from '../kernel/live/index.js';
+import { LiveHub, notifyTransport, redisTransport, StreamGuard, SubscriptionSlots } from '../kernel/live/index.js';
+import { credentialCheck } from './credentials.js';
 import {
   PRESENCE_EVENT_TYPES,
   sweepDevicePresence,
@@ -45,6 +46,7 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
       [outboxTail(database, log)],
     ),
     slots: new SubscriptionSlots(env.maxSubscriptionsPerKey),
+    guard: new StreamGuard(credentialCheck(database), log, env.liveRevalidateMs),
   };
   // Presence is tracked for tenants a webhook listens for, and for those with a live subscriber here
   // that would be handed presence events (deviceStatusChanged; not bookingChanged).

@@ -24,6 +24,8 @@ export interface Env {
   rateLimitPerMinute: number;
   /** MAX_SUBSCRIPTIONS_PER_KEY: GraphQL subscriptions one API key (or OAuth grant) holds open at once, per process (docs/subscriptions.md). */
   maxSubscriptionsPerKey: number;
+  /** LIVE_REVALIDATE_MS: how often open subscriptions re-check their credential (docs/subscriptions.md); 100 to 60000. */
+  liveRevalidateMs: number;
   /**
    * API_KEY_CACHE_MS: how long a process reuses an API key's lookup (docs/api.md, "API key
    * format"): a key revoked in another process is refused here within this long; 0: never reused.
@@ -282,6 +284,13 @@ function workerMetricsPort(source: NodeJS.ProcessEnv): number | undefined {
   return port;
 }
 
+/** At most a minute: a revoked credential's open streams must end soon; at least 100 ms, not a busy loop. */
+function liveRevalidateMs(raw: string | undefined): number {
+  const ms = nonNegativeInteger('LIVE_REVALIDATE_MS', raw, 5_000);
+  if (ms < 100 || ms > 60_000) throw new Error(`LIVE_REVALIDATE_MS must be 100 to 60000, got "${raw}"`);
+  return ms;
+}
+
 /** At most a minute: a revocation must reach every process soon. */
 function apiKeyCacheMs(raw: string | undefined): number {
   const ms = nonNegativeInteger('API_KEY_CACHE_MS', raw, 1_000);
@@ -314,6 +323,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: (source.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
     maxSubscriptionsPerKey: integer('MAX_SUBSCRIPTIONS_PER_KEY', source.MAX_SUBSCRIPTIONS_PER_KEY, 20),
+    liveRevalidateMs: liveRevalidateMs(source.LIVE_REVALIDATE_MS),
     apiKeyCacheMs: apiKeyCacheMs(source.API_KEY_CACHE_MS),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', source.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     webhookPollIntervalMs: integer('WEBHOOK_POLL_INTERVAL_MS', source.WEBHOOK_POLL_INTERVAL_MS, 5000),

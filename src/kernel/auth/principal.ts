@@ -14,7 +14,14 @@ export interface ApiKeyPrincipal {
    */
   via?:
     | { type: 'session'; userId: string; sessionId: string }
-    | { type: 'oauth'; clientId: string; grantId: string; userId: string };
+    | {
+        type: 'oauth';
+        clientId: string;
+        grantId: string;
+        userId: string;
+        /** The access token's SHA-256 (oauth_store.id_hash): open subscriptions re-check the token itself. */
+        tokenHash?: string;
+      };
 }
 
 export interface DevicePrincipal {

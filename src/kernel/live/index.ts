@@ -13,3 +13,11 @@ export { notifyTransport, redisTransport, LIVE_CHANNEL, LIVE_REDIS_CHANNEL } fro
 export { SubscriptionSlots } from './slots.js';
 export { liveMessageOf, liveStream, type Live } from './live.js';
 export { sharedRead } from './shared-read.js';
+export {
+  StreamGuard,
+  credentialKey,
+  credentialRevoked,
+  scopeRevoked,
+  type CredentialCheck,
+  type CredentialState,
+} from './guard.js';

@@ -6,13 +6,18 @@ import { LiveHub } from './hub.js';
 import { loopback } from './loopback.test-support.js';
 import { liveStream } from './live.js';
 import { SubscriptionSlots } from './slots.js';
+import { StreamGuard } from './guard.js';
 
 /** A subscriber's context: the tenant's API key, the hub, and loaders that count how often they are made. */
 function contexts(count: number, hub: LiveHub) {
   const made: Loaders[] = [];
   const db = {};
   const deps = {
-    live: { hub, slots: new SubscriptionSlots(100) },
+    live: {
+      hub,
+      slots: new SubscriptionSlots(100),
+      guard: new StreamGuard(async (ps) => ps.map((p) => ({ scopes: p.scopes })), pino({ level: 'silent' }), 60_000),
+    },
     log: pino({ level: 'silent' }),
     createLoaders: () => {
       const loaders = { n: made.length } as unknown as Loaders;

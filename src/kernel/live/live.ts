@@ -1,13 +1,15 @@
 import type { GraphQLContext } from '../context.js';
-import { tenantOf } from '../auth/principal.js';
+import { requireApiKey, tenantOf } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
 import type { LiveFilter, LiveHub, LiveTopic } from './hub.js';
 import type { SubscriptionSlots } from './slots.js';
+import type { StreamGuard } from './guard.js';
 
-/** The process's live updates: the hub and the per-credential cap (built once by composeDeps). */
+/** The process's live updates: the hub, the per-credential cap and the credentials' re-checks (built once by composeDeps). */
 export interface Live {
   hub: LiveHub;
   slots: SubscriptionSlots;
+  guard: StreamGuard;
 }
 
 /**
@@ -24,8 +26,13 @@ export async function liveStream<T>(
   topic: LiveTopic,
   map: (data: Record<string, unknown>, tenantId: string) => Promise<T | undefined> | T | undefined,
   filter?: LiveFilter,
+  needs: readonly string[] = [],
 ): Promise<AsyncIterableIterator<T>> {
   const tenantId = tenantOf(ctx.principal);
+  const principal = requireApiKey(ctx.principal);
+  // A credential another process revoked (or cut) is refused at once, not after the next check.
+  const refusal = ctx.deps.live.guard.refusal(principal, needs);
+  if (refusal) throw refusal;
   const holder = ctx.principal?.kind === 'apiKey' ? ctx.principal.keyId : `tenant:${tenantId}`;
   const release = ctx.deps.live.slots.take(holder);
   let stream;
@@ -37,9 +44,16 @@ export async function liveStream<T>(
   }
   const open = stream;
   let finished = false;
+  /** Why the credential stopped authorising this stream: the next next() throws it (the transports' last word). */
+  let ended: Error | undefined;
+  const unwatch = ctx.deps.live.guard.watch(principal, needs, (error) => {
+    ended = error;
+    void open.return();
+  });
   const finish = async (): Promise<IteratorResult<T>> => {
     if (!finished) {
       finished = true;
+      unwatch();
       release();
       await open.return();
     }
@@ -49,6 +63,12 @@ export async function liveStream<T>(
     async next() {
       for (;;) {
         const message = await open.next();
+        if (ended) {
+          const error = ended;
+          ended = undefined;
+          await finish();
+          throw error;
+        }
         if (message.done) return finish();
         ctx.loaders = loadersFor(message.value, ctx);
         try {
@@ -109,7 +129,7 @@ function loadersFor(message: object, ctx: GraphQLContext): GraphQLContext['loade
 
 declare module '../deps.js' {
   interface Collaborators {
-    /** GraphQL subscriptions' live updates (src/kernel/live): the hub and the per-credential cap. */
+    /** GraphQL subscriptions' live updates (src/kernel/live): the hub, the per-credential cap and the credentials' re-checks. */
     live: Live;
   }
 }

@@ -17,11 +17,17 @@ export const accessSubscriptionResolvers: Resolvers = {
   Subscription: {
     accessDecided: {
       subscribe: (_, a, ctx) =>
-        liveStream(ctx, 'access', (data, tenantId): AccessDecisionValue | undefined => {
-          const entry = accessLogRowOf(data, tenantId);
-          if (a.doorId && entry.door_id !== a.doorId) return undefined;
-          return { allowed: entry.allowed, doorId: entry.door_id, decidedAt: entry.checked_at, entry };
-        }),
+        liveStream(
+          ctx,
+          'access',
+          (data, tenantId): AccessDecisionValue | undefined => {
+            const entry = accessLogRowOf(data, tenantId);
+            if (a.doorId && entry.door_id !== a.doorId) return undefined;
+            return { allowed: entry.allowed, doorId: entry.door_id, decidedAt: entry.checked_at, entry };
+          },
+          undefined,
+          ['devices:read'],
+        ),
       resolve: (value: AccessDecisionValue) => value,
     },
   },

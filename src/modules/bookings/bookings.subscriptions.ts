@@ -58,7 +58,9 @@ export const bookingSubscriptionResolvers: Resolvers = {
   Subscription: {
     bookingChanged: {
       subscribe: (_, a, ctx) =>
-        liveStream(ctx, 'event', (event, tenantId) => bookingChange(ctx, event, tenantId, a), isBookingEvent),
+        liveStream(ctx, 'event', (event, tenantId) => bookingChange(ctx, event, tenantId, a), isBookingEvent, [
+          'bookings:read',
+        ]),
       resolve: (value: BookingChangeValue) => value,
     },
   },

@@ -50,7 +50,9 @@ export const deviceSubscriptionResolvers: Resolvers = {
   Subscription: {
     deviceStatusChanged: {
       subscribe: (_, _a, ctx) =>
-        liveStream(ctx, 'event', (event, tenantId) => statusChange(ctx, event, tenantId), isPresenceEvent),
+        liveStream(ctx, 'event', (event, tenantId) => statusChange(ctx, event, tenantId), isPresenceEvent, [
+          'devices:read',
+        ]),
       resolve: (value: DeviceStatusChangeValue) => value,
     },
   },

@@ -35,6 +35,7 @@ export function oauthKeyId(clientId: string, tenantId: string): string {
 export async function authenticateAccessToken(deps: AppDeps, token: string): Promise<ApiKeyPrincipal | null> {
   if (!TOKEN_SHAPE.test(token)) return null;
   const db = deps.database.db;
+  const tokenHash = sha256(token);
   const row = await db
     .selectFrom('oauth_store as s')
     .innerJoin('oauth_grants as g', 'g.grant_id', 's.grant_id')
@@ -42,7 +43,7 @@ export async function authenticateAccessToken(deps: AppDeps, token: string): Pro
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 'g.user_id').onRef('u.tenant_id', '=', 'g.tenant_id'))
     .select(['s.payload', 'g.grant_id', 'g.tenant_id', 'g.client_id', 'g.user_id', 'u.role'])
     .where('s.model', '=', 'AccessToken')
-    .where('s.id_hash', '=', sha256(token))
+    .where('s.id_hash', '=', tokenHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('g.expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();
@@ -62,6 +63,6 @@ export async function authenticateAccessToken(deps: AppDeps, token: string): Pro
     tenantId: row.tenant_id,
     scopes,
     rateLimitPerMinute: null,
-    via: { type: 'oauth', clientId: row.client_id, grantId: row.grant_id, userId: row.user_id },
+    via: { type: 'oauth', clientId: row.client_id, grantId: row.grant_id, userId: row.user_id, tokenHash },
   };
 }

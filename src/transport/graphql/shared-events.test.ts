@@ -6,6 +6,7 @@ import { LiveHub } from '../../kernel/live/hub.js';
 import { liveStream } from '../../kernel/live/live.js';
 import { loopback } from '../../kernel/live/loopback.test-support.js';
 import { SubscriptionSlots } from '../../kernel/live/slots.js';
+import { StreamGuard } from '../../kernel/live/guard.js';
 import { sharedSubscriptionEvents } from './shared-events.js';
 import { sseFramesPlugin } from './sse-frames.js';
 
@@ -15,7 +16,11 @@ import { sseFramesPlugin } from './sse-frames.js';
 function server(hub: LiveHub) {
   let executions = 0;
   const deps = {
-    live: { hub, slots: new SubscriptionSlots(100) },
+    live: {
+      hub,
+      slots: new SubscriptionSlots(100),
+      guard: new StreamGuard(async (ps) => ps.map((p) => ({ scopes: p.scopes })), pino({ level: 'silent' }), 60_000),
+    },
     log: pino({ level: 'silent' }),
     createLoaders: () => ({}),
   };

@@ -1,5 +1,7 @@
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { DomainError, toGraphQLError } from '../../kernel/errors.js';
+import { causeOf } from './error-cause.js';
 
 // A subscription's Server-Sent Events, written as yoga's own SSE processor writes them (a ping
 // comment first and every PING_MS, `event: next` per result, `event: complete` at the end), with
@@ -76,7 +78,16 @@ export function eventStream(results: AsyncIterable<ExecutionResult>, fetchAPI: F
         }
       } catch (error) {
         clearInterval(ping);
-        controller.error(error);
+        // An expected end (the credential was revoked or lost the scope: docs/subscriptions.md) is
+        // told as a last result with its error, then `complete`; anything else only breaks the stream.
+        const cause = error instanceof DomainError ? error : causeOf(error);
+        if (!(cause instanceof DomainError)) {
+          controller.error(error);
+          return;
+        }
+        controller.enqueue(frameOf({ errors: [toGraphQLError(cause)] }));
+        controller.enqueue(COMPLETE);
+        controller.close();
       }
     },
     async cancel() {

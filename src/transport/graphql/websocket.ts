@@ -1,13 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../kernel/deps.js';
 import { bearerToken, type Principal } from '../../kernel/auth/principal.js';
 import { API_KEY_PREFIX } from '../../modules/tenants/index.js';
+import { DomainError } from '../../kernel/errors.js';
 import { authenticators } from '../http/auth.js';
+import { causeOf } from './error-cause.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import { BODY_LIMIT_BYTES } from '../http/limits.js';
 import { GRAPHQL_PATH, type ServerContext, type Yoga } from './yoga.js';
@@ -20,6 +28,32 @@ import { GRAPHQL_PATH, type ServerContext, type Yoga } from './yoga.js';
 
 /** graphql-ws close codes used here besides the protocol's own. */
 export const WS_CLOSE = { unauthorized: 4401, shuttingDown: 1001 } as const;
+
+/** How long after a revoked credential's `error` messages its socket closes: they go out first. */
+const CLOSE_AFTER_REVOKED_MS = 100;
+
+/**
+ * An operation's errors as sent: graphql-ws wraps an error thrown by a running subscription in a
+ * GraphQLError with the bare message; an expected one (a DomainError, e.g. the credential was
+ * revoked) is told with its code and reason, anything else is masked.
+ */
+function sentErrors(errors: readonly GraphQLError[]): { formatted: GraphQLFormattedError[]; revoked: boolean } {
+  let revoked = false;
+  const formatted = errors.map((error): GraphQLFormattedError => {
+    const inner = error.originalError ?? (error as { cause?: unknown }).cause;
+    const cause = inner instanceof DomainError ? inner : causeOf(inner);
+    if (cause instanceof DomainError) {
+      if (cause.code === 'credential_revoked') revoked = true;
+      return { message: cause.message, extensions: { code: cause.kind, reason: cause.code } };
+    }
+    if (inner && !(inner instanceof GraphQLError))
+      return { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    const { extensions, ...rest } = error.toJSON();
+    const { http: _http, unexpected: _unexpected, ...visible } = extensions ?? {};
+    return Object.keys(visible).length ? { ...rest, extensions: visible } : rest;
+  });
+  return { formatted, revoked };
+}
 
 /** What this server keeps beside graphql-ws's own socket and request: the connection's principal. */
 type Extra = { principal: Principal };
@@ -138,6 +172,13 @@ export function registerGraphQLWebSocket(
           contextValue: await contextFactory(),
           rootValue,
         };
+      },
+      onError: (ctx, _id, _payload, errors) => {
+        const { formatted, revoked } = sentErrors(errors);
+        // A revoked credential's connection ends too (4401): it must not start anything else.
+        if (revoked)
+          setTimeout(() => ctx.extra.socket.close(WS_CLOSE.unauthorized, 'credential revoked'), CLOSE_AFTER_REVOKED_MS);
+        return formatted;
       },
       execute: (args) => (args.rootValue as RootValue).execute(args) as never,
       subscribe: (args) => (args.rootValue as RootValue).subscribe(args) as never,

@@ -136,7 +136,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     deps.live.hub.endAll();
     await live.close?.();
   });
-  fastify.addHook('onClose', () => deps.live.hub.close());
+  fastify.addHook('onClose', () => {
+    deps.live.guard.close();
+    return deps.live.hub.close();
+  });
   const drain = registerGracefulClose(fastify);
 
   // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
