@@ -161,8 +161,8 @@ describe('migration 202611300101_booking_counts', () => {
   it('takes the counts of the bookings already there, then keeps them', async () => {
     const db = database.db;
     await migrateToLatest(db);
-    // Back to the version before the counts.
-    expect(await migrateBackTo(db, '202611291501_bookings_tenant_status')).toEqual(['202611300101_booking_counts']);
+    // Back to the version before the counts: the later migrations go first, the counts' last.
+    expect((await migrateBackTo(db, '202611291501_bookings_tenant_status')).at(-1)).toBe('202611300101_booking_counts');
     expect(await tableExists(db, 'booking_counts')).toBe(false);
 
     const tenants = [];
