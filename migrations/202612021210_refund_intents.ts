@@ -6,7 +6,6 @@ import { sql, type Kysely } from 'kysely';
 // the intent's idempotency key. A worker claims an intent by moving next_attempt_at past the call's
 // deadline (FOR UPDATE SKIP LOCKED), so a process killed mid-call leaves an intent that is claimed
 // again once that lease ends, and retried with the same key (the provider makes one refund).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('refund_intents')
@@ -38,7 +37,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('refund_intents_booking_idx').on('refund_intents').column('booking_id').execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('refund_intents').execute();
 }

@@ -33,9 +33,10 @@ async function stateOf(database: Database, principal: ApiKeyPrincipal): Promise<
       .where('g.expires_at', '>', sql<Date>`now()`);
     if (via.tokenHash) {
       const tokenHash = via.tokenHash;
-      query = query.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('oauth_store as s')
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('oauth_store as s')
             .select('s.id_hash')
             .where('s.id_hash', '=', tokenHash)
             .where('s.model', '=', 'AccessToken')

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
 import { PLANNED_EACH_TIME } from '../../kernel/db/prepared.js';
-import type { BookingRow, RefundIntentRow } from '../../kernel/db/types.js';
+import type { RefundIntentRow } from '../../kernel/db/types.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
 import * as repo from './payments.repository.js';

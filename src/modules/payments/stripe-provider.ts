@@ -199,7 +199,7 @@ export function createStripeProvider(settings: StripeSettings): PaymentProvider 
           status: refund.status ?? 'pending',
           currency: refund.currency.toUpperCase(),
           paymentIntent: typeof intent === 'string' ? intent : (intent?.id ?? null),
-          metadata: (refund.metadata ?? {}) as Record<string, string>,
+          metadata: refund.metadata ?? {},
           created: new Date(refund.created * 1000),
         });
       }
