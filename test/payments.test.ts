@@ -187,6 +187,25 @@ async function payThroughStandIn(path: string) {
   return { sessionId, event, outcome: res.body.outcome as string };
 }
 
+/** How many PostgreSQL sessions of the test's database sit idle inside a transaction. */
+async function sessionsIdleInTransaction(): Promise<number> {
+  const held = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
+  return held.rows[0].n;
+}
+
+/** Checkout Session creations the stand-in has received so far. */
+function checkoutCalls(): number {
+  return stripe.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST').length;
+}
+
+/** Waits until the stand-in has received a creation beyond the `before` it had. */
+async function checkoutCallStarted(before: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (checkoutCalls() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
 /** The refund worker's passes until nothing due is left (the background loop in production). */
 async function refundsDone(target: OwnApp = app): Promise<string[]> {
   const worker = new RefundWorker(target.deps);
@@ -876,12 +895,7 @@ describe('#42: a slow provider and the refund outbox', () => {
     const read = await bookingOf(paid[0].v.apiKey, paid[0].booking.id);
     expect(read.status).toBe('CANCELLED');
     expect(performance.now() - during).toBeLessThan(10_000);
-    if (h.deps.database.kind === 'postgres') {
-      const held = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
-      expect(held.rows[0].n).toBe(0);
-    }
+    if (h.deps.database.kind === 'postgres') expect(await sessionsIdleInTransaction()).toBe(0);
     expect(stripe.refunds.filter((r) => ids.has(r.metadata.bookingId))).toHaveLength(20);
     const outcomes = await worker;
     expect(outcomes).toEqual(Array(20).fill('succeeded'));
@@ -905,23 +919,16 @@ describe('#42: a slow provider and checkout creation', () => {
   it('opens a Checkout Session with no transaction held while Stripe answers; five clicks at once make one session', async () => {
     const { v, booking, path } = await booked();
     stripe.latencyMs = 3_000;
+    const before = checkoutCalls();
     const clicks = Promise.all(Array.from({ length: 5 }, () => app.request({ method: 'GET', url: path })));
-    const deadline = Date.now() + 30_000;
-    const calls = () => stripe.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST');
-    const before = calls().length;
-    while (calls().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await checkoutCallStarted(before);
     // A call is waiting on the provider: the booking's row and the database are free meanwhile (on
     // the old code the click held the row lock, and on PGlite the one connection, for the call).
     const during = performance.now();
     const read = await bookingOf(v.apiKey, booking.id);
     expect(read.status).toBe('PENDING');
     expect(performance.now() - during).toBeLessThan(2_500);
-    if (h.deps.database.kind === 'postgres') {
-      const held = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(h.deps.database.db);
-      expect(held.rows[0].n).toBe(0);
-    }
+    if (h.deps.database.kind === 'postgres') expect(await sessionsIdleInTransaction()).toBe(0);
     const answers = await clicks;
     const locations = new Set(
       answers.map((res) => (expect(res.status, res.text).toBe(303), String(res.headers.location))),
@@ -935,11 +942,9 @@ describe('#42: a slow provider and checkout creation', () => {
   it('a booking cancelled while its session is being made gets its page, not the redirect', async () => {
     const { v, booking, path } = await booked();
     stripe.latencyMs = 2_000;
+    const before = checkoutCalls();
     const click = app.request({ method: 'GET', url: path });
-    const deadline = Date.now() + 30_000;
-    const calls = () => stripe.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST');
-    const before = calls().length;
-    while (calls().length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await checkoutCallStarted(before);
     const cancelled = await app.request({
       method: 'PATCH',
       url: `/api/v1/tenants/${v.tenantId}/bookings/${booking.id}`,
