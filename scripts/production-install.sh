@@ -23,12 +23,15 @@ npm ci --no-audit --no-fund --prefer-offline --loglevel=error
 
 say "npm prune --omit=dev"
 npm prune --omit=dev --no-audit --no-fund --loglevel=error
-# (typescript itself may stay: npm keeps it as a peer of packages @scalar/api-reference brings.)
-for dev in vite vitest eslint @graphql-codegen/cli playwright-core @sparticuz/chromium; do
+# The API reference's renderer is served from the build's copy (dist/vendor/), so neither
+# @scalar/api-reference nor the TypeScript it brought is installed; tsx only runs the sources.
+for dev in vite vitest eslint @graphql-codegen/cli playwright-core @sparticuz/chromium @scalar/api-reference typescript tsx; do
   if [ -e "node_modules/$dev" ]; then echo "devDependency $dev is still installed after the prune" >&2; exit 1; fi
 done
 say "runtime imports"
 node scripts/runtime-imports.mjs "$work"
+[ -f dist/vendor/scalar-api-reference.standalone.txt ] || { echo "the build did not copy the API reference's renderer to dist/vendor/" >&2; exit 1; }
+say "production node_modules: $(du -sh node_modules | cut -f1), $(npm ls --all --parseable --omit=dev 2>/dev/null | tail -n +2 | sort -u | wc -l) packages"
 
 for node in "$@"; do
   say "smoke on $node ($("$node" --version)), pruned tree"

@@ -19,9 +19,10 @@ function* files(dir) {
 }
 
 const used = new Map();
-// Static imports and re-exports, and dynamic import('…') with a literal specifier.
+// Static imports and re-exports, and dynamic import('…') with a literal specifier. A specifier holds
+// no white space, so prose in a kept comment ("the import's transaction. */") is not read as one.
 const pattern =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"\s]+)['"]|(?:^|[\s;])import\s*['"]([^'"\s]+)['"]|import\(\s*['"]([^'"\s]+)['"]\s*\)/gm;
 for (const file of files(join(root, 'dist'))) {
   for (const match of readFileSync(file, 'utf8').matchAll(pattern)) {
     const specifier = match[1] ?? match[2] ?? match[3];

@@ -212,6 +212,14 @@ async function main() {
     expectStatus(await call('GET', '/dashboard', { key: null }), 200, 'GET /dashboard');
     say(`signed in to the dashboard as ${email}`);
 
+    // The API reference's renderer comes from the build's copy (dist/vendor/): no @scalar/api-reference installed.
+    const renderer = expectStatus(
+      await call('GET', '/api/docs/scalar.js', { key: null }),
+      200,
+      'GET /api/docs/scalar.js',
+    );
+    if (renderer.text.length < 100_000) fail(`the API reference's renderer is only ${renderer.text.length} characters`);
+
     // OAuth authorization server metadata (RFC 8414).
     const metadata = expectStatus(
       await call('GET', '/.well-known/oauth-authorization-server', { key: null }),

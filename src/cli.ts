@@ -4,7 +4,14 @@ import { readEnv } from './kernel/env.js';
 import { startRuntime } from './app/runtime.js';
 import type { AppDeps } from './kernel/deps.js';
 import { DomainError } from './kernel/errors.js';
-import { createApiKey, createTenant, parseCreateApiKey, parseCreateTenant } from './modules/tenants/index.js';
+import {
+  createApiKey,
+  createPublishableKey,
+  createTenant,
+  parseCreateApiKey,
+  parseCreatePublishableKey,
+  parseCreateTenant,
+} from './modules/tenants/index.js';
 import { importCatalog } from './transport/import/import.js';
 import { reconcilePayments } from './modules/payments/index.js';
 import { CLI_ACTOR, createUser, isRole, parseCreateUser, recordAudit } from './modules/users/index.js';
@@ -15,6 +22,7 @@ import { CLI_ACTOR, createUser, isRole, parseCreateUser, recordAudit } from './m
 const USAGE = `Usage:
   cli tenant create --name NAME
   cli apikey create --tenant ID --name NAME --scopes a,b [--rate-limit N]
+  cli apikey create --tenant ID --publishable [--rate-limit N]   (replaces the tenant's publishable key)
   cli import --tenant ID FILE
   cli oauth-app create --tenant ID --name NAME --redirect-uri URI [--redirect-uri URI2 …] --scopes a,b [--public]
   cli oauth-app rotate-secret --tenant ID --client-id ID
@@ -55,10 +63,45 @@ async function run(argv: string[], withDeps: () => Promise<AppDeps>): Promise<un
         name: { type: 'string' },
         scopes: { type: 'string' },
         'rate-limit': { type: 'string' },
+        publishable: { type: 'boolean' },
       },
       strict: true,
     });
     const tenantId = required(values, 'tenant');
+    if (values.publishable) {
+      if (values.name !== undefined || values.scopes !== undefined)
+        throw new UsageError('--publishable takes no --name or --scopes (a publishable key holds booking_page only)');
+      const limit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
+      const { rateLimitPerMinute } = parseCreatePublishableKey({ rateLimitPerMinute: limit });
+      const deps = await withDeps();
+      const created = await deps.database.db.transaction().execute(async (trx) => {
+        const made = await createPublishableKey(trx, tenantId, rateLimitPerMinute ?? null);
+        if (made.replaced)
+          await recordAudit(trx, {
+            tenantId,
+            actor: CLI_ACTOR,
+            action: 'api_key.revoked',
+            target: { type: 'apiKey', id: made.replaced.id },
+            details: {
+              name: made.replaced.name,
+              prefix: made.replaced.key_prefix,
+              kind: 'publishable',
+              replacedBy: made.key.id,
+            },
+            at: deps.now(),
+          });
+        await recordAudit(trx, {
+          tenantId,
+          actor: CLI_ACTOR,
+          action: 'api_key.created',
+          target: { type: 'apiKey', id: made.key.id },
+          details: { name: made.key.name, prefix: made.key.key_prefix, scopes: made.key.scopes, kind: 'publishable' },
+          at: deps.now(),
+        });
+        return made;
+      });
+      return { id: created.key.id, apiKey: created.apiKey, replaced: created.replaced?.id ?? null };
+    }
     const name = required(values, 'name');
     const scopes = required(values, 'scopes')
       .split(',')

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
         'Portier created a demo tenant on this new embedded database. Sign in to its dashboard',
         '(the password is shown once):',
         `  dashboard: ${deps.env.publicUrl}/dashboard`,
+        `  booking page (for guests): ${deps.env.publicUrl}/book/${demo.bookingPageSlug}`,
         `  email:     ${demo.admin.email}`,
         `  password:  ${demo.admin.password}`,
         '',

@@ -15,10 +15,11 @@ async function main(): Promise<void> {
   const dispatcher = new WebhookDispatcher(dispatcherOptionsOf(deps));
   dispatcher.start();
   // Guest mail and SMS go out beside the webhooks (docs/notifications.md).
-  const sender = deps.mailer || deps.smsClient ? new NotificationSender({ deps }) : undefined;
+  // Always: venues may set their own SMTP and SMS in the dashboard (resolved per tenant at send time).
+  const sender = new NotificationSender({ deps });
   sender?.start();
   // Stripe refunds from the refund outbox (docs/payments.md, "Refunds").
-  const refunds = deps.paymentProvider ? new RefundWorker(deps) : undefined;
+  const refunds = new RefundWorker(deps);
   refunds?.start();
   // The payment reconciliation, hourly over the last 7 days (also `cli payments reconcile`).
   const reconcile = deps.paymentProvider

@@ -23,16 +23,29 @@ const ADDRESS = '198.51.100.23';
 const NOT_AUDITED: Record<string, string> = {
   markBookingPaid: 'audited (booking.marked_paid); a payment of a booking, covered in test/payments.test.ts',
   updateTenantSettings: 'audited (tenant_settings.updated); covered in test/payments.test.ts',
+  retryRefund: 'audited (refund.retried); needs a failed refund (Stripe stand-in): test/payment-issues.test.ts',
+  acknowledgePaymentIssue:
+    'audited (payment_issue.acknowledged); needs a payment issue (Stripe stand-in): test/payment-issues.test.ts',
   updateNotificationSettings:
     'audited (notification_settings.updated); covered in test/notifications.test.ts › #42: audits and the test-mail limit',
   resendNotification:
     'audited (notification.resent); needs a sent notification (SMTP peer): test/notifications.test.ts › #42: audits …',
   sendTestNotificationEmail:
     'audited (notification.test_email_sent), 5 an hour per tenant; needs an SMTP peer: test/notifications.test.ts › #42 …',
+  revokeGuestLink: 'audited (booking.guest_link_revoked); covered in test/guest-manage.test.ts › staff: the guest link',
   changePassword: 'audited (user.password_changed); needs a dashboard session: test/dashboard-users.test.ts',
+  inviteUser: 'audited (user.invited); mails the link, needs an SMTP peer: test/staff-accounts.test.ts › invitations',
+  revokeUserInvitation:
+    'audited (user.invitation_revoked); needs a mailed invitation (SMTP peer): test/staff-accounts.test.ts › invitations',
   createBooking: 'bookings have their own event history',
   rescheduleBooking: 'bookings have their own event history',
-  updateBookingStatus: 'bookings have their own event history',
+  updateBookingStatus:
+    'bookings have their own event history; a cancellation is audited (booking.cancelled, with its reason): test/no-show.test.ts',
+  markNoShow:
+    'audited (booking.no_show_marked); needs a booking that has started (a fixed clock): test/no-show.test.ts',
+  createBookingSeries: 'bookings have their own event history (each occurrence, then series.created)',
+  cancelBookingSeries: 'bookings have their own event history (each booking.cancelled, then series.updated/cancelled)',
+  rescheduleBookingSeriesOccurrence: 'bookings have their own event history (booking.rescheduled, then series.updated)',
   updateBookingMetadata: "the integrator's own keys on a booking: no access, door or webhook change (updatedAt moves)",
   createPricingRule: 'prices',
   updatePricingRule: 'prices',
@@ -45,6 +58,16 @@ const NOT_AUDITED: Record<string, string> = {
   testWebhook: 'sends one test event; changes nothing',
   redeliverWebhookEvent: 'queues an existing event again; changes nothing',
   replayWebhookDeliveries: 'queues existing events again; changes nothing',
+  updateBookingPageSettings:
+    'audited (booking_page.updated, what changed); covered in test/booking-page-settings.test.ts',
+  publishObjects:
+    'audited (object.published / object.unpublished per object); covered in test/booking-page-settings.test.ts',
+  createPublishableKey:
+    'audited (api_key.created, and api_key.revoked for the key it replaces); covered in test/publishable-key.test.ts',
+  createPublicBooking: 'a guest’s PENDING booking: bookings have their own event history',
+  updateCustomer: 'audited (customer.updated, the changed fields’ names only); covered in test/customers.test.ts',
+  mergeCustomers: 'audited (customer.merged); covered in test/customers.test.ts › mergeCustomers',
+  eraseCustomer: 'audited (customer.erased, counts only); covered in test/customers-erase.test.ts',
 };
 
 let h: Harness;
@@ -153,6 +176,44 @@ const fixture = {
 
 /** One row: the mutation, the action it must record, and a run that returns the target id. */
 const MUTATIONS: { field: string; action: string; run: () => Promise<string> }[] = [
+  // A venue's own provider credentials (issue #41): audited on the tenant, never with the secret.
+  ...(
+    [
+      [
+        'setStripeCredentials',
+        'StripeCredentialsInput',
+        { secretKey: 'sk_test_auditsweep0001', webhookSecret: 'whsec_auditsweep0001' },
+      ],
+      [
+        'setSmtpCredentials',
+        'SmtpCredentialsInput',
+        { smtpUrl: 'smtp://u:auditsweep@mail.example.com', from: 'a@example.com' },
+      ],
+      [
+        'setSmsCredentials',
+        'SmsCredentialsInput',
+        { accountSid: 'AC0001', authToken: 'auditsweep', from: '+15550001' },
+      ],
+    ] as const
+  ).map(([field, type, input]) => ({
+    field,
+    action: 'provider_credentials.updated',
+    run: async () => {
+      await gql(`mutation($input: ${type}!) { ${field}(input: $input) { stripeWebhookUrl } }`, { input });
+      return tenantId;
+    },
+  })),
+  {
+    field: 'clearProviderCredentials',
+    action: 'provider_credentials.cleared',
+    run: async () => {
+      await gql(
+        'mutation { setSmsCredentials(input: { accountSid: "AC0002", authToken: "t", from: "+1555" }) { stripeWebhookUrl } }',
+      );
+      await gql('mutation { clearProviderCredentials(provider: SMS) { stripeWebhookUrl } }');
+      return tenantId;
+    },
+  },
   {
     field: 'createUser',
     action: 'user.created',
@@ -206,6 +267,22 @@ const MUTATIONS: { field: string; action: string; run: () => Promise<string> }[]
         'id',
       );
       await gql('mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id });
+      return id;
+    },
+  },
+  {
+    field: 'updateApiKey',
+    action: 'api_key.updated',
+    run: async () => {
+      const id = idOf(
+        await gql(
+          'mutation { createApiKey(name: "to narrow", scopes: ["bookings:read", "devices:read"]) { apiKeyInfo { id } } }',
+        ),
+        'createApiKey',
+        'apiKeyInfo',
+        'id',
+      );
+      await gql('mutation($id: ID!) { updateApiKey(id: $id, scopes: ["devices:read"]) { id } }', { id });
       return id;
     },
   },

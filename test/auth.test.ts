@@ -274,3 +274,65 @@ describe('API key management', () => {
     expect((await h.graphql(b.apiKey, `{ viewer { id } }`)).status).toBe(200);
   });
 });
+
+describe('updateApiKey: a key narrowed (or renamed) without rotating it', () => {
+  const UPDATE = `mutation($id: ID!, $name: String, $scopes: [String!]) {
+    updateApiKey(id: $id, name: $name, scopes: $scopes) { id name prefix scopes revokedAt }
+  }`;
+  const keyOf = async (admin: string, tenantId: string, scopes: string[]) => {
+    const plain = await h.key(tenantId, scopes);
+    const listed = await h.graphql(admin, `{ apiKeys { id prefix } }`);
+    const row = listed.body.data.apiKeys.find((k: { prefix: string }) => plain.startsWith(k.prefix));
+    return { plain, id: row.id as string };
+  };
+
+  it('narrows at once in the answering process; the value stays; a scope lost is refused (403)', async () => {
+    const { tenantId, apiKey } = await h.tenant();
+    const key = await keyOf(apiKey, tenantId, ['catalog:read', 'bookings:read']);
+    expect((await h.graphql(key.plain, `{ bookings(first: 1) { id } }`)).status).toBe(200);
+
+    const res = await h.graphql(apiKey, UPDATE, { id: key.id, scopes: ['catalog:read', 'catalog:read'] });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.updateApiKey).toMatchObject({ id: key.id, scopes: ['catalog:read'], revokedAt: null });
+
+    expectGraphQLError(await h.graphql(key.plain, `{ bookings(first: 1) { id } }`), 403, 'FORBIDDEN');
+    expect((await h.graphql(key.plain, `{ bookableObjects { id } }`)).status).toBe(200);
+
+    const renamed = await h.graphql(apiKey, UPDATE, { id: key.id, name: '  Lobby screen  ' });
+    expect(renamed.body.data.updateApiKey).toMatchObject({ name: 'Lobby screen', scopes: ['catalog:read'] });
+  });
+
+  it.each([
+    ['nothing to change', {}, 'scopes'],
+    ['nulls only', { name: null, scopes: null }, 'scopes'],
+    ['an unknown scope', { scopes: ['catalog:read', 'everything'] }, 'scopes'],
+    ['no scopes', { scopes: [] }, 'scopes'],
+    ['an empty name', { name: '   ' }, 'name'],
+    ['a name of 201 characters', { name: 'x'.repeat(201) }, 'name'],
+  ])('refuses %s, naming the field', async (_, change, field) => {
+    const { tenantId, apiKey } = await h.tenant();
+    const key = await keyOf(apiKey, tenantId, ['catalog:read']);
+    const res = await h.graphql(apiKey, UPDATE, { id: key.id, ...change });
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(res.body.errors[0].extensions.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+  });
+
+  it('refuses a revoked key (409), an unknown id and another tenant’s key (404), and a key without admin (403)', async () => {
+    const a = await h.tenant();
+    const b = await h.tenant();
+    const key = await keyOf(a.apiKey, a.tenantId, ['catalog:read']);
+    await h.graphql(a.apiKey, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: key.id });
+    const revoked = await h.graphql(a.apiKey, UPDATE, { id: key.id, scopes: ['admin'] });
+    expectGraphQLError(revoked, 409, 'CONFLICT');
+    expect(revoked.body.errors[0].extensions.reason).toBe('api_key_revoked');
+
+    const [bKey] = (await h.graphql(b.apiKey, `{ apiKeys { id } }`)).body.data.apiKeys;
+    expectGraphQLError(await h.graphql(a.apiKey, UPDATE, { id: bKey.id, scopes: ['catalog:read'] }), 404, 'NOT_FOUND');
+    expectGraphQLError(await h.graphql(a.apiKey, UPDATE, { id: 'not-a-uuid', scopes: ['admin'] }), 404, 'NOT_FOUND');
+    expect((await h.graphql(b.apiKey, `{ apiKeys { scopes } }`)).body.data.apiKeys[0].scopes).toEqual(['admin']);
+
+    const plain = await h.key(a.tenantId, ['catalog:read', 'catalog:write']);
+    const other = await keyOf(a.apiKey, a.tenantId, ['catalog:read']);
+    expectGraphQLError(await h.graphql(plain, UPDATE, { id: other.id, scopes: ['admin'] }), 403, 'FORBIDDEN');
+  });
+});

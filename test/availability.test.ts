@@ -57,7 +57,9 @@ describe('GET /objects/availability', () => {
     const v = await buildVenue(h, { objects: 2 });
     const res = await availability(v, 'date=2026-11-21');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['date', 'objects']);
+    // The contract's keys, and callerTimeZone (issue #44: null without the argument timeZone).
+    expect(Object.keys(res.body).sort()).toEqual(['callerTimeZone', 'date', 'objects']);
+    expect(res.body.callerTimeZone).toBeNull();
     expect(res.body.date).toBe('2026-11-21');
     expect(res.body.objects.map((o: { objectId: string; objectName: string }) => [o.objectId, o.objectName])).toEqual([
       [v.objects[0].id, 'Court 1'],
@@ -67,7 +69,15 @@ describe('GET /objects/availability', () => {
       expect(Object.keys(o).sort()).toEqual(['objectId', 'objectName', 'slots', 'timeZone']);
       expect(o.timeZone).toBe('Europe/Berlin');
       expect(labels(o.slots)).toEqual(HOURS_8_TO_22);
-      expect(o.slots[0]).toEqual({ start: '08:00', end: '09:00', available: true });
+      expect(o.slots[0]).toEqual({
+        start: '08:00',
+        end: '09:00',
+        available: true,
+        startTime: '2026-11-21T07:00:00.000Z',
+        endTime: '2026-11-21T08:00:00.000Z',
+        localStart: null,
+        localEnd: null,
+      });
     }
   });
 
@@ -98,9 +108,17 @@ describe('GET /objects/availability', () => {
         objectName: 'Hall A',
         timeZone: 'Europe/Lisbon',
         slots: [
-          { start: '10:00', end: '11:00', available: true },
-          { start: '11:00', end: '12:00', available: true },
-        ],
+          ['10:00', '11:00', '2026-11-21T10:00:00.000Z', '2026-11-21T11:00:00.000Z'],
+          ['11:00', '12:00', '2026-11-21T11:00:00.000Z', '2026-11-21T12:00:00.000Z'],
+        ].map(([start, end, startTime, endTime]) => ({
+          start,
+          end,
+          available: true,
+          startTime, // Lisbon in November: UTC+0
+          endTime,
+          localStart: null,
+          localEnd: null,
+        })),
       },
     ]);
     const mismatch = await availability(v, `date=2026-11-21&objectId=${v.object.id}&accommodationId=${second.id}`);
@@ -177,7 +195,7 @@ describe('GET /objects/availability over a range (from, to)', () => {
     await book(v, '2026-11-21T10:00:00+01:00', '2026-11-21T11:00:00+01:00');
     const res = await availability(v, 'from=2026-11-20&to=2026-11-22');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['days', 'from', 'to']);
+    expect(Object.keys(res.body).sort()).toEqual(['callerTimeZone', 'days', 'from', 'to']);
     expect([res.body.from, res.body.to]).toEqual(['2026-11-20', '2026-11-22']);
     expect(res.body.days.map((d: Day) => d.date)).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
     for (const day of res.body.days as Day[]) {
@@ -504,6 +522,7 @@ describe('GraphQL availability', () => {
       'objectName',
       'timeZone',
       'slots',
+      'callerTimeZone', // issue #44
     ]);
   });
 
@@ -519,5 +538,125 @@ describe('GraphQL availability', () => {
       `{ availability(date: "2026-11-21", objectId: "00000000-0000-4000-8000-000000000000") { objectName } }`,
     );
     expect(unknown.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("instants and the caller's time zone (issue #44)", () => {
+  const WEEK_0_TO_24 = Object.fromEntries(
+    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+      d,
+      { open: '00:00', close: '24:00' },
+    ]),
+  );
+  type TimedSlot = Slot & { startTime: string; endTime: string; localStart: string | null; localEnd: string | null };
+
+  it.each([
+    // date, slots, the last slot's end instant (the next local midnight)
+    ['2026-03-29', 23, '2026-03-29T22:00:00.000Z'],
+    ['2026-10-25', 25, '2026-10-25T23:00:00.000Z'],
+    ['2026-11-21', 24, '2026-11-21T23:00:00.000Z'],
+  ])('Europe/Berlin %s: %i hourly slots, each its own hour; 24:00 ends at %s', async (date, count, lastEnd) => {
+    const v = await buildVenue(h, { openingHours: WEEK_0_TO_24 });
+    const slots = (await availability(v, `date=${date}&objectId=${v.object.id}`)).body.objects[0].slots as TimedSlot[];
+    expect(slots).toHaveLength(count);
+    slots.forEach((slot, i) => {
+      expect(Date.parse(slot.endTime) - Date.parse(slot.startTime)).toBe(3_600_000);
+      if (i > 0) expect(slot.startTime).toBe(slots[i - 1]?.endTime);
+    });
+    expect(slots.at(-1)?.end).toBe('24:00');
+    expect(slots.at(-1)?.endTime).toBe(lastEnd);
+  });
+
+  it('with timeZone, each slot carries localStart and localEnd in that zone and the answer names it; without, null', async () => {
+    const v = await buildVenue(h, { openingHours: { sunday: { open: '20:00', close: '24:00' } } });
+    const res = await availability(v, `date=2026-03-29&objectId=${v.object.id}&timeZone=Asia/Kolkata`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.callerTimeZone).toBe('Asia/Kolkata');
+    expect(res.body.objects[0].timeZone).toBe('Europe/Berlin');
+    expect(
+      (res.body.objects[0].slots as TimedSlot[]).map((s) => [s.start, s.end, s.startTime, s.localStart, s.localEnd]),
+    ).toEqual([
+      ['20:00', '21:00', '2026-03-29T18:00:00.000Z', '2026-03-29T23:30:00+05:30', '2026-03-30T00:30:00+05:30'],
+      ['21:00', '22:00', '2026-03-29T19:00:00.000Z', '2026-03-30T00:30:00+05:30', '2026-03-30T01:30:00+05:30'],
+      ['22:00', '23:00', '2026-03-29T20:00:00.000Z', '2026-03-30T01:30:00+05:30', '2026-03-30T02:30:00+05:30'],
+      ['23:00', '24:00', '2026-03-29T21:00:00.000Z', '2026-03-30T02:30:00+05:30', '2026-03-30T03:30:00+05:30'],
+    ]);
+    const range = await availability(v, `from=2026-03-28&to=2026-03-29&timeZone=America/New_York`);
+    expect(range.status, range.text).toBe(200);
+    expect(range.body.callerTimeZone).toBe('America/New_York');
+    expect(range.body.days.map((d: { callerTimeZone: string }) => d.callerTimeZone)).toEqual([
+      'America/New_York',
+      'America/New_York',
+    ]);
+    expect(range.body.days[1].objects[0].slots[0].localStart).toBe('2026-03-29T14:00:00-04:00');
+    const plain = await availability(v, `date=2026-03-29&objectId=${v.object.id}`);
+    expect(plain.body.callerTimeZone).toBeNull();
+    for (const slot of plain.body.objects[0].slots as TimedSlot[])
+      expect([slot.localStart, slot.localEnd]).toEqual([null, null]);
+  });
+
+  it("a booking of a slot's startTime and endTime takes exactly that slot", async () => {
+    const v = await buildVenue(h);
+    const [, second] = (await availability(v, `date=2026-11-21&objectId=${v.object.id}`)).body.objects[0]
+      .slots as TimedSlot[];
+    expect((await book(v, second.startTime, second.endTime)).status).toBe(201);
+    expect(unavailable(await slotsOf(v, '2026-11-21'))).toEqual([second.start]);
+  });
+
+  it('refuses a time zone that is no IANA name with 400 (REST) and BAD_USER_INPUT (GraphQL) naming timeZone', async () => {
+    const v = await buildVenue(h);
+    for (const zone of ['Mars/Olympus', 'CEST', '+02:00', '', 'x'.repeat(200)]) {
+      for (const query of [`date=2026-11-21`, `from=2026-11-20&to=2026-11-21`]) {
+        const res = await availability(v, `${query}&timeZone=${encodeURIComponent(zone)}`);
+        if (zone === '') {
+          expect(res.status, `${query} ${zone}`).toBe(200); // an empty parameter is no parameter
+          continue;
+        }
+        expect(res.status, `${query} ${zone}`).toBe(400);
+        expect(res.body.errors, zone).toEqual([expect.objectContaining({ field: 'timeZone' })]);
+      }
+    }
+    const bad = await h.graphql(
+      v.apiKey,
+      `query($o: ID!) { availability(date: "2026-11-21", objectId: $o, timeZone: "Europe/Atlantis") { objectName } }`,
+      { o: v.object.id },
+    );
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'timeZone' }] });
+  });
+
+  it('GraphQL availability takes timeZone and answers startTime, endTime, localStart, localEnd and callerTimeZone', async () => {
+    const v = await buildVenue(h, {
+      timeZone: 'Asia/Kolkata',
+      openingHours: { saturday: { open: '09:30', close: '11:30' } },
+    });
+    const res = await h.graphql(
+      v.apiKey,
+      `query($o: ID!) { availability(date: "2026-11-21", objectId: $o, timeZone: "Europe/Berlin") {
+        timeZone callerTimeZone slots { start end startTime endTime localStart localEnd } } }`,
+      { o: v.object.id },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.availability).toEqual({
+      timeZone: 'Asia/Kolkata',
+      callerTimeZone: 'Europe/Berlin',
+      slots: [
+        {
+          start: '09:30',
+          end: '10:30',
+          startTime: '2026-11-21T04:00:00.000Z',
+          endTime: '2026-11-21T05:00:00.000Z',
+          localStart: '2026-11-21T05:00:00+01:00',
+          localEnd: '2026-11-21T06:00:00+01:00',
+        },
+        {
+          start: '10:30',
+          end: '11:30',
+          startTime: '2026-11-21T05:00:00.000Z',
+          endTime: '2026-11-21T06:00:00.000Z',
+          localStart: '2026-11-21T06:00:00+01:00',
+          localEnd: '2026-11-21T07:00:00+01:00',
+        },
+      ],
+    });
   });
 });

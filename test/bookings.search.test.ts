@@ -208,7 +208,7 @@ describe('GET /bookings/export.csv', () => {
     const res = await h.request({ method: 'GET', url: url(), apiKey: v.apiKey });
     expect(res.status).toBe(200);
     const [header, ...rows] = parseCsv(res.text);
-    expect(header.slice(-3)).toEqual(['payment_status', 'amount_paid', 'amount_refunded']);
+    expect(header.slice(16, 20)).toEqual(['payment_status', 'amount_paid', 'amount_refunded', 'reference']);
     // The older columns keep their places.
     expect(header.slice(0, 3)).toEqual(['id', 'guest_name', 'guest_email']);
     expect(header.indexOf('created_at')).toBe(15);

@@ -4,6 +4,7 @@ import {
   parseCreateObject,
 } from '../src/modules/catalog/catalog.commands.js';
 import { parseRegisterDevice } from '../src/modules/devices/devices.commands.js';
+import { expect } from 'vitest';
 import type { Harness } from './harness.js';
 import { createAccommodation, createObject, createDoor } from '../src/modules/catalog/catalog.service.js';
 import type { BookingRules } from '../src/modules/catalog/catalog.rules.js';
@@ -16,6 +17,7 @@ import { createWebhook } from '../src/modules/webhooks/webhooks.service.js';
 import { createBooking } from '../src/modules/bookings/bookings.service.js';
 import { parseCreateBooking } from '../src/modules/bookings/bookings.commands.js';
 import { registerDevice } from '../src/modules/devices/devices.service.js';
+import { solveChallenge } from '../src/modules/booking-page/pow.js';
 
 export const EVERY_DAY_8_TO_22: Record<string, DayHours> = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
@@ -153,6 +155,45 @@ export async function buildBooking(h: Harness, tenantId: string, objectId: strin
   );
 }
 
+export interface PendingBookingOptions {
+  /** The app the booking is made through (an ownApp with a payment provider); default: the harness's. */
+  via?: Pick<Harness, 'request'>;
+  /** The venue's object price per hour in cents (default 2050: 2 h = €41.00). */
+  pricePerHour?: number;
+  /** Default 2026-11-21 09:00–11:00 UTC (the tests' clock stands at 2026-11-20). */
+  start?: string;
+  end?: string;
+  guestPhone?: string;
+  locale?: 'EN' | 'DE';
+}
+
+/**
+ * A PENDING, unpaid booking made through the public REST API (POST /api/v1/tenants/{t}/bookings)
+ * on a venue of its own, with its payment link: the booking, the venue and the link's path
+ * (/pay/{token}).
+ */
+export async function buildPendingBooking(h: Harness, options: PendingBookingOptions = {}) {
+  const v = await buildVenue(h, { pricePerHour: options.pricePerHour ?? 2050 });
+  const res = await (options.via ?? h).request({
+    method: 'POST',
+    url: `/api/v1/tenants/${v.tenantId}/bookings`,
+    apiKey: v.apiKey,
+    body: {
+      objectId: v.object.id,
+      guestName: 'Ada Lovelace',
+      guestEmail: 'ada@example.com',
+      ...(options.guestPhone ? { guestPhone: options.guestPhone } : {}),
+      startTime: options.start ?? '2026-11-21T09:00:00Z',
+      endTime: options.end ?? '2026-11-21T11:00:00Z',
+      ...(options.locale ? { locale: options.locale } : {}),
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body.booking.status).toBe('PENDING');
+  const booking = res.body.booking as { id: string; paymentUrl: string; reference: string; totalPrice: number };
+  return { v, booking, path: new URL(booking.paymentUrl).pathname };
+}
+
 /** A registered (not yet activated) device of the tenant for these doors. */
 export async function buildDevice(h: Harness, tenantId: string, doorIds: string[], name = 'Gate controller') {
   return h.deps.database.db
@@ -215,4 +256,18 @@ export async function setBookingStatus(
     body: { status },
   });
   if (res.status !== 200) throw new Error(`status change failed: ${res.text}`);
+}
+
+/**
+ * A solved proof-of-work challenge for createPublicBooking (what the venue's script does): asked
+ * of publicBookingChallenge with the publishable key, solved here. Spread into the input.
+ */
+export async function solvedChallenge(
+  h: Pick<Harness, 'graphql'>,
+  publishableKey: string,
+): Promise<{ challenge: string; nonce: string }> {
+  const res = await h.graphql(publishableKey, '{ publicBookingChallenge { challenge bits expiresAt } }');
+  if (res.body.errors) throw new Error(`publicBookingChallenge failed: ${res.text}`);
+  const { challenge, bits } = res.body.data.publicBookingChallenge as { challenge: string; bits: number };
+  return { challenge, nonce: solveChallenge(challenge, bits) };
 }

@@ -162,6 +162,7 @@ describe('GET /objects', () => {
       'name',
       'openingHours',
       'pricePerHour',
+      'published',
       'timeZone',
       'updatedAt',
     ]);

@@ -169,6 +169,18 @@ beforeAll(async () => {
     ],
     settings.env,
   );
+  // Issue #41: the publishable key, on a tenant of its own.
+  run.pkTenant = await runCli(['tenant', 'create', '--name', 'CLI Venue'], settings.env);
+  const pkTenant = json(run.pkTenant).tenantId as string;
+  run.pkFirst = await runCli(['apikey', 'create', '--tenant', pkTenant, '--publishable'], settings.env);
+  run.pkSecond = await runCli(
+    ['apikey', 'create', '--tenant', pkTenant, '--publishable', '--rate-limit', '600'],
+    settings.env,
+  );
+  run.pkScopes = await runCli(
+    ['apikey', 'create', '--tenant', pkTenant, '--publishable', '--scopes', 'admin'],
+    settings.env,
+  );
 
   if (settings.pgliteDir) {
     const database = await openDatabase({ pgliteDir: settings.pgliteDir });
@@ -180,7 +192,7 @@ beforeAll(async () => {
   } else {
     target = { database: h.deps.database, app: h.app, ownDatabase: false };
   }
-}, 600_000); // nine CLI processes, most opening the database: minutes on a busy machine
+}, 900_000); // thirteen CLI processes, most opening the database: minutes on a busy machine
 
 afterAll(async () => {
   if (target?.ownDatabase) {
@@ -220,6 +232,33 @@ async function countsOf(tenantId: string) {
     doorObjects: await count('door_objects'),
   };
 }
+
+describe('cli apikey create --publishable (issue #41)', () => {
+  it('makes the tenant’s publishable key (booking_page only); a second one replaces it; --scopes is refused', async () => {
+    const tenantId = json(run.pkTenant).tenantId as string;
+    const [first, second] = [run.pkFirst, run.pkSecond];
+    expect(first.code, first.stderr).toBe(0);
+    expect(json(first)).toEqual({
+      id: expect.any(String),
+      apiKey: expect.stringMatching(/^svc_pk_[A-Za-z0-9_-]{43}$/),
+      replaced: null,
+    });
+    expect(json(second).replaced).toBe(json(first).id);
+    const rows = await target.database.db
+      .selectFrom('api_keys')
+      .select(['id', 'scopes', 'revoked_at', 'rate_limit_per_minute'])
+      .where('tenant_id', '=', tenantId)
+      .where('kind', '=', 'publishable')
+      .orderBy('created_at')
+      .execute();
+    expect(rows.map((r) => [r.id, r.scopes, r.revoked_at === null, r.rate_limit_per_minute])).toEqual([
+      [json(first).id, ['booking_page'], false, null],
+      [json(second).id, ['booking_page'], true, 600],
+    ]);
+    expect(run.pkScopes.code).not.toBe(0);
+    expect(run.pkScopes.stderr).toMatch(/--publishable takes no --name or --scopes/);
+  });
+});
 
 describe('cli tenant create and apikey create', () => {
   it('print exactly one JSON document and exit 0', () => {
@@ -349,6 +388,8 @@ describe('cli user create', () => {
       .select(['action', 'actor_type', 'target_id'])
       .where('tenant_id', '=', json(run.tenant).tenantId)
       .where('actor_type', '=', 'cli')
+      // The import's catalog entries are test/catalog-import-audit.test.ts's concern.
+      .where('action', 'in', ['api_key.created', 'user.created'])
       .orderBy('id')
       .execute();
     expect(rows).toEqual([

@@ -577,7 +577,15 @@ describe('REST-only root fields', () => {
     'Query.objectPage',
     'Query.pricingRuleList',
     'Query.cancellationPolicyList',
+    'Query.paymentIssueList',
+    'Query.publicObjectList',
+    'Query.customerList',
+    'Query.customerDetails',
     'Mutation.updateBooking',
+    'Query.bookingSeriesDetails',
+    // issue #44: single reads of an object and an event (docs/api.md)
+    'Query.objectDetails',
+    'Query.eventDetails',
   ];
 
   it('are the @restOnly fields, each bridged by a REST route', () => {

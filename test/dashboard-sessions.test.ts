@@ -48,6 +48,8 @@ describe('sign-in', () => {
       'pricing:read',
       'devices:read',
       'devices:write',
+      'customers:read',
+      'customers:write',
     ]);
     expect(typeof res.body.csrfToken).toBe('string');
     expect(cookie).toMatch(/^portier_session=[A-Za-z0-9_-]{40,}$/);

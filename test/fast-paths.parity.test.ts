@@ -156,7 +156,8 @@ const principal = () => ({
   kind: 'apiKey' as const,
   keyId: 'parity',
   tenantId: venue.tenantId,
-  scopes: ['bookings:read', 'catalog:read'],
+  // customers:read as the venue's admin key: Booking.customer is null without it.
+  scopes: ['bookings:read', 'catalog:read', 'customers:read'],
   rateLimitPerMinute: null,
 });
 

@@ -95,6 +95,8 @@ describe('the demo tenant', () => {
       ['Court 2 door', 27],
     ]);
     expect(seen.links).toHaveLength(2);
+    // Issue #41: its booking page is enabled, with both courts published.
+    expect(seen.demo.bookingPageSlug).toBe('sportpark-demo');
     for (const [index, doorId] of seen.demo.doorIds.entries()) {
       expect(seen.links.filter((l) => l.door_id === doorId).map((l) => l.object_id)).toEqual([
         seen.demo.objectIds[index],

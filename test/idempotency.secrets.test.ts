@@ -161,7 +161,7 @@ describe('one-time secrets in kept idempotent answers (issue #23, finding 2)', (
         .where('state', '=', 'done')
         .execute();
       expect(kept.length).toBe(7);
-      for (const row of kept) expect(row.body).toMatch(/^a1\./);
+      for (const row of kept) expect(row.body).toMatch(/^a2\./);
 
       // Nowhere readable: the dump (PostgreSQL) or every file of the data directory (PGlite)…
       let haystack: Buffer;

@@ -4,7 +4,7 @@ import { harness, requester, type Harness } from './harness.js';
 import { buildVenue, buildWebhook } from './builders.js';
 import { buildApp, type App } from '../src/transport/http/app.js';
 import { composeDeps, type AppDeps } from '../src/app/deps.js';
-import { createMetrics, MAX_OPERATION_NAMES, type Metrics } from '../src/kernel/metrics.js';
+import { createMetrics, devicePoolOf, MAX_OPERATION_NAMES, type Metrics } from '../src/kernel/metrics.js';
 import { WebhookDispatcher, dispatcherOptionsOf, recordEvent, type Sender } from '../src/modules/webhooks/index.js';
 import {
   NotificationSender,
@@ -33,6 +33,7 @@ beforeAll(async () => {
   metrics = createMetrics({
     database: h.deps.database,
     pool: h.deps.database.pool,
+    devicePool: devicePoolOf(h.deps.database),
     now: h.deps.now,
     onlineWindowSeconds: ONLINE_WINDOW_SECONDS,
     maxOperationNames: MAX_NAMES,
@@ -288,6 +289,72 @@ describe('delivery attempts by outcome', () => {
     const sent = await sender.runOnce();
     expect(sent.sent).toBeGreaterThanOrEqual(1);
     expect((await counted()).success! - afterGivenUp.success!).toBe(sent.sent);
+  });
+});
+
+describe('#42: a notification whose outcome was never recorded', () => {
+  it('is counted once as outcome="unknown" (per channel) when the sweep gives up on it; the series exists from the start', async () => {
+    const start = await scrape();
+    for (const channel of ['email', 'sms'])
+      expect(
+        value(start, 'portier_notification_delivery_attempts_total', { channel, outcome: 'unknown' }),
+        channel,
+      ).toBeDefined();
+    await h.deps.database.db.deleteFrom('notifications').where('status', '=', 'pending').execute();
+    const v = await buildVenue(h);
+    const begin = new Date(Date.now() + 4 * 86_400_000);
+    begin.setUTCHours(10, 0, 0, 0);
+    const created = await request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/bookings`,
+      apiKey: v.apiKey,
+      body: {
+        objectId: v.object.id,
+        guestName: 'Ada',
+        guestEmail: 'ada@example.com',
+        startTime: begin.toISOString(),
+        endTime: new Date(begin.getTime() + 3600_000).toISOString(),
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bookingId = created.body.booking.id as string;
+    const confirmed = await request({
+      method: 'PATCH',
+      url: `/api/v1/tenants/${v.tenantId}/bookings/${bookingId}`,
+      apiKey: v.apiKey,
+      body: { status: 'CONFIRMED' },
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    // A sender handed the mail to the peer and died before recording it: 'sending', its lease over.
+    const left = await h.deps.database.db
+      .updateTable('notifications')
+      .set({ status: 'sending', attempts: 1, next_attempt_at: new Date(Date.now() - 1000) })
+      .where('booking_id', '=', bookingId)
+      .where('status', '=', 'pending')
+      .returning('channel')
+      .execute();
+    expect(left.map((r) => r.channel)).toEqual(['email']);
+    const unknown = async () =>
+      value(await scrape(), 'portier_notification_delivery_attempts_total', { channel: 'email', outcome: 'unknown' });
+    const before = await unknown();
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      from: 'bookings@venue.example',
+      send: (mail) => (sent.push(mail.to), Promise.resolve()),
+      close: () => undefined,
+    };
+    const sender = new NotificationSender({ deps, mailer, sms: null, timeoutMs: 5_000 });
+    await sender.runOnce();
+    await sender.runOnce(); // a second pass finds nothing more to sweep
+    expect((await unknown())! - before!).toBe(1);
+    // At most once: the sweep never resends it.
+    expect(sent).toEqual([]);
+    const row = await h.deps.database.db
+      .selectFrom('notifications')
+      .select('status')
+      .where('booking_id', '=', bookingId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('unknown');
   });
 });
 

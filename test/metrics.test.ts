@@ -1,9 +1,11 @@
 import { ONLINE_WINDOW_SECONDS } from '../src/modules/devices/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, requester, type Harness } from './harness.js';
-import { buildDevice, buildDoor, buildVenue } from './builders.js';
+import { buildActiveDevice, buildDevice, buildDoor, buildVenue } from './builders.js';
+import { onPostgres } from './worker-services.js';
+import type pg from 'pg';
 import { buildApp, type App } from '../src/transport/http/app.js';
-import { createMetrics } from '../src/kernel/metrics.js';
+import { createMetrics, devicePoolOf } from '../src/kernel/metrics.js';
 import type { AppDeps } from '../src/kernel/deps.js';
 
 // GET /metrics (issue 12, "Also"): Prometheus text, off unless METRICS_TOKEN is set, then only
@@ -22,6 +24,7 @@ async function appWith(env: Partial<AppDeps['env']>): Promise<App> {
     metrics: createMetrics({
       database: h.deps.database,
       pool: h.deps.database.pool,
+      devicePool: devicePoolOf(h.deps.database),
       now: h.deps.now,
       onlineWindowSeconds: ONLINE_WINDOW_SECONDS,
     }),
@@ -129,4 +132,57 @@ describe('GET /metrics', () => {
     expect(sample(text, 'portier_devices_online')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'portier_process_resident_memory_bytes')).toBeGreaterThan(0);
   });
+});
+
+// Issue #42 item 6: the device routes' own pool (PostgreSQL) in the scrape, so a door's wait for a
+// connection is seen apart from the main pool's.
+describe('GET /metrics, the device pool', () => {
+  const scrape = async () => (await request({ method: 'GET', url: '/metrics', apiKey: TOKEN })).text;
+
+  it.runIf(!onPostgres)('PGlite: not reported (the device routes share the one connection)', async () => {
+    expect(await scrape()).not.toContain('portier_db_device_pool');
+  });
+
+  it.runIf(onPostgres)(
+    'PostgreSQL: open, idle and waiting, and its size; a check waiting for a connection of its own pool shows as waiting',
+    async () => {
+      const venue = await buildVenue(h);
+      const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
+      const device = await buildActiveDevice(h, venue.tenantId, [door.id]);
+      const check = () =>
+        request({
+          method: 'POST',
+          url: `/api/devices/${device.deviceId}/access-check`,
+          apiKey: device.deviceKey,
+          body: { token: 'xx', doorId: door.id },
+        });
+      expect((await check()).status).toBe(200);
+      const max = h.deps.env.databaseDevicePoolSize;
+      let text = await scrape();
+      expect(sample(text, 'portier_db_device_pool_max_connections')).toBe(max);
+      expect(sample(text, 'portier_db_device_pool_connections', { state: 'open' })).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'portier_db_device_pool_connections', { state: 'waiting' })).toBe(0);
+
+      // Every connection of the device pool held: the next check waits for one (the main pool is free).
+      const pool = h.deps.database.device.pool as pg.Pool;
+      const held = await Promise.all(Array.from({ length: max }, () => pool.connect()));
+      const waiting = check();
+      try {
+        for (let i = 0; i < 200; i += 1) {
+          text = await scrape();
+          if (sample(text, 'portier_db_device_pool_connections', { state: 'waiting' }) === 1) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect(sample(text, 'portier_db_device_pool_connections', { state: 'waiting' })).toBe(1);
+        expect(sample(text, 'portier_db_device_pool_connections', { state: 'open' })).toBe(max);
+        expect(sample(text, 'portier_db_device_pool_connections', { state: 'idle' })).toBe(0);
+      } finally {
+        for (const client of held) client.release();
+      }
+      // Answered once a connection is free, or 503 after the pool's connect timeout on a very slow machine.
+      expect([200, 503]).toContain((await waiting).status);
+      text = await scrape();
+      expect(sample(text, 'portier_db_device_pool_connections', { state: 'waiting' })).toBe(0);
+    },
+  );
 });

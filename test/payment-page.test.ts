@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './harness.js';
-import { buildVenue } from './builders.js';
+import { buildPendingBooking, buildVenue } from './builders.js';
 import { paymentToken } from '../src/modules/bookings/payment.js';
 import { ServerSecret } from '../src/kernel/crypto.js';
 
@@ -11,25 +11,8 @@ beforeAll(async () => {
 beforeEach(() => h.clock.set('2026-11-20T09:00:00Z'));
 afterEach(() => h.clock.set(null));
 
-async function bookedVenue() {
-  const v = await buildVenue(h, { pricePerHour: 2050 });
-  const res = await h.request({
-    method: 'POST',
-    url: `/api/v1/tenants/${v.tenantId}/bookings`,
-    apiKey: v.apiKey,
-    body: {
-      objectId: v.object.id,
-      guestName: 'Ada Lovelace',
-      guestEmail: 'ada@example.com',
-      guestPhone: '+49 30 1234567',
-      startTime: '2026-11-21T09:00:00Z',
-      endTime: '2026-11-21T11:00:00Z',
-    },
-  });
-  expect(res.status).toBe(201);
-  const booking = res.body.booking as { id: string; paymentUrl: string };
-  return { v, booking, path: new URL(booking.paymentUrl).pathname };
-}
+const bookedVenue = (locale?: 'DE' | 'EN') =>
+  buildPendingBooking(h, { guestPhone: '+49 30 1234567', ...(locale ? { locale } : {}) });
 
 describe('GET /pay/:token', () => {
   it('shows the booking in local time and the amount due, without an API key', async () => {
@@ -46,6 +29,9 @@ describe('GET /pay/:token', () => {
     expect(res.text).toContain('data-status="PENDING"');
     expect(res.text).toContain('data-amount-cents="4100"');
     expect(res.text).toContain('€41.00');
+    // #41: the short reference the guest can quote, not the 36-character id.
+    expect(res.text).toContain(`<dd data-reference>${booking.reference}</dd>`);
+    expect(res.text).not.toContain(booking.id);
     // contact details stay out of the page
     expect(res.text).not.toContain('ada@example.com');
     expect(res.text).not.toContain('1234567');
@@ -62,6 +48,46 @@ describe('GET /pay/:token', () => {
     const res = await h.request({ method: 'GET', url: path });
     expect(res.text).toContain('data-status="CANCELLED"');
     expect(res.text).toContain('data-amount-cents="0"');
+  });
+
+  it('is in German for a German guest (the booking’s locale) or by Accept-Language; ?lang wins', async () => {
+    const german = await bookedVenue('DE');
+    const de = await h.request({ method: 'GET', url: german.path });
+    expect(de.status).toBe(200);
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain('<h1>Ihre Buchung</h1>');
+    expect(de.text).toContain('Samstag, 21. November 2026, 10:00–12:00 (Europe/Berlin)');
+    expect(de.text).toContain('Ausstehend: wartet auf Zahlung und Bestätigung');
+    expect(de.text).toContain('41,00\u00a0€');
+    expect(de.text).toContain('Buchungsnummer');
+    expect(de.text).not.toContain('Your booking');
+    // The guest's own choice beats the browser's language; ?lang beats both.
+    const stillDe = await h.request({ method: 'GET', url: german.path, headers: { 'accept-language': 'en-GB,en' } });
+    expect(stillDe.text).toContain('<html lang="de">');
+    const asked = await h.request({ method: 'GET', url: `${german.path}?lang=en` });
+    expect(asked.text).toContain('<h1>Your booking</h1>');
+
+    // No language chosen: Accept-Language decides.
+    const plain = await bookedVenue();
+    const byHeader = await h.request({
+      method: 'GET',
+      url: plain.path,
+      headers: { 'accept-language': 'de-AT,de;q=0.9,en;q=0.5' },
+    });
+    expect(byHeader.text).toContain('<h1>Ihre Buchung</h1>');
+    const english = await h.request({ method: 'GET', url: plain.path });
+    expect(english.text).toContain('<h1>Your booking</h1>');
+    expect(english.text).toContain('€41.00');
+
+    // The return pages and a link that opens nothing speak German too.
+    const cancelled = await h.request({ method: 'GET', url: `${german.path}/cancelled` });
+    expect(cancelled.text).toContain('<h1>Zahlung nicht abgeschlossen</h1>');
+    expect(cancelled.text).toContain('Erneut versuchen</a>');
+    const waiting = await h.request({ method: 'GET', url: `${german.path}/done` });
+    expect(waiting.text).toContain('Ihre Zahlung wird bestätigt');
+    const missing = await h.request({ method: 'GET', url: '/pay/not-a-token', headers: { 'accept-language': 'de' } });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('Zahlungslink nicht gefunden');
   });
 
   it('is 404 and reveals nothing for a wrong token', async () => {

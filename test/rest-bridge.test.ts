@@ -80,8 +80,9 @@ describe('one pass per REST request', () => {
     expect(res.status).toBe(201);
     // The body's text went through JSON.parse once: fastify's parser (the SOFA bridge parsed it again).
     expect(parse.mock.calls.filter(([text]) => text === bodyText)).toHaveLength(1);
-    // One scope check: the edge's (GraphQL's auth plugin checked REST calls a second time).
-    expect(scopeReads).toBe(1);
+    // One scope check at the edge (GraphQL's auth plugin checked REST calls a second time), and one
+    // read for the answer's Booking.customer, shown only to a key holding customers:read.
+    expect(scopeReads).toBe(2);
     // The tenant was checked at the edge; the operation runs without tenantId, so the resolver takes
     // the key's own tenant and has nothing to compare.
     // (DateTime parameters are read with the scalar's serialize(), as SOFA read them.)
@@ -104,7 +105,8 @@ describe('one pass per REST request', () => {
       apiKey: venue.apiKey,
     });
     expect(res.status).toBe(200);
-    expect(scopeReads).toBe(1);
+    // The edge's check, and one read per page (not per row) for Booking.customer (customers:read).
+    expect(scopeReads).toBe(2);
     expect(ran).toEqual([{ pageSize: 5, status: 'PENDING' }]);
   });
 

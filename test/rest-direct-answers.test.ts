@@ -130,7 +130,8 @@ describe('GET /api/v1/tenants/{tenantId}/bookings written by PostgreSQL', () => 
       kind: 'apiKey' as const,
       keyId: 'test',
       tenantId: venue.tenantId,
-      scopes: ['bookings:read'],
+      // customers:read as the venue's admin key: Booking.customer is null without it.
+      scopes: ['bookings:read', 'customers:read'],
       rateLimitPerMinute: null,
     };
     for (const [variables, query] of [

@@ -77,7 +77,23 @@ const DELIBERATE_ADDITIONS = [
   'GET /pay/:token', // the payment page behind paymentUrl
   'GET /pay/:token/done', // where Stripe Checkout sends the guest after paying (docs/payments.md)
   'GET /pay/:token/cancelled', // where Stripe Checkout sends a guest who went back
+  // the guest's own page of a booking behind its manage link (issue #41, docs/booking-page.md)
+  'GET /b/:token',
+  'GET /b/:token/calendar.ics',
+  'GET /b/:token/receipt',
+  'GET /b/:token/cancel',
+  'POST /b/:token/cancel',
+  'GET /b/:token/reschedule',
+  'POST /b/:token/reschedule',
   'POST /api/payments/stripe/webhook', // Stripe's events (DESIGN section 10)
+  'POST /api/payments/stripe/webhook/:tenantId', // a venue's own Stripe account's events (keys set in the dashboard)
+  // the public booking page (issue #41, docs/booking-page.md); its assets and /widget.js are undocumented files
+  'GET /book/:slug',
+  'GET /book/:slug/choice',
+  'POST /book/:slug',
+  'GET /book/assets/page.css',
+  'GET /book/assets/page.js',
+  'GET /widget.js',
   'GET /api/openapi.json',
   'GET /api/explorer/:file', // the GraphQL explorer's files (GraphiQL, served by Portier)
   'GET /api/docs',
@@ -94,6 +110,11 @@ const DELIBERATE_ADDITIONS = [
   'POST /dashboard/api/session/revoke-all',
   'GET /dashboard/api/session/sessions',
   'DELETE /dashboard/api/session/sessions/:sessionId',
+  // staff accounts: forgotten passwords and invitations by mail (issue #43, docs/dashboard.md)
+  'POST /dashboard/api/password-reset',
+  'POST /dashboard/api/password-reset/confirm',
+  'POST /dashboard/api/invitation',
+  'POST /dashboard/api/invitation/accept',
   // the dashboard's pages and built files (DESIGN section 9, docs/dashboard-ui.md)
   ...DASHBOARD_ROUTES,
   // OAuth 2.0 for third-party apps (DESIGN section 9, docs/oauth.md)
@@ -109,6 +130,63 @@ const DELIBERATE_ADDITIONS = [
   // streamed CSV exports (docs/dashboard-ui.md#find-and-export)
   'GET /api/v1/tenants/:tenantId/bookings/export.csv',
   'GET /api/v1/tenants/:tenantId/audit-log/export.csv',
+  // issue 43: no-shows and the reports with their CSVs (docs/bookings.md, docs/reports.md)
+  'POST /api/v1/tenants/:tenantId/bookings/:bookingId/no-show',
+  'GET /api/v1/tenants/:tenantId/reports/occupancy',
+  'GET /api/v1/tenants/:tenantId/reports/revenue',
+  'GET /api/v1/tenants/:tenantId/reports/payments',
+  'GET /api/v1/tenants/:tenantId/reports/cash-up',
+  'GET /api/v1/tenants/:tenantId/reports/no-shows',
+  'GET /api/v1/tenants/:tenantId/reports/occupancy.csv',
+  'GET /api/v1/tenants/:tenantId/reports/revenue.csv',
+  'GET /api/v1/tenants/:tenantId/reports/revenue-by-object.csv',
+  'GET /api/v1/tenants/:tenantId/reports/payments.csv',
+  'GET /api/v1/tenants/:tenantId/reports/cash-up.csv',
+  'GET /api/v1/tenants/:tenantId/reports/no-shows.csv',
+  // issue 41: the booking page's settings, publishing objects, and the publishable key's public fields (docs/booking-page.md)
+  'GET /api/v1/tenants/:tenantId/booking-page',
+  'PATCH /api/v1/tenants/:tenantId/booking-page',
+  'POST /api/v1/tenants/:tenantId/objects/publish',
+  'GET /api/v1/tenants/:tenantId/public/booking-page',
+  'GET /api/v1/tenants/:tenantId/public/objects',
+  'GET /api/v1/tenants/:tenantId/public/objects/:objectId/availability',
+  'GET /api/v1/tenants/:tenantId/public/objects/:objectId/price-quote',
+  'GET /api/v1/tenants/:tenantId/public/booking-challenge',
+  'POST /api/v1/tenants/:tenantId/public/bookings',
+  // a venue's own provider credentials (issue #41, docs/payments.md#credentials-in-the-dashboard)
+  'GET /api/v1/tenants/:tenantId/provider-credentials',
+  'PUT /api/v1/tenants/:tenantId/provider-credentials/stripe',
+  'PUT /api/v1/tenants/:tenantId/provider-credentials/smtp',
+  'PUT /api/v1/tenants/:tenantId/provider-credentials/sms',
+  'DELETE /api/v1/tenants/:tenantId/provider-credentials/:provider',
+  // payment issues staff settle (issue #42, docs/payments.md#payment-issues)
+  'GET /api/v1/tenants/:tenantId/payment-issues',
+  'POST /api/v1/tenants/:tenantId/bookings/:bookingId/retry-refund',
+  'POST /api/v1/tenants/:tenantId/payment-issues/:id/acknowledge',
+  // issue 43: recurring bookings (docs/bookings.md#recurring-bookings)
+  'POST /api/v1/tenants/:tenantId/booking-series',
+  'POST /api/v1/tenants/:tenantId/booking-series/preview',
+  'GET /api/v1/tenants/:tenantId/booking-series/:id',
+  'POST /api/v1/tenants/:tenantId/booking-series/:id/cancel',
+  'POST /api/v1/tenants/:tenantId/booking-series/:id/occurrences/:bookingId/reschedule',
+  // issue 43: customers and their GDPR tools (docs/customers.md)
+  'GET /api/v1/tenants/:tenantId/customers',
+  'GET /api/v1/tenants/:tenantId/customers/:id',
+  'PATCH /api/v1/tenants/:tenantId/customers/:id',
+  'POST /api/v1/tenants/:tenantId/customers/merge',
+  'POST /api/v1/tenants/:tenantId/customers/:id/erase',
+  'GET /api/v1/tenants/:tenantId/customers/:id/data',
+  'GET /api/v1/tenants/:tenantId/customers/export.csv',
+  'GET /api/v1/tenants/:tenantId/customers/:id/export.json',
+  // issue 44: the device list and registration over REST (the Device schema), and the devices'
+  // command channel (docs/devices.md, "The command channel")
+  'GET /api/v1/tenants/:tenantId/devices',
+  'POST /api/v1/tenants/:tenantId/devices',
+  'GET /api/devices/:deviceId/channel',
+  // issue 44: single reads over REST (docs/bookings.md#one-object, docs/events.md, docs/devices.md)
+  'GET /api/v1/tenants/:tenantId/objects/:objectId',
+  'GET /api/v1/tenants/:tenantId/events/:eventId',
+  'GET /api/v1/tenants/:tenantId/devices/:deviceId/commands/:commandId',
 ];
 
 const restRoutes = () => REST_ROUTES.map((r) => `${r.method} ${REST_BASE}${r.path}`);

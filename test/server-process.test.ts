@@ -90,6 +90,12 @@ describe('the server process on a fresh embedded database', () => {
     // The demo admin signs in to the dashboard with the password printed once (stdout only).
     const [, dashboard] = await server.waitFor('stdout', /dashboard: +(\S+)/);
     expect(dashboard).toBe(`${base}/dashboard`);
+    // Issue #41: the demo's booking page is printed and serves both courts.
+    const [, bookingPage] = await server.waitFor('stdout', /booking page \(for guests\): +(\S+)/);
+    expect(bookingPage).toBe(`${base}/book/sportpark-demo`);
+    const guestPage = await fetch(bookingPage);
+    expect(guestPage.status).toBe(200);
+    expect(await guestPage.text()).toContain('Court 2');
     const [, email] = await server.waitFor('stdout', /email: +(\S+)/);
     const [, password] = await server.waitFor('stdout', /password: +(\S+)/);
     expect(password.length).toBeGreaterThanOrEqual(12);

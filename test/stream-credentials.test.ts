@@ -1,7 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
-import { bookViaRest, buildVenue, slotInDays } from './builders.js';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { bookViaRest, buildActiveDevice, buildDoor, buildVenue, slotInDays } from './builders.js';
 import { buildUser, OWN_ORIGIN, signIn } from './dashboard.js';
 import { closeAll, eventually, SseSubscription, WsSubscription } from './subscription-clients.js';
 import { createApp } from '../src/modules/oauth/apps.service.js';
@@ -10,10 +12,13 @@ import { authorizeUrl, basic, formPost, injectHttp, pkce, runAuthorization, type
 
 // Open subscriptions end with their credential (docs/subscriptions.md, "When the credential ends"):
 // the credential ends on one process (the harness's app, "A"), the streams are open on another
-// ("B", an app of its own on the same database, with its own API-key cache and hub); nothing but
-// the database carries the change from A to B. Both databases.
+// ("B", an app of its own on the same database, with its own API-key cache and hub); B ignores the
+// credential notices A publishes (as when one is lost), so nothing but B's periodic re-check of the
+// database carries the change from A to B. C, below, hears them and re-checks only once a minute.
+// Both databases; test/e2e/stream-credentials.processes.test.ts runs two real processes.
 
 const CHANGED = 'subscription { bookingChanged { type booking { id guestName } } }';
+const DECIDED = 'subscription($doorId: ID) { accessDecided(doorId: $doorId) { allowed doorId entry { reason } } }';
 const REDIRECT = 'https://app.example.test/callback';
 
 let h: Harness;
@@ -27,6 +32,8 @@ beforeAll(async () => {
     env: { liveRevalidateMs: 300 },
     options: { loadShedding: { maxEventLoopDelay: 600_000 } },
   });
+  // A lost notice: B's streams end by its periodic re-check alone.
+  vi.spyOn(b.deps.live.guard, 'nudge').mockResolvedValue(undefined);
   bUrl = await b.app.fastify.listen({ port: 0, host: '127.0.0.1' });
   http = injectHttp(h.app.fastify);
 });
@@ -231,4 +238,292 @@ describe('streams end with their credential, across processes', () => {
     await wsEnded(viaToken.ws);
     await stillWorking(s.venue, kept);
   });
+});
+
+/** A socket of our own that stays open between operations (not lazy), with what each operation got. */
+function socketOn(baseUrl: string, connectionParams: Record<string, unknown> | undefined, headers = {}) {
+  const state: { closed?: { code: number; reason: string } } = {};
+  const client: Client = createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/api/v1/graphql`,
+    webSocketImpl: class extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers });
+      }
+    },
+    connectionParams,
+    lazy: false,
+    retryAttempts: 0,
+    on: {
+      closed: (event) => {
+        const { code, reason } = event as { code: number; reason: string };
+        state.closed = { code, reason };
+      },
+    },
+    onNonLazyError: () => undefined,
+  });
+  /** Runs one query or mutation over the socket: its result, or the error the server sent. */
+  const run = (query: string) =>
+    new Promise<{ data?: unknown; errors?: unknown }>((resolve) => {
+      let result: { data?: unknown; errors?: unknown } = {};
+      client.subscribe(
+        { query },
+        {
+          next: (value) => (result = value as typeof result),
+          error: (error) => resolve({ errors: error }),
+          complete: () => resolve(result),
+        },
+      );
+    });
+  return { client, state, run, close: () => client.dispose() };
+}
+
+describe('a changed scope (updateApiKey)', () => {
+  it(
+    'narrowing a key on A ends its streams on B that need the lost scope (missing_scope); those that keep theirs go on',
+    { timeout: 120_000 },
+    async () => {
+      const venue = await buildVenue(h);
+      const door = await buildDoor(h, venue.tenantId, [venue.object.id]);
+      const device = await buildActiveDevice(h, venue.tenantId, [door.id]);
+      const created = await h.graphql(
+        venue.apiKey,
+        'mutation { createApiKey(name: "front desk", scopes: ["bookings:read", "devices:read"]) { apiKeyInfo { id } apiKey } }',
+      );
+      const { id } = created.body.data.createApiKey.apiKeyInfo;
+      const key: string = created.body.data.createApiKey.apiKey;
+
+      const bookingsSse = await SseSubscription.open(bUrl, key, CHANGED);
+      const doorSse = await SseSubscription.open(bUrl, key, DECIDED, { doorId: door.id });
+      expect([bookingsSse.status, doorSse.status]).toEqual([200, 200]);
+      // Both kinds on one socket: the lost scope ends one subscription, not the socket.
+      const bookingsWs = WsSubscription.open(bUrl, { authorization: `Bearer ${key}` }, CHANGED);
+      const doorOnWs: unknown[] = [];
+      let doorWsEnded: unknown;
+      bookingsWs.client.subscribe(
+        { query: DECIDED, variables: { doorId: door.id } },
+        {
+          next: (v) => void doorOnWs.push(v),
+          error: (e) => (doorWsEnded = e),
+          complete: () => (doorWsEnded = 'complete'),
+        },
+      );
+      await open(4);
+
+      const narrowed = await h.graphql(
+        venue.apiKey,
+        'mutation($id: ID!) { updateApiKey(id: $id, scopes: ["devices:read"]) { id name scopes revokedAt } }',
+        { id },
+      );
+      expect(narrowed.body.errors).toBeUndefined();
+      expect(narrowed.body.data.updateApiKey).toEqual({
+        id,
+        name: 'front desk',
+        scopes: ['devices:read'],
+        revokedAt: null,
+      });
+
+      const lost = {
+        message: 'credential no longer holds the scope bookings:read this subscription needs',
+        extensions: { code: 'FORBIDDEN', reason: 'missing_scope' },
+      };
+      await eventually(() => (bookingsSse.completed ? true : undefined), 30_000, 'the bookings SSE stream to end');
+      expect(bookingsSse.received.at(-1)?.payload.errors).toEqual([lost]);
+      expect(await eventually(() => bookingsWs.error, 30_000, 'the bookings subscription’s error')).toEqual([lost]);
+
+      // The key still holds devices:read: its accessDecided streams, SSE and on the same socket, go on.
+      const checked = await h.request({
+        method: 'POST',
+        url: `/api/devices/${device.deviceId}/access-check`,
+        headers: { authorization: `Bearer ${device.deviceKey}` },
+        body: { doorId: door.id, token: 'not-a-token' },
+      });
+      expect(checked.status).toBe(200);
+      const decision = { accessDecided: { allowed: false, doorId: door.id, entry: { reason: 'invalid_token' } } };
+      expect((await doorSse.next()).payload.data).toEqual(decision);
+      await eventually(() => (doorOnWs.length ? true : undefined), 30_000, 'the decision on the socket');
+      expect(doorOnWs[0]).toEqual({ data: decision });
+      expect(doorSse.completed).toBe(false);
+      expect(doorWsEnded).toBeUndefined();
+      expect(bookingsWs.closed).toBeUndefined();
+
+      // A new stream that needs the lost scope is refused, on both transports.
+      const again = await SseSubscription.open(bUrl, key, CHANGED);
+      // (SSE: a 200 stream carrying the error, so an SSE client sees the reason; docs/subscriptions.md)
+      expect(again.status).toBe(200);
+      await eventually(() => (again.completed ? true : undefined), 30_000, 'the refusal on SSE');
+      expect(again.received[0]?.payload.errors[0].extensions).toEqual({ code: 'FORBIDDEN', reason: 'missing_scope' });
+      const againWs = WsSubscription.open(bUrl, { authorization: `Bearer ${key}` }, CHANGED);
+      // (as any refused subscription on the socket: the operation's `error` message, no `next`)
+      await eventually(() => (againWs.completed ? true : undefined), 30_000, 'the refusal');
+      expect(againWs.received).toEqual([]);
+      const refused = againWs.error as { extensions?: unknown }[];
+      expect(refused[0]?.extensions).toEqual({ code: 'FORBIDDEN', reason: 'missing_scope' });
+
+      const audit = await h.graphql(
+        venue.apiKey,
+        '{ auditLog(first: 5) { edges { node { action targetId details } } } }',
+      );
+      const entry = audit.body.data.auditLog.edges.find(
+        (e: { node: { action: string } }) => e.node.action === 'api_key.updated',
+      )?.node;
+      expect(entry).toMatchObject({
+        targetId: id,
+        details: {
+          name: 'front desk',
+          from: { scopes: ['bookings:read', 'devices:read'] },
+          to: { scopes: ['devices:read'] },
+        },
+      });
+    },
+  );
+});
+
+describe('dashboard sessions and WebSockets', () => {
+  it(
+    'a session cannot open a WebSocket stream (only SSE): its cookie on the upgrade, or as a bearer, is closed 4401',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const venue = await buildVenue(h);
+      const user = await buildUser(h, venue.tenantId, 'staff');
+      const session = await signIn(h.request, user.email, user.password);
+      const headers = { cookie: session.cookie, origin: OWN_ORIGIN };
+      const cookieOnly = socketOn(bUrl, undefined, headers);
+      const closed = await eventually(() => cookieOnly.state.closed, 30_000, 'the socket to close');
+      expect(closed.code).toBe(4401);
+      const value = session.cookie.split(';')[0]?.split('=').slice(1).join('=') ?? '';
+      const asBearer = socketOn(bUrl, { authorization: `Bearer ${value}` }, headers);
+      expect((await eventually(() => asBearer.state.closed, 30_000, 'the socket to close')).code).toBe(4401);
+      await Promise.all([cookieOnly.close(), asBearer.close()]);
+    },
+  );
+});
+
+describe('a socket outlives no credential', () => {
+  it(
+    'after revokeApiKey on A, an open socket on B runs no more queries and closes 4401',
+    { timeout: 60_000 },
+    async () => {
+      const venue = await buildVenue(h);
+      const created = await h.graphql(
+        venue.apiKey,
+        'mutation { createApiKey(name: "socket", scopes: ["bookings:read"]) { apiKeyInfo { id } apiKey } }',
+      );
+      const { id } = created.body.data.createApiKey.apiKeyInfo;
+      const socket = socketOn(bUrl, { authorization: `Bearer ${created.body.data.createApiKey.apiKey}` });
+      const before = await socket.run('{ viewer { id } }');
+      expect(before.data).toEqual({ viewer: { id: venue.tenantId } });
+
+      await h.graphql(venue.apiKey, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id });
+
+      // B's lookup of the key expires within API_KEY_CACHE_MS; from then on the socket is refused.
+      const deadline = Date.now() + 30_000;
+      let last: { data?: unknown; errors?: unknown } = {};
+      while (Date.now() < deadline) {
+        last = await socket.run('{ viewer { id } }');
+        if (last.errors) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(last.errors).toEqual([
+        { message: 'credential revoked', extensions: { code: 'UNAUTHENTICATED', reason: 'credential_revoked' } },
+      ]);
+      expect(await eventually(() => socket.state.closed, 30_000, 'the socket to close')).toEqual({
+        code: 4401,
+        reason: 'credential revoked',
+      });
+      await socket.close();
+    },
+  );
+});
+
+describe('a pushed notice ends streams before the periodic re-check', () => {
+  // C re-checks its streams' credentials once a minute: a stream that ends within seconds was ended
+  // by the notice the changing process published on the live transport (announceCredentialChange).
+  let c: OwnApp;
+  let cUrl: string;
+  beforeAll(async () => {
+    c = await ownApp(h, {
+      env: { liveRevalidateMs: 60_000 },
+      options: { loadShedding: { maxEventLoopDelay: 600_000 } },
+    });
+    cUrl = await c.app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await closeAll();
+    await c?.close();
+  });
+  const SOON_MS = 20_000;
+
+  it(
+    'revokeApiKey, updateApiKey, a sign-out and RFC 7009 revocation on A end C’s streams at once',
+    { timeout: 120_000 },
+    async () => {
+      const s = await oauthSetup('staff');
+      const key = async (name: string) => {
+        const created = await h.graphql(
+          s.venue.apiKey,
+          `mutation { createApiKey(name: "${name}", scopes: ["bookings:read", "devices:read"]) { apiKeyInfo { id } apiKey } }`,
+        );
+        return {
+          id: created.body.data.createApiKey.apiKeyInfo.id as string,
+          plain: created.body.data.createApiKey.apiKey as string,
+        };
+      };
+      const revoked = await key('to revoke');
+      const narrowed = await key('to narrow');
+      const token = await accessToken(s);
+      const session = await signIn(h.request, s.user.email, s.user.password);
+      const onC = async (bearer: string) => {
+        const sse = await SseSubscription.open(cUrl, bearer, CHANGED);
+        expect(sse.status).toBe(200);
+        return { sse, ws: WsSubscription.open(cUrl, { authorization: `Bearer ${bearer}` }, CHANGED) };
+      };
+      const byKey = await onC(revoked.plain);
+      const byNarrowed = await onC(narrowed.plain);
+      const byToken = await onC(token);
+      const bySession = await SseSubscription.open(
+        cUrl,
+        null,
+        CHANGED,
+        {},
+        {
+          cookie: session.cookie,
+          origin: OWN_ORIGIN,
+          'x-csrf-token': session.csrfToken,
+        },
+      );
+      await eventually(() => (c.deps.live.hub.size >= 7 ? true : undefined), 60_000, '7 open subscriptions on C');
+
+      const ended = (sse: SseSubscription) =>
+        eventually(() => (sse.completed ? true : undefined), SOON_MS, 'the SSE stream to end');
+      const errored = (ws: WsSubscription) => eventually(() => ws.error, SOON_MS, 'the subscription’s error');
+
+      await h.graphql(s.venue.apiKey, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: revoked.id });
+      await ended(byKey.sse);
+      await errored(byKey.ws);
+
+      await h.graphql(s.venue.apiKey, 'mutation($id: ID!) { updateApiKey(id: $id, scopes: ["devices:read"]) { id } }', {
+        id: narrowed.id,
+      });
+      await ended(byNarrowed.sse);
+      expect(byNarrowed.sse.received.at(-1)?.payload.errors[0].extensions.reason).toBe('missing_scope');
+      await errored(byNarrowed.ws);
+
+      expect((await formPost(http, '/oauth/revoke', { token, token_type_hint: 'access_token' }, s.auth)).status).toBe(
+        200,
+      );
+      await ended(byToken.sse);
+      await errored(byToken.ws);
+
+      const out = await h.request({
+        method: 'DELETE',
+        url: '/dashboard/api/session',
+        headers: { cookie: session.cookie, origin: OWN_ORIGIN, 'x-csrf-token': session.csrfToken },
+      });
+      expect(out.status).toBe(204);
+      await ended(bySession);
+      expect(bySession.received.at(-1)?.payload.errors[0].extensions.reason).toBe('credential_revoked');
+    },
+  );
 });

@@ -296,32 +296,51 @@ describe('authentication, scopes and limits', () => {
     await bad.close();
   });
 
-  it('a key without the scope is refused (SSE 403, graphql-ws an error naming the scope)', async () => {
+  it('a key without the scope is refused with the reason: SSE one `next` with the error on a 200 stream, graphql-ws an `error` message; nothing internal', async () => {
     const venue = await buildVenue(h);
     const devicesOnly = await h.key(venue.tenantId, ['devices:read']);
+    const refusal = {
+      message: 'This API key lacks the scope bookings:read needed for bookingChanged',
+      extensions: { code: 'FORBIDDEN', reason: 'missing_scope' },
+    };
+    // SSE: an SSE client (graphql-sse, urql's and Apollo's SSE links) takes a non-2xx answer for a
+    // network failure ("403: Forbidden"), so the refusal is a 200 event stream: the error, then complete.
     const sse = await SseSubscription.open(url, devicesOnly, BOOKING_CHANGED);
-    expect(sse.status).toBe(403);
+    expect(sse.status).toBe(200);
+    expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await eventually(() => (sse.completed ? true : undefined), 30_000, 'the refusal');
     expect(sse.received.map((r) => r.payload)).toEqual([
-      {
-        data: { bookingChanged: null },
-        errors: [
-          expect.objectContaining({
-            message: 'This API key lacks the scope bookings:read needed for bookingChanged',
-            extensions: expect.objectContaining({ code: 'FORBIDDEN', reason: 'missing_scope' }),
-          }),
-        ],
-      },
+      { data: { bookingChanged: null }, errors: [expect.objectContaining(refusal)] },
     ]);
+    const sseError = sse.received[0]?.payload.errors[0];
+    expect(sseError.extensions).toEqual(refusal.extensions);
+    expect(JSON.stringify(sse.received)).not.toMatch(/"http"|"unexpected"|status/);
+
+    // graphql-ws: the operation's `error` message (the client's error callback), never a `next`.
     const ws = WsSubscription.open(url, { authorization: `Bearer ${devicesOnly}` }, BOOKING_CHANGED);
     await eventually(() => (ws.completed ? true : undefined), 30_000, 'the refusal');
-    expect(JSON.stringify(ws.error ?? ws.received)).toContain('bookings:read');
+    expect(ws.received).toEqual([]);
+    expect(ws.error).toEqual([expect.objectContaining(refusal)]);
+    const [wsError] = ws.error as { extensions?: unknown }[];
+    expect(wsError?.extensions).toEqual(refusal.extensions);
+    expect(JSON.stringify(ws.error)).not.toMatch(/"http"|"unexpected"|status/);
     await ws.close();
+
     const bookingsOnly = await h.key(venue.tenantId, ['bookings:read']);
     const access = await SseSubscription.open(url, bookingsOnly, ACCESS_DECIDED);
-    expect(access.status).toBe(403);
+    expect(access.status).toBe(200);
     await eventually(() => (access.completed ? true : undefined), 30_000, 'the refusal');
     expect(JSON.stringify(access.received)).toContain('lacks the scope devices:read needed for accessDecided');
+    const accessWs = WsSubscription.open(url, { authorization: `Bearer ${bookingsOnly}` }, ACCESS_DECIDED);
+    await eventually(() => (accessWs.completed ? true : undefined), 30_000, 'the refusal');
+    expect(accessWs.received).toEqual([]);
+    expect(JSON.stringify(accessWs.error)).toContain('lacks the scope devices:read needed for accessDecided');
+    await accessWs.close();
+    // The same socket still runs what the key may do: a refusal ends one operation, not the connection.
+    const allowed = WsSubscription.open(url, { authorization: `Bearer ${bookingsOnly}` }, BOOKING_CHANGED);
+    await subscriptionsOpen(1);
+    await allowed.close();
+    await subscriptionsOpen(0);
     expect(app.deps.live.hub.size).toBe(0);
   });
 

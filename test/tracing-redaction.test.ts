@@ -6,6 +6,7 @@ import type { Tracing } from '../src/kernel/tracing.js';
 import { harness, type Harness } from './harness.js';
 import { ownApp, type OwnApp } from './own-app.js';
 import { buildVenue, slotInDays } from './builders.js';
+import { manageToken } from '../src/modules/bookings/manage-link.js';
 
 // Issue #42: a payment page's path carries its token, a secret (whoever holds it can open the
 // guest's payment page). The request's server span must not export it (docs/operations.md#traces),
@@ -76,5 +77,45 @@ describe('trace spans of a payment page', () => {
       );
     }
     expect(o.logs.join('\n')).not.toContain(token);
+  });
+});
+
+describe('trace spans of a guest’s manage page (issue #41)', () => {
+  it('export /b/[redacted], never the token, in every attribute and in the logs', { timeout: 120_000 }, async () => {
+    const v = await buildVenue(h, { pricePerHour: 2050 });
+    const slot = slotInDays(4);
+    const booked = await h.request({
+      method: 'POST',
+      url: `/api/v1/tenants/${v.tenantId}/bookings`,
+      apiKey: v.apiKey,
+      body: { objectId: v.object.id, guestName: 'Ada', guestEmail: 'ada@example.com', ...slot },
+    });
+    expect(booked.status).toBe(201);
+    const token = manageToken(h.deps.secret, booked.body.booking.id as string, 1);
+    const path = `/b/${token}`;
+    exporter.reset();
+    for (const url of [path, `${path}/receipt?lang=de`, `${path}/calendar.ics`]) {
+      expect((await fetch(`${base}${url}`)).status).toBe(200);
+    }
+    await fetch(`${base}${path}/cancel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrf=wrong',
+    });
+    await expect.poll(() => exporter.getFinishedSpans().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    const servers = exporter.getFinishedSpans().filter((s) => String(s.attributes['url.path']).startsWith('/b/'));
+    expect(servers.map((s) => s.attributes['url.path']).sort()).toEqual([
+      '/b/[redacted]',
+      '/b/[redacted]/calendar.ics',
+      '/b/[redacted]/cancel',
+      '/b/[redacted]/receipt',
+    ]);
+    for (const span of exporter.getFinishedSpans()) {
+      expect(JSON.stringify({ name: span.name, attributes: span.attributes, events: span.events })).not.toContain(
+        token,
+      );
+    }
+    expect(o.logs.join('\n')).not.toContain(token);
+    expect(o.logs.join('\n')).toContain('/b/[redacted]');
   });
 });

@@ -155,6 +155,9 @@ export function extraScenarios(_d: Dataset, x: Extras, when: 'before' | 'after')
     },
     // Issue #42, item 6: the outside round's door load on a busy host (300 checks/s, p99 7.2 s).
     { name: 'access-check @300/s', mode: 'fixed', rate: 300, source: accessCheck },
+    // The same load from a connected fleet: 1,024 keep-alive connections open before the run (a door
+    // holds one), so a stalled server meets no burst of new connections (round seventeen).
+    { name: 'access-check @300/s doors connected', mode: 'fixed', rate: 300, source: accessCheck, preconnect: 1024 },
     { name: 'heartbeat @667/s', mode: 'fixed', rate: FLEET_RATE, source: heartbeat },
     { name: 'heartbeat', mode: 'saturation', source: heartbeat },
   ];

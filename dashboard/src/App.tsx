@@ -4,6 +4,9 @@ import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { useSessionApi } from './session';
 import { LoginPage } from './pages/Login';
+import { ForgotPasswordPage } from './pages/ForgotPassword';
+import { ResetPasswordPage } from './pages/ResetPassword';
+import { AcceptInvitePage } from './pages/AcceptInvite';
 import { OverviewPage } from './pages/Overview';
 import { NotFoundPage } from './pages/NotFound';
 import { NotAllowedPage } from './pages/NotAllowed';
@@ -16,6 +19,14 @@ const BookingListPage = lazy(() =>
 );
 const BookingDetailPage = lazy(() =>
   import('./pages/bookings/BookingDetail').then((m) => ({ default: m.BookingDetailPage })),
+);
+// Lazy like every page; recharts comes only with it, so the main bundle does not carry the charts.
+const ReportsPage = lazy(() => import('./pages/reports/Reports').then((m) => ({ default: m.ReportsPage })));
+const CustomerListPage = lazy(() =>
+  import('./pages/customers/CustomerList').then((m) => ({ default: m.CustomerListPage })),
+);
+const CustomerDetailPage = lazy(() =>
+  import('./pages/customers/CustomerDetail').then((m) => ({ default: m.CustomerDetailPage })),
 );
 const CalendarPage = lazy(() => import('./pages/calendar/Calendar').then((m) => ({ default: m.CalendarPage })));
 const CatalogPage = lazy(() => import('./pages/catalog/Catalog').then((m) => ({ default: m.CatalogPage })));
@@ -30,6 +41,7 @@ const AccountPage = lazy(() => import('./pages/Account').then((m) => ({ default:
 const NotificationsPage = lazy(() =>
   import('./pages/admin/Notifications').then((m) => ({ default: m.NotificationsPage })),
 );
+const BookingPagePage = lazy(() => import('./pages/admin/BookingPage').then((m) => ({ default: m.BookingPagePage })));
 const TeamPage = lazy(() => import('./pages/admin/Team').then((m) => ({ default: m.TeamPage })));
 const OAuthAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.OAuthAppsPage })));
 const ConnectedAppsPage = lazy(() => import('./pages/admin/OAuth').then((m) => ({ default: m.ConnectedAppsPage })));
@@ -59,6 +71,10 @@ export function App() {
   return (
     <Routes>
       <Route path="/login" element={<LoginPage />} />
+      {/* Signed-out pages of staff accounts (docs/dashboard.md): the mailed links open these. */}
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/accept-invite" element={<AcceptInvitePage />} />
       <Route element={<RequireSession />}>
         <Route index element={<OverviewPage />} />
         <Route
@@ -78,10 +94,34 @@ export function App() {
           }
         />
         <Route
+          path="customers"
+          element={
+            <Allowed scope="customers:read" page="Customers">
+              <CustomerListPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="customers/:id"
+          element={
+            <Allowed scope="customers:read" page="A customer">
+              <CustomerDetailPage />
+            </Allowed>
+          }
+        />
+        <Route
           path="calendar"
           element={
             <Allowed scope="bookings:read" page="Calendar">
               <CalendarPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="reports"
+          element={
+            <Allowed scope="bookings:read" page="Reports">
+              <ReportsPage />
             </Allowed>
           }
         />
@@ -179,6 +219,14 @@ export function App() {
           element={
             <Allowed scope="admin" page="Notifications">
               <NotificationsPage />
+            </Allowed>
+          }
+        />
+        <Route
+          path="admin/booking-page"
+          element={
+            <Allowed scope="admin" page="Booking page">
+              <BookingPagePage />
             </Allowed>
           }
         />

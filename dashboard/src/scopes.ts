@@ -13,5 +13,8 @@ export const SCOPE_HINTS: Record<string, string> = {
   'webhooks:write': 'Create, test and delete webhooks',
   'devices:read': 'Read devices and the access log',
   'devices:write': 'Register devices, queue unlocks, revoke',
+  'customers:read': 'Read customers, export their data',
+  'customers:write': 'Change, merge and erase customers',
+  booking_page: 'The public booking page only (publishable keys)',
   admin: 'Everything, including API keys',
 };

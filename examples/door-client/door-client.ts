@@ -1,8 +1,11 @@
 import { decideOffline, type DeviceConfig, type OfflineReason } from './offline-decision.js';
+import { doorTransport, type DoorTransport } from './transport.js';
+import { CommandChannel, type ChannelCommand, type CommandChannelOptions } from './channel.js';
 
 // Portier's reference door controller: what firmware does, in TypeScript. It activates with its
-// one-time code, keeps its device key, sends a heartbeat every 15 s (telemetry in, unlock commands
-// and revoked token ids out), answers scans online through access-check and, when Portier cannot
+// one-time code, keeps its device key, holds the command channel (channel.ts: unlock commands the
+// moment they are queued), sends a heartbeat every 15 s (telemetry in, unlock commands the channel
+// did not bring and revoked token ids out), answers scans online through access-check and, when Portier cannot
 // be reached, decides QR tokens itself (offline-decision.ts) and reports those decisions later.
 // Everything outside (network, clock, storage, relays) is passed in, so tests drive it directly.
 
@@ -45,12 +48,18 @@ export interface Actuator {
 
 export interface DoorClientOptions {
   baseUrl: string;
+  /** How requests are sent; default a kept-alive connection of the door's own (transport.ts). */
   fetch?: typeof fetch;
   now?: () => Date;
   store?: StateStore;
   actuator?: Actuator;
   telemetry?: () => { cpu_percent: number; memory_percent: number; wifi_signal_dbm: number };
   log?: (message: string) => void;
+  /**
+   * Hold the command channel (default: when requests go over the door's own transport, i.e. no
+   * `fetch` was given); `false` polls by heartbeat only. An object tunes its reconnect back-off.
+   */
+  channel?: boolean | Pick<CommandChannelOptions, 'initialDelayMs' | 'maxDelayMs' | 'random'>;
 }
 
 export interface ScanResult {
@@ -76,9 +85,17 @@ export class DoorClient {
   private state: DoorState;
   private timer: NodeJS.Timeout | undefined;
   private online = false;
+  private readonly transport: DoorTransport | undefined;
+  private channel: CommandChannel | undefined;
+  /** Ids of commands already executed (a command must never unlock twice, whichever way it came). */
+  private readonly executed = new Set<string>();
 
   constructor(private readonly options: DoorClientOptions) {
-    this.fetchFn = options.fetch ?? fetch;
+    if (options.fetch) this.fetchFn = options.fetch;
+    else {
+      this.transport = doorTransport();
+      this.fetchFn = this.transport.fetch;
+    }
     this.now = options.now ?? (() => new Date());
     this.store = options.store ?? memoryStore();
     this.log = options.log ?? (() => undefined);
@@ -235,8 +252,33 @@ export class DoorClient {
     return sent;
   }
 
-  /** Heartbeats every interval until stop(). */
+  /** The command channel's state, or undefined when the door polls by heartbeat only. */
+  get channelStatus(): CommandChannel['status'] | undefined {
+    return this.channel?.status;
+  }
+
+  /** Opens the command channel (start() does, when enabled): commands arrive as soon as they are queued. */
+  openChannel(): void {
+    if (this.channel && this.channel.status !== 'stopped') return;
+    const key = this.state.deviceKey;
+    if (!key) throw new Error('Not activated: run with --activation-code CODE first');
+    const tuning = typeof this.options.channel === 'object' ? this.options.channel : {};
+    this.channel = new CommandChannel({
+      ...tuning,
+      baseUrl: this.options.baseUrl,
+      deviceId: this.requireId(),
+      deviceKey: key,
+      log: this.log,
+      onCommand: (command) =>
+        void this.execute(command).catch((error: unknown) => this.log(`command failed: ${(error as Error).message}`)),
+    });
+    this.channel.start();
+  }
+
+  /** Heartbeats every interval (and the command channel, when enabled) until stop(). */
   start(): void {
+    const channel = this.options.channel ?? !this.options.fetch;
+    if (channel) this.openChannel();
     const tick = async () => {
       try {
         if (!(await this.heartbeat())) this.log('Portier unreachable: deciding QR tokens offline');
@@ -248,16 +290,19 @@ export class DoorClient {
     void tick();
   }
 
+  /** Stops the heartbeats and closes the kept connection. */
   stop(): void {
+    this.channel?.stop();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.transport?.close();
   }
 
-  private async execute(command: {
-    id: string;
-    type: string;
-    payload: { gpio_pin: number; duration_seconds: number };
-  }): Promise<void> {
+  private async execute(command: ChannelCommand): Promise<void> {
+    if (this.executed.has(command.id)) return;
+    this.executed.add(command.id);
+    // Remember the last few hundred only: ids are never reused.
+    if (this.executed.size > 500) this.executed.delete(this.executed.values().next().value as string);
     let report: { status: 'executed' | 'failed'; result?: unknown; error?: string };
     if (command.type !== 'unlock') {
       report = { status: 'failed', error: `unknown command type ${command.type}` };

@@ -9,6 +9,8 @@ import { randomToken } from '../kernel/crypto.js';
 
 /** The demo tenant's admin user (the password is generated at the first start). */
 export const DEMO_ADMIN_EMAIL = 'admin@demo.portier.example';
+/** The demo tenant's public booking page: /book/sportpark-demo (docs/booking-page.md). */
+export const DEMO_BOOKING_PAGE_SLUG = 'sportpark-demo';
 
 const everyDay = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
@@ -25,11 +27,13 @@ export interface Demo {
   doorIds: string[];
   /** The dashboard's demo admin; the password is shown once and stored only as an Argon2id hash. */
   admin: { email: string; password: string };
+  /** The slug of its enabled booking page (both courts published, guests pay at the venue). */
+  bookingPageSlug: string;
 }
 
 /**
  * A first start on an empty embedded database creates a demo tenant with one accommodation, two
- * courts with a door each and an admin user, so a newcomer can sign in to the dashboard, call
+ * courts with a door each, a published booking page and an admin user, so a newcomer can sign in to the dashboard, call
  * the API and try the door client at once. Returns the key and password (shown once) or null.
  */
 export async function seedDemoIfEmpty(deps: AppDeps): Promise<Demo | null> {
@@ -72,6 +76,18 @@ export async function seedDemo(trx: Executor, now: Date): Promise<Demo> {
     );
     doorIds.push(door.id);
   }
+  // Its public booking page, enabled with both courts published: guests book and pay at the venue.
+  await trx
+    .insertInto('booking_pages')
+    .values({
+      tenant_id: tenant.id,
+      enabled: true,
+      slug: DEMO_BOOKING_PAGE_SLUG,
+      payment_mode: 'at_venue',
+      updated_at: now,
+    })
+    .execute();
+  await trx.updateTable('objects').set({ published: true }).where('tenant_id', '=', tenant.id).execute();
   const password = randomToken(12);
   const admin = await createUser(trx, {
     tenantId: tenant.id,
@@ -85,5 +101,12 @@ export async function seedDemo(trx: Executor, now: Date): Promise<Demo> {
     details: { email: admin.email, role: 'admin', demo: true },
     at: now,
   });
-  return { tenantId: tenant.id, apiKey, objectIds, doorIds, admin: { email: admin.email, password } };
+  return {
+    tenantId: tenant.id,
+    apiKey,
+    objectIds,
+    doorIds,
+    admin: { email: admin.email, password },
+    bookingPageSlug: DEMO_BOOKING_PAGE_SLUG,
+  };
 }

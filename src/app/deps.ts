@@ -14,9 +14,13 @@ import {
 } from '../modules/devices/index.js';
 import { SlotScheduleCache } from '../modules/availability/index.js';
 import { createStripeProvider, refundCancelledBooking, sweepExpiredHolds } from '../modules/payments/index.js';
+import { customerOfGuest } from '../modules/customers/index.js';
 import { createMailer, createSmsClient } from '../modules/notifications/index.js';
 import { ApiKeyCache } from '../modules/tenants/index.js';
-import { foldBookingCounts } from '../modules/bookings/index.js';
+import { foldBookingCounts, guestFactsReader } from '../modules/bookings/index.js';
+import { BookingGuard, createPublicBookingLimits, publicProofGuard } from '../modules/booking-page/index.js';
+import { createStaffAccounts } from '../modules/users/index.js';
+import { SEAL_INFO as CREDENTIALS_SEAL_INFO, TenantProviders } from '../modules/credentials/index.js';
 import { MODULES } from './modules.js';
 
 export type { AppDeps, BaseDeps, Collaborators } from '../kernel/deps.js';
@@ -48,6 +52,8 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
     slots: new SubscriptionSlots(env.maxSubscriptionsPerKey),
     guard: new StreamGuard(credentialCheck(database), log, env.liveRevalidateMs),
   };
+  // A credential changed on any process: the open streams of its tenant are re-checked at once.
+  live.hub.onCredentialNotice((tenantId) => void live.guard.nudge(tenantId));
   // Presence is tracked for tenants a webhook listens for, and for those with a live subscriber here
   // that would be handed presence events (deviceStatusChanged; not bookingChanged).
   const presenceListeners: ListeningTenants = async (db) => [
@@ -56,6 +62,10 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
       ...live.hub.watching('event', PRESENCE_PROBES),
     ]),
   ];
+  const bookingGuard = new BookingGuard(limits.store, secret, env.bookingPage);
+  const paymentProvider = env.stripe ? createStripeProvider(env.stripe) : null;
+  const mailer = env.mail ? createMailer(env.mail) : null;
+  const smsClient = env.sms ? createSmsClient(env.sms) : null;
   const deps: AppDeps = {
     database,
     env,
@@ -88,10 +98,25 @@ export function composeDeps(base: BaseDeps, modules: readonly PortierModule[] = 
       // Writes no event: it folds the bookings' count deltas (totals stay exact either way).
       { name: 'booking counts', run: async () => (await foldBookingCounts(database.db), 0) },
     ],
-    paymentProvider: env.stripe ? createStripeProvider(env.stripe) : null,
+    paymentProvider,
     cancellationRefund: refundCancelledBooking,
-    mailer: env.mail ? createMailer(env.mail) : null,
-    smsClient: env.sms ? createSmsClient(env.sms) : null,
+    mailer,
+    smsClient,
+    // Per tenant at send time: the environment's providers win, else the tenant's stored credentials.
+    providers: new TenantProviders(
+      database.db,
+      secret.sealerFor(CREDENTIALS_SEAL_INFO),
+      // Read at each use: a test (or tool) that swaps deps.paymentProvider is followed.
+      () => ({ stripe: deps.paymentProvider, smtp: deps.mailer, sms: deps.smsClient }),
+      { stripe: createStripeProvider, mailer: (mail) => createMailer(mail), sms: (sms) => createSmsClient(sms) },
+    ),
+    bookingCustomer: customerOfGuest,
+    publicBookingLimits: createPublicBookingLimits(limits.store),
+    staffAccounts: createStaffAccounts(limits.store, log),
+    // The public API's bot check: the booking page's honeypot and proof of work (one spent set).
+    publicBookingGuard: publicProofGuard(bookingGuard),
+    guestFacts: guestFactsReader(env.publicUrl, secret),
+    bookingGuard,
   };
   // The payment-hold sweep runs with every dispatcher pass (API process and npm run worker).
   deps.dispatcherSweeps.push({ name: 'payment holds', run: (at) => sweepExpiredHolds(deps, at) });

@@ -12,6 +12,12 @@ import { notificationsModule } from '../modules/notifications/index.js';
 import { bookingsModule } from '../modules/bookings/index.js';
 import { devicesModule } from '../modules/devices/index.js';
 import { paymentsModule } from '../modules/payments/index.js';
+import { bookingPageModule } from '../modules/booking-page/index.js';
+import { guestModule } from '../modules/guest/index.js';
+import { credentialsModule } from '../modules/credentials/index.js';
+import { reportsModule } from '../modules/reports/index.js';
+import { seriesModule } from '../modules/series/index.js';
+import { customersModule } from '../modules/customers/index.js';
 
 /**
  * Every module of Portier, the one list (docs/architecture.md, "Adding a module"): GraphQL resolvers,
@@ -32,4 +38,10 @@ export const MODULES: readonly PortierModule[] = [
   bookingsModule,
   paymentsModule,
   devicesModule,
+  bookingPageModule,
+  guestModule,
+  credentialsModule,
+  reportsModule,
+  seriesModule,
+  customersModule,
 ];

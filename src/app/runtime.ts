@@ -7,7 +7,7 @@ import { loadServerSecret } from '../kernel/secret.js';
 import { createLogger } from '../kernel/logger.js';
 import { memoryLimiterStore, openLimiterStore } from '../kernel/limits/index.js';
 import { buildGuessLimits } from './guess-limits.js';
-import { createMetrics } from '../kernel/metrics.js';
+import { createMetrics, devicePoolOf } from '../kernel/metrics.js';
 
 /** Opens the configured database, applies pending migrations and assembles the dependencies. */
 export async function startRuntime(
@@ -51,7 +51,13 @@ export async function startRuntime(
     throw error;
   }
   const now = () => new Date();
-  const metrics = createMetrics({ database, pool: database.pool, now, onlineWindowSeconds: ONLINE_WINDOW_SECONDS });
+  const metrics = createMetrics({
+    database,
+    pool: database.pool,
+    devicePool: devicePoolOf(database),
+    now,
+    onlineWindowSeconds: ONLINE_WINDOW_SECONDS,
+  });
   return composeDeps({ database, env, secret, log, now, limits: buildGuessLimits(store), metrics, tracing });
 }
 

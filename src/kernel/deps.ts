@@ -7,7 +7,7 @@ import type { Metrics } from './metrics.js';
 import type { Tracing } from './tracing.js';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from './db/types.js';
+import type { AuditLogRow, DB } from './db/types.js';
 
 /** What a process starts from: configuration, the database, the secret, the logger and the clock. */
 export interface BaseDeps {
@@ -78,6 +78,8 @@ export interface ImportContext {
   deps: AppDeps;
   tenantId: string;
   result: ImportResult;
+  /** Who loads the file: the audit entries of what it creates name them (the command line). */
+  actor: { type: AuditLogRow['actor_type']; id: string | null; label: string };
 }
 
 export type SectionImporter = (ctx: ImportContext, value: unknown) => Promise<void>;

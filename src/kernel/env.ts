@@ -27,6 +27,11 @@ export interface Env {
   /** LIVE_REVALIDATE_MS: how often open subscriptions re-check their credential (docs/subscriptions.md); 100 to 60000. */
   liveRevalidateMs: number;
   /**
+   * DEVICE_CHANNEL_PING_SECONDS: how often an idle device command channel gets a keep-alive ping
+   * (docs/devices.md, "The command channel"); 1 to 300, default 25 (below common proxies' 30 s idle cut).
+   */
+  deviceChannelPingSeconds: number;
+  /**
    * API_KEY_CACHE_MS: how long a process reuses an API key's lookup (docs/api.md, "API key
    * format"): a key revoked in another process is refused here within this long; 0: never reused.
    */
@@ -66,10 +71,24 @@ export interface Env {
    */
   firstRequestTimeoutSeconds: number;
   /**
+   * KEEP_ALIVE_TIMEOUT_SECONDS: an idle keep-alive connection is kept open this long (at least
+   * MIN_KEEP_ALIVE_TIMEOUT_SECONDS, so a door's heartbeat finds its connection open).
+   */
+  keepAliveTimeoutSeconds: number;
+  /**
    * PORTIER_FAST_PATHS (default true): the bookings list's fast paths (src/modules/bookings/fast-paths).
    * false: the general resolver path answers every bookings list, GraphQL and REST.
    */
   fastPaths: boolean;
+  /** The public booking page's bot protection (docs/booking-page.md, "Bot protection"). */
+  bookingPage: {
+    /** BOOKING_PAGE_POW_BITS: the proof of work's leading zero bits (0 to 24; each one doubles the guest's work). */
+    powBits: number;
+    /** BOOKING_PAGE_BOOKINGS_PER_ADDRESS_PER_HOUR: booking attempts one client address may make per venue and hour. */
+    perAddressPerHour: number;
+    /** BOOKING_PAGE_BOOKINGS_PER_TENANT_PER_HOUR: booking attempts one venue receives per hour from all addresses. */
+    perTenantPerHour: number;
+  };
   /** Stripe Checkout (docs/payments.md): all unset, guests pay at the venue. */
   stripe:
     | {
@@ -168,6 +187,24 @@ function tracing(source: NodeJS.ProcessEnv): TracingEnv | null {
     endpoint: raw.replace(/\/+$/, ''),
     serviceName: source.OTEL_SERVICE_NAME?.trim() || 'portier',
   };
+}
+
+/**
+ * The shortest KEEP_ALIVE_TIMEOUT_SECONDS: a door heartbeats every 15 s (devices'
+ * HEARTBEAT_INTERVAL_SECONDS) on a kept connection, and must find it open, not make a new one each
+ * time (a new connection waits in the accept queue, which a busy host lets overflow: issue #42 item 6).
+ */
+export const MIN_KEEP_ALIVE_TIMEOUT_SECONDS = 20;
+/** fastify's default, the one Portier always had: above a load balancer's usual 60 s idle timeout. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS = 72;
+
+function keepAliveTimeout(raw: string | undefined): number {
+  const seconds = integer('KEEP_ALIVE_TIMEOUT_SECONDS', raw, DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS);
+  if (seconds < MIN_KEEP_ALIVE_TIMEOUT_SECONDS)
+    throw new Error(
+      `KEEP_ALIVE_TIMEOUT_SECONDS must be at least ${MIN_KEEP_ALIVE_TIMEOUT_SECONDS} (doors heartbeat every 15 s on a kept connection), got "${raw}"`,
+    );
+  return seconds;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number): number {
@@ -285,6 +322,12 @@ function workerMetricsPort(source: NodeJS.ProcessEnv): number | undefined {
 }
 
 /** At most a minute: a revoked credential's open streams must end soon; at least 100 ms, not a busy loop. */
+function deviceChannelPingSeconds(raw: string | undefined): number {
+  const seconds = integer('DEVICE_CHANNEL_PING_SECONDS', raw, 25);
+  if (seconds > 300) throw new Error(`DEVICE_CHANNEL_PING_SECONDS must be 1 to 300, got "${raw}"`);
+  return seconds;
+}
+
 function liveRevalidateMs(raw: string | undefined): number {
   const ms = nonNegativeInteger('LIVE_REVALIDATE_MS', raw, 5_000);
   if (ms < 100 || ms > 60_000) throw new Error(`LIVE_REVALIDATE_MS must be 100 to 60000, got "${raw}"`);
@@ -296,6 +339,24 @@ function apiKeyCacheMs(raw: string | undefined): number {
   const ms = nonNegativeInteger('API_KEY_CACHE_MS', raw, 1_000);
   if (ms > 60_000) throw new Error(`API_KEY_CACHE_MS must be at most 60000 (a minute), got "${raw}"`);
   return ms;
+}
+
+function bookingPage(source: NodeJS.ProcessEnv): Env['bookingPage'] {
+  const powBits = nonNegativeInteger('BOOKING_PAGE_POW_BITS', source.BOOKING_PAGE_POW_BITS, 16);
+  if (powBits > 24) throw new Error(`BOOKING_PAGE_POW_BITS must be 0 to 24, got "${source.BOOKING_PAGE_POW_BITS}"`);
+  return {
+    powBits,
+    perAddressPerHour: integer(
+      'BOOKING_PAGE_BOOKINGS_PER_ADDRESS_PER_HOUR',
+      source.BOOKING_PAGE_BOOKINGS_PER_ADDRESS_PER_HOUR,
+      10,
+    ),
+    perTenantPerHour: integer(
+      'BOOKING_PAGE_BOOKINGS_PER_TENANT_PER_HOUR',
+      source.BOOKING_PAGE_BOOKINGS_PER_TENANT_PER_HOUR,
+      300,
+    ),
+  };
 }
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
@@ -324,6 +385,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', source.RATE_LIMIT_PER_MINUTE, 100),
     maxSubscriptionsPerKey: integer('MAX_SUBSCRIPTIONS_PER_KEY', source.MAX_SUBSCRIPTIONS_PER_KEY, 20),
     liveRevalidateMs: liveRevalidateMs(source.LIVE_REVALIDATE_MS),
+    deviceChannelPingSeconds: deviceChannelPingSeconds(source.DEVICE_CHANNEL_PING_SECONDS),
     apiKeyCacheMs: apiKeyCacheMs(source.API_KEY_CACHE_MS),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', source.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     webhookPollIntervalMs: integer('WEBHOOK_POLL_INTERVAL_MS', source.WEBHOOK_POLL_INTERVAL_MS, 5000),
@@ -343,13 +405,22 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     maxConnectionsPerAddress: integer('MAX_CONNECTIONS_PER_ADDRESS', source.MAX_CONNECTIONS_PER_ADDRESS, 1_000),
     ...timeouts(source),
     firstRequestTimeoutSeconds: integer('FIRST_REQUEST_TIMEOUT_SECONDS', source.FIRST_REQUEST_TIMEOUT_SECONDS, 10),
+    keepAliveTimeoutSeconds: keepAliveTimeout(source.KEEP_ALIVE_TIMEOUT_SECONDS),
     fastPaths:
       source.PORTIER_FAST_PATHS === undefined || source.PORTIER_FAST_PATHS === ''
         ? true
         : flag('PORTIER_FAST_PATHS', source.PORTIER_FAST_PATHS),
+    bookingPage: bookingPage(source),
     stripe: stripe(source),
     mail: mail(source),
     sms: sms(source),
     tracing: tracing(source),
   };
 }
+
+/**
+ * The parsers of STRIPE_*, SMTP_URL/MAIL_FROM and SMS_* applied to other settings of the same
+ * names: a venue's credentials set in the dashboard are checked exactly as the environment's
+ * (src/modules/credentials). Each throws an Error naming the setting.
+ */
+export const providerSettingsParsers = { stripe, mail, sms };

@@ -8,8 +8,12 @@ export const BINDS_REQUEST_ID = Symbol('portier.bindsRequestId');
 const KEY_PATTERN = /svc_(?:dk_)?[A-Za-z0-9_-]{6,}/g;
 const SENSITIVE_QUERY = /(token|key|secret|code|password|signature|email|phone)/i;
 
-/** A path fit for logs and trace spans: a payment page's token (`/pay/<token>`) is a secret. */
-export const redactPath = (path: string): string => path.replace(/\/pay\/[^/]+/, '/pay/[redacted]');
+/**
+ * A path fit for logs and trace spans: a payment page's token (`/pay/<token>`) and a guest's manage
+ * link token (`/b/<token>`, which opens the door key and cancels the booking) are secrets.
+ */
+export const redactPath = (path: string): string =>
+  path.replace(/\/pay\/[^/]+/, '/pay/[redacted]').replace(/^\/b\/[^/]+/, '/b/[redacted]');
 
 /** A URL fit for logs: sensitive query values and one-time path tokens are replaced. */
 export function redactUrl(url: string): string {

@@ -18,6 +18,9 @@ export type AccessOutcome = 'allowed' | 'denied' | 'throttled' | 'refused';
  */
 export type DeliveryOutcome = 'success' | 'failure' | 'given_up';
 export const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['success', 'failure', 'given_up'];
+/** A guest notification's outcomes: a webhook's, and unknown (sent, its outcome never recorded; not resent). */
+export type NotificationOutcome = DeliveryOutcome | 'unknown';
+export const NOTIFICATION_OUTCOMES: readonly NotificationOutcome[] = [...DELIVERY_OUTCOMES, 'unknown'];
 export type NotificationChannel = 'email' | 'sms';
 
 /** The operation label of GraphQL requests whose operation has no name. */
@@ -56,7 +59,7 @@ export interface Metrics {
   /** One webhook delivery attempt's outcome. */
   observeWebhookDelivery(outcome: DeliveryOutcome): void;
   /** One guest notification attempt's outcome, by channel. */
-  observeNotification(channel: NotificationChannel, outcome: DeliveryOutcome): void;
+  observeNotification(channel: NotificationChannel, outcome: NotificationOutcome): void;
   /** A difference between Portier's ledger and the provider's (a webhook's amount, a reconciliation finding). */
   observePaymentDiscrepancy(kind: string): void;
   /** One refund attempt of the refund outbox, or one repair by the reconciliation. */
@@ -81,11 +84,21 @@ export interface MetricSources {
   database: Database;
   /** The database pool's counters (pg.Pool has them); absent, the pool gauges are not reported. */
   pool?: PoolStats & { options: { max?: number } };
+  /**
+   * The device routes' own pool (PostgreSQL; docs/operations.md#the-doors-bulkhead); absent (PGlite,
+   * where the device routes share the one connection), its gauges are not reported.
+   */
+  devicePool?: PoolStats & { options: { max?: number } };
   now: () => Date;
   /** A device counts as online when its last heartbeat is this recent (devices' ONLINE_WINDOW_SECONDS, passed by src/app). */
   onlineWindowSeconds: number;
   /** Distinct GraphQL operation names labelled at most (default MAX_OPERATION_NAMES). */
   maxOperationNames?: number;
+}
+
+/** The device routes' own pool, for the metrics: PostgreSQL's; none on PGlite, where they share the one connection. */
+export function devicePoolOf(database: Database): MetricSources['devicePool'] {
+  return database.device.pool === database.pool ? undefined : database.device.pool;
 }
 
 export function createMetrics(sources: MetricSources): Metrics {
@@ -121,7 +134,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   });
   const notificationAttempts = new Counter({
     name: 'portier_notification_delivery_attempts_total',
-    help: 'Guest notification attempts (email, SMS) made by this process, by channel and outcome: success, failure (tried again later), given_up (failed, final).',
+    help: 'Guest notification attempts (email, SMS) made by this process, by channel and outcome: success, failure (tried again later), given_up (failed, final), unknown (handed to the peer, outcome never recorded; not resent).',
     labelNames: ['channel', 'outcome'] as const,
     registers: [registry],
   });
@@ -138,10 +151,9 @@ export function createMetrics(sources: MetricSources): Metrics {
     registers: [registry],
   });
   // Every outcome is reported from the start (0 until it happens), so rate() and alerts see the series.
-  for (const outcome of DELIVERY_OUTCOMES) {
-    webhookAttempts.inc({ outcome }, 0);
+  for (const outcome of DELIVERY_OUTCOMES) webhookAttempts.inc({ outcome }, 0);
+  for (const outcome of NOTIFICATION_OUTCOMES)
     for (const channel of ['email', 'sms'] as const) notificationAttempts.inc({ channel, outcome }, 0);
-  }
   const operationNames = new Set<string>();
   const maxOperationNames = sources.maxOperationNames ?? MAX_OPERATION_NAMES;
 
@@ -164,6 +176,29 @@ export function createMetrics(sources: MetricSources): Metrics {
       registers: [registry],
       collect() {
         this.set(pool.options.max ?? 10);
+      },
+    });
+  }
+
+  const devicePool = sources.devicePool;
+  if (devicePool) {
+    new Gauge({
+      name: 'portier_db_device_pool_connections',
+      help: "The device routes' own database pool by state: open (total), idle, and requests waiting for one.",
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'open' }, devicePool.totalCount);
+        this.set({ state: 'idle' }, devicePool.idleCount);
+        this.set({ state: 'waiting' }, devicePool.waitingCount);
+      },
+    });
+    new Gauge({
+      name: 'portier_db_device_pool_max_connections',
+      help: "The most connections the device routes' pool opens (DATABASE_DEVICE_POOL_SIZE).",
+      registers: [registry],
+      collect() {
+        this.set(devicePool.options.max ?? 0);
       },
     });
   }

@@ -66,18 +66,6 @@ describe('the API reference page', () => {
         await page.getByRole('heading', { name: 'Portier API' }).waitFor();
         await screenshot(page, `api-reference-${size}`);
 
-        // A curl sample of creating a booking: its path, the bearer key and a JSON body from the schema.
-        const samples = page.locator('pre, code').filter({ hasText: /^curl / });
-        await samples.first().waitFor();
-        const texts = await samples.allTextContents();
-        const create = texts.find(
-          (t) => t.includes('/bookings') && t.includes('--request POST') && t.includes('guestEmail'),
-        );
-        expect(create, texts.slice(0, 5).join('\n---\n')).toBeDefined();
-        expect(create).toContain('/api/v1/tenants/');
-        expect(create).toMatch(/--header 'Authorization: Bearer [A-Z_]+'/);
-        expect(create).toContain("--header 'Content-Type: application/json'");
-
         // The search finds operations by words of their summary and path.
         // At 390 px the sidebar (and its search field) is behind the menu button, top left.
         if (viewport.width < 800) await page.locator('button.scalar-icon-button').first().click();
@@ -97,6 +85,26 @@ describe('the API reference page', () => {
         await expect.poll(() => page.url()).toContain('#');
         await page.getByRole('heading', { name: 'Create a booking' }).first().waitFor({ state: 'visible' });
         await screenshot(page, `api-reference-${size}-operation`);
+
+        // Its curl sample (Scalar draws the samples of the operations in view; the tags before
+        // bookings, such as booking-page, come first): its path, the bearer key and a JSON body from the schema.
+        const samples = page.locator('pre, code').filter({ hasText: /^curl / });
+        await samples.first().waitFor();
+        let texts: string[] = [];
+        let create: string | undefined;
+        await expect
+          .poll(async () => {
+            texts = await samples.allTextContents();
+            create = texts.find(
+              (t) => t.includes('/bookings') && t.includes('--request POST') && t.includes('guestEmail'),
+            );
+            return create !== undefined;
+          })
+          .toBe(true);
+        expect(create, texts.slice(0, 5).join('\n---\n')).toBeDefined();
+        expect(create).toContain('/api/v1/tenants/');
+        expect(create).toMatch(/--header 'Authorization: Bearer [A-Z_]+'/);
+        expect(create).toContain("--header 'Content-Type: application/json'");
 
         // No sideways scrolling of the page; wide code scrolls inside its block.
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);

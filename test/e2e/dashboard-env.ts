@@ -57,7 +57,7 @@ export async function ensureDashboardBuilt(): Promise<void> {
   if (build.code !== 0) throw new Error(`dashboard build failed:\n${build.stdout}\n${build.stderr}`);
 }
 
-async function cli(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
+export async function cli(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
   const result = await runCli(args, env);
   if (result.code !== 0) throw new Error(`cli ${args.join(' ')} failed:\n${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
@@ -86,7 +86,14 @@ export class DashboardEnv {
    * `runDatabase`: use the run's database (PostgreSQL when DATABASE_URL is set, test/processes.ts
    * databaseSettings) instead of a fresh PGlite directory.
    */
-  async start(extraEnv: Record<string, string> = {}, options: { runDatabase?: boolean } = {}): Promise<void> {
+  async start(
+    extraEnv: Record<string, string> = {},
+    options: {
+      runDatabase?: boolean;
+      /** Runs with the database settings and the new tenant before the server starts (e.g. a CLI catalog import). */
+      beforeServer?: (env: Record<string, string>, tenantId: string) => Promise<void>;
+    } = {},
+  ): Promise<void> {
     await ensureDashboardBuilt();
     const env: Record<string, string> = options.runDatabase
       ? (await databaseSettings()).env
@@ -122,6 +129,7 @@ export class DashboardEnv {
       ],
       env,
     );
+    await options.beforeServer?.(env, tenant.tenantId);
     this.server = await startServerProcess(
       { ...env, RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...extraEnv },
       { startTimeoutMs: 180_000 },

@@ -84,6 +84,17 @@ describe('the lint configuration', () => {
     expect(await rulesBroken('src/modules/bookings/reschedule.ts', code)).toContain('import-x/no-restricted-paths');
   });
 
+  // The type-aware rules, in each of the lint's blocks (src/, test/, the dashboard): a promise left
+  // floating is caught everywhere (typescript-eslint's no-floating-promises needs the types).
+  const FLOATING = 'async function later(): Promise<number> {\n  return 1;\n}\nlater();\nexport {};\n';
+  it.each(['src/kernel/paging.ts', 'test/devices.test.ts', 'dashboard/src/format.ts', 'bench/run.ts'])(
+    'refuses a floating promise in %s',
+    async (file) => {
+      expect(await rulesBroken(file, FLOATING)).toContain('@typescript-eslint/no-floating-promises');
+    },
+    120_000,
+  );
+
   it('refuses transport importing the application layer (only src/app knows every module)', async () => {
     const code = "import { MODULES } from '../../app/modules.js';\nexport const all = MODULES;\n";
     expect(await rulesBroken('src/transport/http/health.ts', code)).toContain('import-x/no-restricted-paths');

@@ -12,10 +12,15 @@ export function ExportCsvButton({
   path,
   query,
   fileName,
+  label = 'Export CSV',
+  accept = 'text/csv',
 }: {
   path: string;
   query?: URLSearchParams;
   fileName: string;
+  /** The button's name; several exports on one page each say which. */
+  label?: string;
+  accept?: string;
 }) {
   const session = useSession();
   const [busy, setBusy] = useState(false);
@@ -27,7 +32,7 @@ export function ExportCsvButton({
     try {
       const response = await fetchRetryingOverload(href, {
         credentials: 'same-origin',
-        headers: { accept: 'text/csv', ...csrfHeaders() },
+        headers: { accept, ...csrfHeaders() },
       });
       if (!response.ok) {
         const problem = (await response.json().catch(() => null)) as { detail?: string; code?: string } | null;
@@ -54,7 +59,7 @@ export function ExportCsvButton({
   return (
     <>
       <button type="button" className="button button-secondary" disabled={busy} onClick={() => void download()}>
-        Export CSV
+        {label}
       </button>
       {error ? <ErrorNotice error={error} title="The export failed" /> : null}
     </>

@@ -16,6 +16,8 @@ const VENUE: NavItem[] = [
   { to: '/', label: 'Overview', end: true },
   { to: '/calendar', label: 'Calendar', scope: 'bookings:read' },
   { to: '/bookings', label: 'Bookings', scope: 'bookings:read' },
+  { to: '/reports', label: 'Reports', scope: 'bookings:read' },
+  { to: '/customers', label: 'Customers', scope: 'customers:read' },
   { to: '/catalog', label: 'Catalog', scope: 'catalog:read' },
   { to: '/pricing', label: 'Pricing', scope: 'pricing:read' },
 ];
@@ -25,6 +27,7 @@ const ADMIN: NavItem[] = [
   { to: '/admin/devices', label: 'Devices', scope: 'devices:read' },
   { to: '/admin/webhooks', label: 'Webhooks', scope: 'webhooks:read' },
   { to: '/admin/notifications', label: 'Notifications', scope: 'admin' },
+  { to: '/admin/booking-page', label: 'Booking page', scope: 'admin' },
   { to: '/admin/team', label: 'Team', scope: 'admin' },
   { to: '/admin/oauth-apps', label: 'OAuth Apps', scope: 'admin' },
   { to: '/admin/connected-apps', label: 'Connected apps', scope: 'admin' },

@@ -209,6 +209,7 @@ const badgeTones: Record<string, string> = {
   CONFIRMED: 'success',
   CANCELLED: 'neutral',
   COMPLETED: 'info',
+  NO_SHOW: 'danger',
   PAID: 'success',
   UNPAID: 'warning',
   REFUNDED: 'neutral',

@@ -26,6 +26,62 @@ export type AccessDenialReason =
   /** An SMS code at a door blocked for too many wrong codes (10 a minute, 30 an hour). */
   | 'too_many_invalid_tokens';
 
+/** What an API key is for (docs/booking-page.md, "Publishable key"). */
+export type ApiKeyKind =
+  /** A publishable key (svc_pk_…) for browsers: only the booking_page scope (the public booking page's fields); one working key per tenant. */
+  | 'PUBLISHABLE'
+  /** An integration's key (svc_…): its value is shown once, at creation. */
+  | 'SECRET';
+
+/** The booking page settings to change; a field left out keeps its value. */
+export type BookingPageSettingsInput = {
+  /** #rrggbb; null removes it. */
+  accentColour?: string | null | undefined;
+  /** At most 20 origins, each exactly scheme://host[:port] (https, or http on localhost); replaces the list. */
+  allowedOrigins?: Array<string> | null | undefined;
+  /** EN or DE. */
+  defaultLocale?: Locale | null | undefined;
+  /** Switches the page, the widget and the publishable key's fields on or off. */
+  enabled?: boolean | null | undefined;
+  /** A data: URL of a PNG, JPEG or WebP image (SVG is refused), at most 200000 characters; null removes it. */
+  logo?: string | null | undefined;
+  /** The online modes are refused (payment_provider_missing) while the server has no payment provider. */
+  paymentMode?: BookingPaymentMode | null | undefined;
+  /** 1–48 lowercase letters, digits or inner hyphens; required on the first save; taken by another venue: CONFLICT (slug_taken). */
+  slug?: string | null | undefined;
+  /** The texts to change. */
+  texts?: BookingPageTextsInput | null | undefined;
+  /** 0 to 10000 (1900 = 19 %); null: no VAT line. */
+  vatRateBasisPoints?: number | null | undefined;
+};
+
+/** Texts of one language to change: a string sets the text, null or "" removes it, a field left out keeps it. */
+export type BookingPageTextSetInput = {
+  /** At most 1000 characters. */
+  afterBooking?: string | null | undefined;
+  /** At most 4000 characters. */
+  cancellationPolicy?: string | null | undefined;
+  /** At most 1000 characters. */
+  intro?: string | null | undefined;
+};
+
+/** Texts to change, per language. */
+export type BookingPageTextsInput = {
+  /** German texts. */
+  de?: BookingPageTextSetInput | null | undefined;
+  /** English texts. */
+  en?: BookingPageTextSetInput | null | undefined;
+};
+
+/** How guests of the booking page pay. */
+export type BookingPaymentMode =
+  /** At the venue: no online payment is offered. */
+  | 'AT_VENUE'
+  /** Online or at the venue, as the guest chooses; needs a payment provider. */
+  | 'ONLINE_OPTIONAL'
+  /** Online (Stripe Checkout) before the booking counts; needs a payment provider. */
+  | 'ONLINE_REQUIRED';
+
 /** Omitted fields keep their current value (or the default on creation: 60, 240, 60, 0, 365, 0). */
 export type BookingRulesInput = {
   /** Minutes kept free between bookings, 0–1440. */
@@ -42,6 +98,22 @@ export type BookingRulesInput = {
   slotIncrementMinutes?: number | null | undefined;
 };
 
+/** Which occurrences cancelBookingSeries cancels. */
+export type BookingSeriesScope =
+  /** Every occurrence that can still be cancelled. */
+  | 'ALL'
+  /** The occurrence fromBookingId and every later one. */
+  | 'FOLLOWING'
+  /** Only the occurrence fromBookingId. */
+  | 'THIS';
+
+/** Whether a recurring booking still runs. */
+export type BookingSeriesStatus =
+  /** Its occurrences that are not cancelled stand. */
+  | 'ACTIVE'
+  /** Every occurrence from some point on, or all of them, were cancelled (cancelBookingSeries with FOLLOWING from the first, or ALL). */
+  | 'CANCELLED';
+
 /** Where a booking is in its life: PENDING → CONFIRMED → COMPLETED, or CANCELLED from PENDING or CONFIRMED. */
 export type BookingStatus =
   /** Cancelled: the slot is free again and the credentials no longer work. */
@@ -53,6 +125,23 @@ export type BookingStatus =
   /** Created and not yet confirmed (for instance, awaiting payment). */
   | 'PENDING';
 
+/** Why a booking was cancelled (docs/bookings.md, "Cancellation reasons"). */
+export type CancellationReasonCode =
+  /** The booking duplicated another one. */
+  | 'DUPLICATE'
+  /** The guest asked for it. */
+  | 'GUEST_REQUEST'
+  /** The object is under maintenance or repair. */
+  | 'MAINTENANCE'
+  /** The booking was not paid in time. */
+  | 'NO_PAYMENT'
+  /** Another reason: say which in the free text. */
+  | 'OTHER'
+  /** The venue is closed (an event, a holiday). */
+  | 'VENUE_CLOSED'
+  /** Weather made the object unusable. */
+  | 'WEATHER';
+
 /** A refund step of a cancellation policy. */
 export type CancellationTierInput = {
   /** Whole hours from 0 to 8760. */
@@ -60,6 +149,24 @@ export type CancellationTierInput = {
   /** Whole percent from 0 to 100. */
   refundPercent: number;
 };
+
+/** A kind of provider whose credentials a venue may set. */
+export type CredentialProvider =
+  /** Guest SMS: a Twilio-shaped Messages API. */
+  | 'SMS'
+  /** Guest mail: an SMTP server and the From address. */
+  | 'SMTP'
+  /** Stripe Checkout: the secret key and the webhook signing secret. */
+  | 'STRIPE';
+
+/** Where the credentials a tenant's sends use come from. */
+export type CredentialSource =
+  /** The credentials stored for this tenant in the dashboard. */
+  | 'DASHBOARD'
+  /** The server's environment variables (STRIPE_SECRET_KEY, SMTP_URL, SMS_ACCOUNT_SID): they win over stored ones. */
+  | 'ENVIRONMENT'
+  /** None: the provider is off for this tenant. */
+  | 'NONE';
 
 /** Which kind of credential a guest showed. */
 export type CredentialType =
@@ -119,6 +226,13 @@ export type DoorLockState =
   /** The lock is open. */
   | 'unlocked';
 
+/** A language of the guest's mails, text messages and pages. */
+export type Locale =
+  /** German. */
+  | 'DE'
+  /** English. */
+  | 'EN';
+
 /** A channel a guest is told through. */
 export type NotificationChannel =
   /** A mail to guestEmail (SMTP_URL). */
@@ -132,10 +246,16 @@ export type NotificationKind =
   | 'CANCELLED'
   /** The booking was confirmed: the key (QR code and door code) and a calendar invitation. */
   | 'CONFIRMED'
+  /** A PENDING booking that waits for its payment: the amount due and the payment page. */
+  | 'PAYMENT_DUE'
+  /** The receipt of a payment: the amount, the VAT included (when the venue sets a rate), the venue. */
+  | 'RECEIPT'
   /** The tenant's reminder, reminderHoursBefore hours before the start. */
   | 'REMINDER'
   /** The booking moved: the new times, a new QR code, the calendar entry updated. */
-  | 'RESCHEDULED';
+  | 'RESCHEDULED'
+  /** A recurring booking (series) created confirmed: one mail with every booked date, the skipped ones, the total and the recurring calendar invite (RRULE, EXDATE). */
+  | 'SERIES_CONFIRMED';
 
 /** Where a notification stands. */
 export type NotificationStatus =
@@ -173,6 +293,45 @@ export type PricingRuleType =
   | 'early_bird'
   /** Applies to bookings overlapping a local time window (startTime–endTime), optionally on some weekdays only. */
   | 'time_based';
+
+/** How a revenue or payments report groups its days: by local day, ISO week (from Monday) or month. */
+export type ReportPeriod =
+  /** One row per local day. */
+  | 'DAY'
+  /** One row per calendar month. */
+  | 'MONTH'
+  /** One row per ISO week, starting on Monday. */
+  | 'WEEK';
+
+/** SMS settings for this tenant (a Twilio-shaped Messages API). */
+export type SmsCredentialsInput = {
+  /** The account SID (letters and digits). */
+  accountSid: string;
+  /** Only where private networks are allowed (WEBHOOK_ALLOW_PRIVATE_NETWORKS): another API origin than https://api.twilio.com. */
+  apiBase?: string | null | undefined;
+  /** The auth token. */
+  authToken: string;
+  /** The sender number or name. */
+  from: string;
+};
+
+/** SMTP settings for this tenant's guest mail. */
+export type SmtpCredentialsInput = {
+  /** The From address (bookings@example.com); the tenant's sender name goes in front of it. */
+  from: string;
+  /** smtp://user:password@host:587 or smtps://user:password@host:465. */
+  smtpUrl: string;
+};
+
+/** Stripe credentials for this tenant. */
+export type StripeCredentialsInput = {
+  /** Only where private networks are allowed (WEBHOOK_ALLOW_PRIVATE_NETWORKS: tests, development): another API origin than https://api.stripe.com. */
+  apiBase?: string | null | undefined;
+  /** The secret (sk_live_…, sk_test_…) or restricted key (rk_…). */
+  secretKey: string;
+  /** The signing secret (whsec_…) of the webhook endpoint pointed at ProviderCredentials.stripeWebhookUrl. */
+  webhookSecret: string;
+};
 
 /** Changes to the notification settings; a field left out keeps its value. */
 export type UpdateNotificationSettingsInput = {
@@ -291,6 +450,25 @@ export type DashboardOverviewFailedDeliveriesQueryVariables = Exact<{
 
 export type DashboardOverviewFailedDeliveriesQuery = { webhookDeliveries: { deliveries: Array<{ id: string, eventType: string, lastStatusCode: number | null, lastError: string | null, lastAttemptAt: string | null }> } };
 
+export type DashboardPaymentIssuesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardPaymentIssuesQuery = { paymentIssues: Array<{ id: string, kind: string, bookingId: string, amount: number, currency: string, detail: string, since: string, retryable: boolean }> };
+
+export type DashboardRetryRefundMutationVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardRetryRefundMutation = { retryRefund: { id: string } };
+
+export type DashboardAcknowledgePaymentIssueMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardAcknowledgePaymentIssueMutation = { acknowledgePaymentIssue: { id: string, acknowledgedAt: string | null } };
+
 export type DashboardApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -319,6 +497,38 @@ export type DashboardAuditLogQueryVariables = Exact<{
 
 
 export type DashboardAuditLogQuery = { auditLog: { edges: Array<{ cursor: string, node: { id: string, occurredAt: string, action: string, targetType: string | null, targetId: string | null, ipAddress: string | null, actor: { type: string, label: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DashboardBookingPageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardBookingPageQuery = { bookingPageSettings: { saved: boolean, enabled: boolean, slug: string | null, url: string | null, paymentMode: BookingPaymentMode, onlinePaymentAvailable: boolean, allowedOrigins: Array<string>, logo: string | null, accentColour: string | null, defaultLocale: Locale, vatRateBasisPoints: number | null, updatedAt: string | null, texts: { en: { intro: string | null, cancellationPolicy: string | null, afterBooking: string | null }, de: { intro: string | null, cancellationPolicy: string | null, afterBooking: string | null } } }, viewer: { id: string, name: string }, bookableObjects: Array<{ id: string, name: string, published: boolean, accommodation: { name: string } }>, apiKeys: Array<{ id: string, kind: ApiKeyKind, prefix: string, publishableKey: string | null, createdAt: string, revokedAt: string | null }> };
+
+export type DashboardSaveBookingPageMutationVariables = Exact<{
+  input: BookingPageSettingsInput;
+}>;
+
+
+export type DashboardSaveBookingPageMutation = { updateBookingPageSettings: { saved: boolean, slug: string | null } };
+
+export type DashboardPublishObjectsMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+  published: boolean;
+}>;
+
+
+export type DashboardPublishObjectsMutation = { publishObjects: { objects: Array<{ id: string, published: boolean }> } };
+
+export type DashboardCreatePublishableKeyMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardCreatePublishableKeyMutation = { createPublishableKey: { apiKey: string } };
+
+export type DashboardRevokePublishableKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardRevokePublishableKeyMutation = { revokeApiKey: { id: string } };
 
 export type DashboardDeviceQueryVariables = Exact<{
   id: string | number;
@@ -362,6 +572,27 @@ export type DashboardQueueUnlockMutationVariables = Exact<{
 
 
 export type DashboardQueueUnlockMutation = { createDeviceCommand: { command: { id: string, status: DeviceCommandStatus, expires_at: string } } };
+
+export type DashboardUserInvitationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardUserInvitationsQuery = { userInvitations: Array<{ id: string, email: string, role: UserRole, invitedBy: string, createdAt: string, expiresAt: string, expired: boolean }> };
+
+export type DashboardInviteUserMutationVariables = Exact<{
+  email: string;
+  role?: UserRole | null | undefined;
+  locale?: Locale | null | undefined;
+}>;
+
+
+export type DashboardInviteUserMutation = { inviteUser: { id: string, email: string } };
+
+export type DashboardRevokeUserInvitationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardRevokeUserInvitationMutation = { revokeUserInvitation: { revokedInvitationId: string } };
 
 export type DashboardNotificationSettingsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -422,6 +653,39 @@ export type DashboardRevokeConnectedAppMutationVariables = Exact<{
 
 
 export type DashboardRevokeConnectedAppMutation = { revokeConnectedApp: boolean };
+
+export type DashboardProviderCredentialsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardProviderCredentialsQuery = { providerCredentials: { stripeWebhookUrl: string, stripe: { set: boolean, hint: string | null, source: CredentialSource, updatedAt: string | null }, smtp: { set: boolean, hint: string | null, source: CredentialSource, updatedAt: string | null }, sms: { set: boolean, hint: string | null, source: CredentialSource, updatedAt: string | null } } };
+
+export type DashboardSetStripeCredentialsMutationVariables = Exact<{
+  input: StripeCredentialsInput;
+}>;
+
+
+export type DashboardSetStripeCredentialsMutation = { setStripeCredentials: { stripeWebhookUrl: string } };
+
+export type DashboardSetSmtpCredentialsMutationVariables = Exact<{
+  input: SmtpCredentialsInput;
+}>;
+
+
+export type DashboardSetSmtpCredentialsMutation = { setSmtpCredentials: { stripeWebhookUrl: string } };
+
+export type DashboardSetSmsCredentialsMutationVariables = Exact<{
+  input: SmsCredentialsInput;
+}>;
+
+
+export type DashboardSetSmsCredentialsMutation = { setSmsCredentials: { stripeWebhookUrl: string } };
+
+export type DashboardClearProviderCredentialsMutationVariables = Exact<{
+  provider: CredentialProvider;
+}>;
+
+
+export type DashboardClearProviderCredentialsMutation = { clearProviderCredentials: { stripeWebhookUrl: string } };
 
 export type DashboardUsersQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -525,7 +789,7 @@ export type DashboardBookingQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingQuery = { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } | null };
+export type DashboardBookingQuery = { booking: { id: string, reference: string, guestName: string, guestEmail: string, guestPhone: string | null, customerId: string | null, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, refundAmount: number | null, createdAt: string, paymentUrl: string, noShowAt: string | null, cancellationReasonCode: CancellationReasonCode | null, cancellationReason: string | null, seriesId: string | null, object: { id: string, name: string, pricePerHour: number, accommodation: { id: string, name: string, timeZone: string } } } | null };
 
 export type DashboardBookingCredentialsQueryVariables = Exact<{
   bookingId: string | number;
@@ -558,10 +822,19 @@ export type DashboardCancellationQuoteQuery = { cancellationQuote: { refundAmoun
 export type DashboardUpdateBookingStatusMutationVariables = Exact<{
   bookingId: string | number;
   status: BookingStatus;
+  reasonCode?: CancellationReasonCode | null | undefined;
+  reason?: string | null | undefined;
 }>;
 
 
-export type DashboardUpdateBookingStatusMutation = { updateBookingStatus: { refundAmount: number | null, booking: { id: string, status: BookingStatus, payment: { amountRefunded: number } } } };
+export type DashboardUpdateBookingStatusMutation = { updateBookingStatus: { refundAmount: number | null, booking: { id: string, status: BookingStatus, cancellationReasonCode: CancellationReasonCode | null, cancellationReason: string | null, payment: { amountRefunded: number } } } };
+
+export type DashboardMarkNoShowMutationVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardMarkNoShowMutation = { markNoShow: { booking: { id: string, status: BookingStatus, noShowAt: string | null } } };
 
 export type DashboardBookingsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -576,7 +849,7 @@ export type DashboardBookingsQueryVariables = Exact<{
 }>;
 
 
-export type DashboardBookingsQuery = { bookingPage: { bookings: Array<{ id: string, guestName: string, guestEmail: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, payment: { status: PaymentStatus }, object: { id: string, accommodation: { id: string, timeZone: string } } }>, pagination: { page: number, pageSize: number, total: number } } };
+export type DashboardBookingsQuery = { bookingPage: { bookings: Array<{ id: string, reference: string, guestName: string, guestEmail: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string, payment: { status: PaymentStatus }, object: { id: string, accommodation: { id: string, timeZone: string } } }>, pagination: { page: number, pageSize: number, total: number } } };
 
 export type DashboardObjectOptionsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -612,6 +885,36 @@ export type DashboardMarkBookingPaidMutationVariables = Exact<{
 
 
 export type DashboardMarkBookingPaidMutation = { markBookingPaid: { id: string, status: BookingStatus, payment: { status: PaymentStatus } } };
+
+export type DashboardBookingSeriesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardBookingSeriesQuery = { bookingSeries: { id: string, rule: string, status: BookingSeriesStatus, occurrences: { totalCount: number, nodes: Array<{ id: string, startTime: string, endTime: string, status: BookingStatus }> } } | null };
+
+export type DashboardCancelSeriesMutationVariables = Exact<{
+  id: string | number;
+  scope: BookingSeriesScope;
+  fromBookingId?: string | number | null | undefined;
+}>;
+
+
+export type DashboardCancelSeriesMutation = { cancelBookingSeries: { series: { id: string, status: BookingSeriesStatus }, cancelled: Array<{ id: string }> } };
+
+export type DashboardGuestLinkQueryVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardGuestLinkQuery = { guestLink: { bookingId: string, manageUrl: string } };
+
+export type DashboardRevokeGuestLinkMutationVariables = Exact<{
+  bookingId: string | number;
+}>;
+
+
+export type DashboardRevokeGuestLinkMutation = { revokeGuestLink: { bookingId: string, manageUrl: string } };
 
 export type DashboardCalendarVenuesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -676,6 +979,30 @@ export type DashboardUpdateBookingGuestMutationVariables = Exact<{
 
 
 export type DashboardUpdateBookingGuestMutation = { updateBookingGuest: { booking: { id: string, guestName: string, guestEmail: string, guestPhone: string | null } } };
+
+export type DashboardSeriesPreviewQueryVariables = Exact<{
+  objectId: string | number;
+  startTime: string;
+  endTime: string;
+  rule: string;
+}>;
+
+
+export type DashboardSeriesPreviewQuery = { previewBookingSeries: { rule: string, availableCount: number, conflictCount: number, totalPrice: number, occurrences: Array<{ index: number, startTime: string, endTime: string, available: boolean, conflictCode: string | null, conflictMessage: string | null, totalPrice: number, currency: string }> } };
+
+export type DashboardCreateSeriesMutationVariables = Exact<{
+  objectId: string | number;
+  guestName: string;
+  guestEmail: string;
+  guestPhone?: string | null | undefined;
+  startTime: string;
+  endTime: string;
+  rule: string;
+  status?: BookingStatus | null | undefined;
+}>;
+
+
+export type DashboardCreateSeriesMutation = { createBookingSeries: { series: { id: string, rule: string }, bookings: Array<{ id: string, guestName: string, startTime: string, endTime: string, totalPrice: number, currency: string, status: BookingStatus }>, conflicts: Array<{ index: number, startTime: string }> } };
 
 export type DashboardCatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -813,6 +1140,56 @@ export type DashboardDeleteObjectFromPageMutationVariables = Exact<{
 
 export type DashboardDeleteObjectFromPageMutation = { deleteObject: boolean };
 
+export type DashboardCustomerQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardCustomerQuery = { customer: { id: string, name: string, email: string | null, phone: string | null, notes: string, marketingConsent: boolean, marketingConsentAt: string | null, erasedAt: string | null, createdAt: string, bookingCount: number, noShowCount: number, totalSpent: Array<{ currency: string, paid: number, refunded: number, net: number }>, bookings: { totalCount: number, nodes: Array<{ id: string, reference: string, objectName: string, startTime: string, endTime: string, status: BookingStatus, totalPrice: number, currency: string }> } } };
+
+export type DashboardUpdateCustomerMutationVariables = Exact<{
+  id: string | number;
+  name?: string | null | undefined;
+  email?: string | null | undefined;
+  phone?: string | null | undefined;
+  notes?: string | null | undefined;
+  marketingConsent?: boolean | null | undefined;
+}>;
+
+
+export type DashboardUpdateCustomerMutation = { updateCustomer: { id: string } };
+
+export type DashboardMergeCustomersMutationVariables = Exact<{
+  targetId: string | number;
+  sourceIds: Array<string | number> | string | number;
+}>;
+
+
+export type DashboardMergeCustomersMutation = { mergeCustomers: { movedBookings: number, mergedIds: Array<string> } };
+
+export type DashboardEraseCustomerMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashboardEraseCustomerMutation = { eraseCustomer: { id: string, erasedAt: string | null } };
+
+export type DashboardCustomerDuplicatesQueryVariables = Exact<{
+  search?: string | null | undefined;
+}>;
+
+
+export type DashboardCustomerDuplicatesQuery = { customers: Array<{ id: string, name: string, email: string | null, phone: string | null, bookingCount: number }> };
+
+export type DashboardCustomersQueryVariables = Exact<{
+  search?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type DashboardCustomersQuery = { customersConnection: { totalCount: number, nodes: Array<{ id: string, name: string, email: string | null, phone: string | null, bookingCount: number, noShowCount: number, erasedAt: string | null, createdAt: string, totalSpent: Array<{ currency: string, net: number }> }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
 export type DashboardCancellationPoliciesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -911,6 +1288,23 @@ export type DashboardDeletePricingRuleMutationVariables = Exact<{
 
 
 export type DashboardDeletePricingRuleMutation = { deletePricingRule: boolean };
+
+export type DashboardReportObjectsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardReportObjectsQuery = { bookableObjects: Array<{ id: string, name: string, accommodation: { id: string, timeZone: string } }> };
+
+export type DashboardReportsQueryVariables = Exact<{
+  from: string;
+  to: string;
+  period?: ReportPeriod | null | undefined;
+  objectIds?: Array<string | number> | string | number | null | undefined;
+  timeZone?: string | null | undefined;
+  cashUpDate: string;
+}>;
+
+
+export type DashboardReportsQuery = { occupancyReport: { cells: Array<{ objectId: string, weekday: number, hour: number, bookedMinutes: number, openMinutes: number }>, objects: Array<{ objectId: string, objectName: string, bookedMinutes: number, openMinutes: number, occupancy: number | null }> }, revenueReport: { rows: Array<{ periodStart: string, currency: string, bookings: number, revenue: number }>, byObject: Array<{ objectId: string, objectName: string, currency: string, bookings: number, revenue: number }>, totals: Array<{ currency: string, bookings: number, revenue: number }> }, paymentsReport: { rows: Array<{ periodStart: string, currency: string, payments: number, paymentCount: number, refunds: number, refundCount: number, net: number }>, totals: Array<{ currency: string, payments: number, refunds: number, net: number }> }, cashUpReport: { date: string, lines: Array<{ currency: string, online: number, onlineCount: number, atVenue: number, atVenueCount: number, refundsOnline: number, refundsAtVenue: number, refundCount: number, net: number, cashInHand: number }> }, noShowReport: { bookings: number, noShows: number, rate: number | null, byObject: Array<{ objectId: string, objectName: string, bookings: number, noShows: number, rate: number | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1021,6 +1415,35 @@ export const DashboardOverviewFailedDeliveriesDocument = new TypedDocumentString
   }
 }
     `) as unknown as TypedDocumentString<DashboardOverviewFailedDeliveriesQuery, DashboardOverviewFailedDeliveriesQueryVariables>;
+export const DashboardPaymentIssuesDocument = new TypedDocumentString(`
+    query DashboardPaymentIssues {
+  paymentIssues {
+    id
+    kind
+    bookingId
+    amount
+    currency
+    detail
+    since
+    retryable
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPaymentIssuesQuery, DashboardPaymentIssuesQueryVariables>;
+export const DashboardRetryRefundDocument = new TypedDocumentString(`
+    mutation DashboardRetryRefund($bookingId: ID!) {
+  retryRefund(bookingId: $bookingId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRetryRefundMutation, DashboardRetryRefundMutationVariables>;
+export const DashboardAcknowledgePaymentIssueDocument = new TypedDocumentString(`
+    mutation DashboardAcknowledgePaymentIssue($id: ID!) {
+  acknowledgePaymentIssue(id: $id) {
+    id
+    acknowledgedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardAcknowledgePaymentIssueMutation, DashboardAcknowledgePaymentIssueMutationVariables>;
 export const DashboardApiKeysDocument = new TypedDocumentString(`
     query DashboardApiKeys {
   apiKeys {
@@ -1083,6 +1506,88 @@ export const DashboardAuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardAuditLogQuery, DashboardAuditLogQueryVariables>;
+export const DashboardBookingPageDocument = new TypedDocumentString(`
+    query DashboardBookingPage {
+  bookingPageSettings {
+    saved
+    enabled
+    slug
+    url
+    paymentMode
+    onlinePaymentAvailable
+    allowedOrigins
+    logo
+    accentColour
+    defaultLocale
+    vatRateBasisPoints
+    updatedAt
+    texts {
+      en {
+        intro
+        cancellationPolicy
+        afterBooking
+      }
+      de {
+        intro
+        cancellationPolicy
+        afterBooking
+      }
+    }
+  }
+  viewer {
+    id
+    name
+  }
+  bookableObjects {
+    id
+    name
+    published
+    accommodation {
+      name
+    }
+  }
+  apiKeys {
+    id
+    kind
+    prefix
+    publishableKey
+    createdAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingPageQuery, DashboardBookingPageQueryVariables>;
+export const DashboardSaveBookingPageDocument = new TypedDocumentString(`
+    mutation DashboardSaveBookingPage($input: BookingPageSettingsInput!) {
+  updateBookingPageSettings(input: $input) {
+    saved
+    slug
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSaveBookingPageMutation, DashboardSaveBookingPageMutationVariables>;
+export const DashboardPublishObjectsDocument = new TypedDocumentString(`
+    mutation DashboardPublishObjects($ids: [ID!]!, $published: Boolean!) {
+  publishObjects(ids: $ids, published: $published) {
+    objects {
+      id
+      published
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardPublishObjectsMutation, DashboardPublishObjectsMutationVariables>;
+export const DashboardCreatePublishableKeyDocument = new TypedDocumentString(`
+    mutation DashboardCreatePublishableKey {
+  createPublishableKey {
+    apiKey
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreatePublishableKeyMutation, DashboardCreatePublishableKeyMutationVariables>;
+export const DashboardRevokePublishableKeyDocument = new TypedDocumentString(`
+    mutation DashboardRevokePublishableKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRevokePublishableKeyMutation, DashboardRevokePublishableKeyMutationVariables>;
 export const DashboardDeviceDocument = new TypedDocumentString(`
     query DashboardDevice($id: ID!) {
   device(id: $id) {
@@ -1190,6 +1695,34 @@ export const DashboardQueueUnlockDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardQueueUnlockMutation, DashboardQueueUnlockMutationVariables>;
+export const DashboardUserInvitationsDocument = new TypedDocumentString(`
+    query DashboardUserInvitations {
+  userInvitations {
+    id
+    email
+    role
+    invitedBy
+    createdAt
+    expiresAt
+    expired
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUserInvitationsQuery, DashboardUserInvitationsQueryVariables>;
+export const DashboardInviteUserDocument = new TypedDocumentString(`
+    mutation DashboardInviteUser($email: String!, $role: UserRole, $locale: Locale) {
+  inviteUser(email: $email, role: $role, locale: $locale) {
+    id
+    email
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardInviteUserMutation, DashboardInviteUserMutationVariables>;
+export const DashboardRevokeUserInvitationDocument = new TypedDocumentString(`
+    mutation DashboardRevokeUserInvitation($id: ID!) {
+  revokeUserInvitation(id: $id) {
+    revokedInvitationId
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRevokeUserInvitationMutation, DashboardRevokeUserInvitationMutationVariables>;
 export const DashboardNotificationSettingsDocument = new TypedDocumentString(`
     query DashboardNotificationSettings {
   notificationSettings {
@@ -1285,6 +1818,59 @@ export const DashboardRevokeConnectedAppDocument = new TypedDocumentString(`
   revokeConnectedApp(clientId: $clientId)
 }
     `) as unknown as TypedDocumentString<DashboardRevokeConnectedAppMutation, DashboardRevokeConnectedAppMutationVariables>;
+export const DashboardProviderCredentialsDocument = new TypedDocumentString(`
+    query DashboardProviderCredentials {
+  providerCredentials {
+    stripe {
+      set
+      hint
+      source
+      updatedAt
+    }
+    smtp {
+      set
+      hint
+      source
+      updatedAt
+    }
+    sms {
+      set
+      hint
+      source
+      updatedAt
+    }
+    stripeWebhookUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardProviderCredentialsQuery, DashboardProviderCredentialsQueryVariables>;
+export const DashboardSetStripeCredentialsDocument = new TypedDocumentString(`
+    mutation DashboardSetStripeCredentials($input: StripeCredentialsInput!) {
+  setStripeCredentials(input: $input) {
+    stripeWebhookUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetStripeCredentialsMutation, DashboardSetStripeCredentialsMutationVariables>;
+export const DashboardSetSmtpCredentialsDocument = new TypedDocumentString(`
+    mutation DashboardSetSmtpCredentials($input: SmtpCredentialsInput!) {
+  setSmtpCredentials(input: $input) {
+    stripeWebhookUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetSmtpCredentialsMutation, DashboardSetSmtpCredentialsMutationVariables>;
+export const DashboardSetSmsCredentialsDocument = new TypedDocumentString(`
+    mutation DashboardSetSmsCredentials($input: SmsCredentialsInput!) {
+  setSmsCredentials(input: $input) {
+    stripeWebhookUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSetSmsCredentialsMutation, DashboardSetSmsCredentialsMutationVariables>;
+export const DashboardClearProviderCredentialsDocument = new TypedDocumentString(`
+    mutation DashboardClearProviderCredentials($provider: CredentialProvider!) {
+  clearProviderCredentials(provider: $provider) {
+    stripeWebhookUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardClearProviderCredentialsMutation, DashboardClearProviderCredentialsMutationVariables>;
 export const DashboardUsersDocument = new TypedDocumentString(`
     query DashboardUsers {
   users {
@@ -1443,9 +2029,11 @@ export const DashboardBookingDocument = new TypedDocumentString(`
     query DashboardBooking($id: ID!) {
   booking(id: $id) {
     id
+    reference
     guestName
     guestEmail
     guestPhone
+    customerId
     startTime
     endTime
     status
@@ -1454,6 +2042,10 @@ export const DashboardBookingDocument = new TypedDocumentString(`
     refundAmount
     createdAt
     paymentUrl
+    noShowAt
+    cancellationReasonCode
+    cancellationReason
+    seriesId
     object {
       id
       name
@@ -1524,12 +2116,19 @@ export const DashboardCancellationQuoteDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DashboardCancellationQuoteQuery, DashboardCancellationQuoteQueryVariables>;
 export const DashboardUpdateBookingStatusDocument = new TypedDocumentString(`
-    mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {
-  updateBookingStatus(bookingId: $bookingId, status: $status) {
+    mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!, $reasonCode: CancellationReasonCode, $reason: String) {
+  updateBookingStatus(
+    bookingId: $bookingId
+    status: $status
+    reasonCode: $reasonCode
+    reason: $reason
+  ) {
     refundAmount
     booking {
       id
       status
+      cancellationReasonCode
+      cancellationReason
       payment {
         amountRefunded
       }
@@ -1537,6 +2136,17 @@ export const DashboardUpdateBookingStatusDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardUpdateBookingStatusMutation, DashboardUpdateBookingStatusMutationVariables>;
+export const DashboardMarkNoShowDocument = new TypedDocumentString(`
+    mutation DashboardMarkNoShow($bookingId: ID!) {
+  markNoShow(bookingId: $bookingId) {
+    booking {
+      id
+      status
+      noShowAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardMarkNoShowMutation, DashboardMarkNoShowMutationVariables>;
 export const DashboardBookingsDocument = new TypedDocumentString(`
     query DashboardBookings($page: Int, $pageSize: Int, $status: BookingStatus, $objectId: ID, $from: String, $to: String, $guestEmail: String, $search: String, $paymentStatus: PaymentStatus) {
   bookingPage(
@@ -1552,6 +2162,7 @@ export const DashboardBookingsDocument = new TypedDocumentString(`
   ) {
     bookings {
       id
+      reference
       guestName
       guestEmail
       objectName
@@ -1659,6 +2270,53 @@ export const DashboardMarkBookingPaidDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardMarkBookingPaidMutation, DashboardMarkBookingPaidMutationVariables>;
+export const DashboardBookingSeriesDocument = new TypedDocumentString(`
+    query DashboardBookingSeries($id: ID!) {
+  bookingSeries(id: $id) {
+    id
+    rule
+    status
+    occurrences(first: 100) {
+      totalCount
+      nodes {
+        id
+        startTime
+        endTime
+        status
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardBookingSeriesQuery, DashboardBookingSeriesQueryVariables>;
+export const DashboardCancelSeriesDocument = new TypedDocumentString(`
+    mutation DashboardCancelSeries($id: ID!, $scope: BookingSeriesScope!, $fromBookingId: ID) {
+  cancelBookingSeries(id: $id, scope: $scope, fromBookingId: $fromBookingId) {
+    series {
+      id
+      status
+    }
+    cancelled {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCancelSeriesMutation, DashboardCancelSeriesMutationVariables>;
+export const DashboardGuestLinkDocument = new TypedDocumentString(`
+    query DashboardGuestLink($bookingId: ID!) {
+  guestLink(bookingId: $bookingId) {
+    bookingId
+    manageUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardGuestLinkQuery, DashboardGuestLinkQueryVariables>;
+export const DashboardRevokeGuestLinkDocument = new TypedDocumentString(`
+    mutation DashboardRevokeGuestLink($bookingId: ID!) {
+  revokeGuestLink(bookingId: $bookingId) {
+    bookingId
+    manageUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardRevokeGuestLinkMutation, DashboardRevokeGuestLinkMutationVariables>;
 export const DashboardCalendarVenuesDocument = new TypedDocumentString(`
     query DashboardCalendarVenues {
   accommodations {
@@ -1788,6 +2446,63 @@ export const DashboardUpdateBookingGuestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashboardUpdateBookingGuestMutation, DashboardUpdateBookingGuestMutationVariables>;
+export const DashboardSeriesPreviewDocument = new TypedDocumentString(`
+    query DashboardSeriesPreview($objectId: ID!, $startTime: DateTime!, $endTime: DateTime!, $rule: String!) {
+  previewBookingSeries(
+    objectId: $objectId
+    startTime: $startTime
+    endTime: $endTime
+    rule: $rule
+  ) {
+    rule
+    availableCount
+    conflictCount
+    totalPrice
+    occurrences {
+      index
+      startTime
+      endTime
+      available
+      conflictCode
+      conflictMessage
+      totalPrice
+      currency
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardSeriesPreviewQuery, DashboardSeriesPreviewQueryVariables>;
+export const DashboardCreateSeriesDocument = new TypedDocumentString(`
+    mutation DashboardCreateSeries($objectId: ID!, $guestName: String!, $guestEmail: String!, $guestPhone: String, $startTime: DateTime!, $endTime: DateTime!, $rule: String!, $status: BookingStatus) {
+  createBookingSeries(
+    objectId: $objectId
+    guestName: $guestName
+    guestEmail: $guestEmail
+    guestPhone: $guestPhone
+    startTime: $startTime
+    endTime: $endTime
+    rule: $rule
+    status: $status
+  ) {
+    series {
+      id
+      rule
+    }
+    bookings {
+      id
+      guestName
+      startTime
+      endTime
+      totalPrice
+      currency
+      status
+    }
+    conflicts {
+      index
+      startTime
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCreateSeriesMutation, DashboardCreateSeriesMutationVariables>;
 export const DashboardCatalogDocument = new TypedDocumentString(`
     query DashboardCatalog {
   accommodations {
@@ -1997,6 +2712,108 @@ export const DashboardDeleteObjectFromPageDocument = new TypedDocumentString(`
   deleteObject(id: $id)
 }
     `) as unknown as TypedDocumentString<DashboardDeleteObjectFromPageMutation, DashboardDeleteObjectFromPageMutationVariables>;
+export const DashboardCustomerDocument = new TypedDocumentString(`
+    query DashboardCustomer($id: ID!) {
+  customer(id: $id) {
+    id
+    name
+    email
+    phone
+    notes
+    marketingConsent
+    marketingConsentAt
+    erasedAt
+    createdAt
+    bookingCount
+    noShowCount
+    totalSpent {
+      currency
+      paid
+      refunded
+      net
+    }
+    bookings(first: 50) {
+      totalCount
+      nodes {
+        id
+        reference
+        objectName
+        startTime
+        endTime
+        status
+        totalPrice
+        currency
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCustomerQuery, DashboardCustomerQueryVariables>;
+export const DashboardUpdateCustomerDocument = new TypedDocumentString(`
+    mutation DashboardUpdateCustomer($id: ID!, $name: String, $email: String, $phone: String, $notes: String, $marketingConsent: Boolean) {
+  updateCustomer(
+    id: $id
+    name: $name
+    email: $email
+    phone: $phone
+    notes: $notes
+    marketingConsent: $marketingConsent
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardUpdateCustomerMutation, DashboardUpdateCustomerMutationVariables>;
+export const DashboardMergeCustomersDocument = new TypedDocumentString(`
+    mutation DashboardMergeCustomers($targetId: ID!, $sourceIds: [ID!]!) {
+  mergeCustomers(targetId: $targetId, sourceIds: $sourceIds) {
+    movedBookings
+    mergedIds
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardMergeCustomersMutation, DashboardMergeCustomersMutationVariables>;
+export const DashboardEraseCustomerDocument = new TypedDocumentString(`
+    mutation DashboardEraseCustomer($id: ID!) {
+  eraseCustomer(id: $id) {
+    id
+    erasedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardEraseCustomerMutation, DashboardEraseCustomerMutationVariables>;
+export const DashboardCustomerDuplicatesDocument = new TypedDocumentString(`
+    query DashboardCustomerDuplicates($search: String) {
+  customers(search: $search, first: 10) {
+    id
+    name
+    email
+    phone
+    bookingCount
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCustomerDuplicatesQuery, DashboardCustomerDuplicatesQueryVariables>;
+export const DashboardCustomersDocument = new TypedDocumentString(`
+    query DashboardCustomers($search: String, $first: Int, $after: String) {
+  customersConnection(search: $search, first: $first, after: $after) {
+    totalCount
+    nodes {
+      id
+      name
+      email
+      phone
+      bookingCount
+      noShowCount
+      erasedAt
+      createdAt
+      totalSpent {
+        currency
+        net
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardCustomersQuery, DashboardCustomersQueryVariables>;
 export const DashboardCancellationPoliciesDocument = new TypedDocumentString(`
     query DashboardCancellationPolicies {
   cancellationPolicies {
@@ -2138,3 +2955,116 @@ export const DashboardDeletePricingRuleDocument = new TypedDocumentString(`
   deletePricingRule(id: $id)
 }
     `) as unknown as TypedDocumentString<DashboardDeletePricingRuleMutation, DashboardDeletePricingRuleMutationVariables>;
+export const DashboardReportObjectsDocument = new TypedDocumentString(`
+    query DashboardReportObjects {
+  bookableObjects {
+    id
+    name
+    accommodation {
+      id
+      timeZone
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardReportObjectsQuery, DashboardReportObjectsQueryVariables>;
+export const DashboardReportsDocument = new TypedDocumentString(`
+    query DashboardReports($from: LocalDate!, $to: LocalDate!, $period: ReportPeriod, $objectIds: [ID!], $timeZone: String, $cashUpDate: LocalDate!) {
+  occupancyReport(
+    from: $from
+    to: $to
+    objectIds: $objectIds
+    timeZone: $timeZone
+  ) {
+    cells {
+      objectId
+      weekday
+      hour
+      bookedMinutes
+      openMinutes
+    }
+    objects {
+      objectId
+      objectName
+      bookedMinutes
+      openMinutes
+      occupancy
+    }
+  }
+  revenueReport(
+    from: $from
+    to: $to
+    period: $period
+    objectIds: $objectIds
+    timeZone: $timeZone
+  ) {
+    rows {
+      periodStart
+      currency
+      bookings
+      revenue
+    }
+    byObject {
+      objectId
+      objectName
+      currency
+      bookings
+      revenue
+    }
+    totals {
+      currency
+      bookings
+      revenue
+    }
+  }
+  paymentsReport(
+    from: $from
+    to: $to
+    period: $period
+    objectIds: $objectIds
+    timeZone: $timeZone
+  ) {
+    rows {
+      periodStart
+      currency
+      payments
+      paymentCount
+      refunds
+      refundCount
+      net
+    }
+    totals {
+      currency
+      payments
+      refunds
+      net
+    }
+  }
+  cashUpReport(date: $cashUpDate, objectIds: $objectIds, timeZone: $timeZone) {
+    date
+    lines {
+      currency
+      online
+      onlineCount
+      atVenue
+      atVenueCount
+      refundsOnline
+      refundsAtVenue
+      refundCount
+      net
+      cashInHand
+    }
+  }
+  noShowReport(from: $from, to: $to, objectIds: $objectIds, timeZone: $timeZone) {
+    byObject {
+      objectId
+      objectName
+      bookings
+      noShows
+      rate
+    }
+    bookings
+    noShows
+    rate
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardReportsQuery, DashboardReportsQueryVariables>;

@@ -7,6 +7,7 @@ import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, Stat, TableWra
 import { browserZone, dateTime, relative, timeRange, todayIn } from '../format';
 import { useDoorNames } from '../api/doors';
 import { useSession } from '../session';
+import { PaymentIssuesNotice } from './PaymentIssues';
 
 const AccommodationsQuery = graphql(`
   query DashboardOverviewAccommodations {
@@ -94,6 +95,7 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`Today at ${session.tenant.name}.`} />
+      {session.can('bookings:read') ? <PaymentIssuesNotice /> : null}
       <div className="overview-grid">
         {session.can('bookings:read') && session.can('catalog:read') ? <TodaysBookings /> : null}
         {session.can('devices:read') ? <DeviceHealth /> : null}

@@ -9,6 +9,11 @@ export interface ApiKeyPrincipal {
   scopes: string[];
   rateLimitPerMinute: number | null;
   /**
+   * A publishable key (svc_pk_…, kind 'publishable'): meant for browsers, so it may only use the
+   * fields whose @requiresScopes names booking_page (docs/booking-page.md, "Publishable key").
+   */
+  publishable?: true;
+  /**
    * Set when a person acts rather than a key: a dashboard session, or an OAuth app for a user.
    * `keyId` is then the rate-limit bucket (`user:<userId>`, `oauth:<clientId>:<tenantId>`).
    */

@@ -9,6 +9,12 @@ export const SCOPES = [
   'webhooks:write',
   'devices:read',
   'devices:write',
+  // Customers (docs/customers.md): read them, their bookings and data exports; change, merge, erase.
+  'customers:read',
+  'customers:write',
+  // A publishable key's one scope (svc_pk_…): the tenant's public booking page, its published
+  // objects, their availability and prices, and PENDING bookings (docs/booking-page.md).
+  'booking_page',
   'admin',
 ] as const;
 

@@ -41,7 +41,8 @@ export interface Database {
    */
   device: {
     db: Kysely<DB>;
-    pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+    /** Its pool (on PGlite the shared one); its counters feed the metrics on PostgreSQL. */
+    pool: Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCount' | 'options'>;
     statementTimeoutMs: number;
   };
   /**
@@ -234,7 +235,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // emits 'error' on the client in both cases, and an unobserved one ends the process; every
     // client is observed from its first connect. The pool drops the broken client either way.
     const onBroken = options.onConnectionError ?? ignoreBrokenConnection;
-    pool.on('connect', (client) => client.on('error', onBroken));
+    pool.on('connect', (client) => {
+      client.on('error', onBroken);
+      // No JIT compilation: Portier's statements are short, and a set-returning function's default
+      // estimate (1,000 rows a call) made the reports' plans look costly enough to compile — about
+      // 0.7 s of LLVM for a 0.2 s query (docs/reports.md, "Speed"). Queued before any query, as below.
+      void client.query('SET jit = off').catch(ignoreBrokenConnection);
+    });
     pool.on('error', ignoreBrokenConnection); // the same error, already told through the client
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({ pool }),
@@ -254,6 +261,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       client.on('error', onBroken);
       // Queued on the new client before any query it is handed for, so no statement of a door runs
       // without it. A SET rather than the startup parameter `options`, which PgBouncer refuses.
+      void client.query('SET jit = off').catch(ignoreBrokenConnection);
       if (statementTimeoutMs > 0)
         void client.query(`SET statement_timeout = ${String(statementTimeoutMs)}`).catch(ignoreBrokenConnection);
     });

@@ -54,8 +54,10 @@ export interface ApiKeys {
   id: Generated<string>;
   key_hash: string;
   key_prefix: string;
+  kind: Generated<string>;
   last_used_at: Timestamp | null;
   name: string;
+  publishable_key: string | null;
   rate_limit_per_minute: number | null;
   revoked_at: Timestamp | null;
   scopes: string[];
@@ -102,28 +104,68 @@ export interface BookingCredentials {
   valid_until: Timestamp | null;
 }
 
+export interface BookingPages {
+  accent_colour: string | null;
+  allowed_origins: Generated<string[]>;
+  default_locale: Generated<string>;
+  enabled: Generated<boolean>;
+  logo: string | null;
+  payment_mode: Generated<string>;
+  slug: string;
+  tenant_id: string;
+  texts: Generated<Json>;
+  updated_at: Generated<Timestamp>;
+  vat_rate_basis_points: number | null;
+}
+
 export interface Bookings {
   amount_paid: Generated<number>;
   amount_refunded: Generated<number>;
   blocked_until: Timestamp;
+  cancellation_reason: string | null;
+  cancellation_reason_code: string | null;
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
+  customer_id: string | null;
   end_time: Timestamp;
   event_sequence: Generated<number>;
+  guest_email: string;
+  guest_link_version: Generated<number>;
+  guest_locale: string | null;
+  guest_name: string;
+  guest_phone: string | null;
+  id: Generated<string>;
+  metadata: Generated<Json>;
+  no_show_at: Timestamp | null;
+  object_id: string;
+  paid_at: Timestamp | null;
+  payment_provider: string | null;
+  payment_status: Generated<string>;
+  reference: string;
+  refund_amount: number | null;
+  series_id: string | null;
+  series_start: Timestamp | null;
+  start_time: Timestamp;
+  status: string;
+  tenant_id: string;
+  total_price: number;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface BookingSeries {
+  created_at: Generated<Timestamp>;
+  duration_minutes: number;
+  first_start: Timestamp;
   guest_email: string;
   guest_name: string;
   guest_phone: string | null;
   id: Generated<string>;
   metadata: Generated<Json>;
   object_id: string;
-  paid_at: Timestamp | null;
-  payment_provider: string | null;
-  payment_status: Generated<string>;
-  refund_amount: number | null;
-  start_time: Timestamp;
-  status: string;
+  rule: string;
+  status: Generated<string>;
   tenant_id: string;
-  total_price: number;
+  time_zone: string;
   updated_at: Generated<Timestamp>;
 }
 
@@ -145,6 +187,21 @@ export interface CheckoutSessions {
   session_id: string;
   tenant_id: string;
   url: string;
+}
+
+export interface Customers {
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  erased_at: Timestamp | null;
+  id: Generated<string>;
+  marketing_consent: Generated<boolean>;
+  marketing_consent_at: Timestamp | null;
+  metadata: Generated<Json>;
+  name: string;
+  notes: Generated<string>;
+  phone: string | null;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface DeviceCommands {
@@ -318,9 +375,35 @@ export interface Objects {
   name: string;
   opening_hours: Generated<Json>;
   price_per_hour: number;
+  published: Generated<boolean>;
   slot_increment_minutes: Generated<number>;
   tenant_id: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface PasswordResets {
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  tenant_id: string;
+  token_hash: string;
+  user_id: string;
+}
+
+export interface PaymentDiscrepancies {
+  acknowledged_at: Timestamp | null;
+  acknowledged_by: string | null;
+  amount: number;
+  booking_id: string;
+  currency: string;
+  detail: string;
+  first_seen_at: Timestamp;
+  id: Generated<string>;
+  kind: string;
+  last_seen_at: Timestamp;
+  provider: string;
+  reference: string;
+  tenant_id: string;
 }
 
 export interface Payments {
@@ -356,7 +439,17 @@ export interface PricingRules {
   weekdays: string[] | null;
 }
 
+export interface ProviderCredentials {
+  hint: string;
+  kind: string;
+  sealed: string;
+  tenant_id: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface RefundIntents {
+  acknowledged_at: Timestamp | null;
+  acknowledged_by: string | null;
   amount: number;
   attempts: Generated<number>;
   booking_id: string;
@@ -405,6 +498,18 @@ export interface TenantSettings {
   pending_expiry_minutes: number | null;
   tenant_id: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface UserInvitations {
+  created_at: Timestamp;
+  email: string;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  invited_by: string;
+  locale: Generated<string>;
+  role: string;
+  tenant_id: string;
+  token_hash: string;
 }
 
 export interface Users {
@@ -485,9 +590,12 @@ export interface DB {
   booking_count_deltas: BookingCountDeltas;
   booking_counts: BookingCounts;
   booking_credentials: BookingCredentials;
+  booking_pages: BookingPages;
+  booking_series: BookingSeries;
   bookings: Bookings;
   cancellation_policies: CancellationPolicies;
   checkout_sessions: CheckoutSessions;
+  customers: Customers;
   device_commands: DeviceCommands;
   device_doors: DeviceDoors;
   devices: Devices;
@@ -503,13 +611,17 @@ export interface DB {
   oauth_grants: OauthGrants;
   oauth_store: OauthStore;
   objects: Objects;
+  password_resets: PasswordResets;
+  payment_discrepancies: PaymentDiscrepancies;
   payments: Payments;
   pricing_rules: PricingRules;
+  provider_credentials: ProviderCredentials;
   refund_intents: RefundIntents;
   revoked_tokens: RevokedTokens;
   special_dates: SpecialDates;
   tenant_settings: TenantSettings;
   tenants: Tenants;
+  user_invitations: UserInvitations;
   user_sessions: UserSessions;
   users: Users;
   webhook_attempts: WebhookAttempts;

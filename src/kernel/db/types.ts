@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { DB as GeneratedDB } from './schema.generated.js';
+import type { Locale } from '../i18n.js';
 
 // Row types of every table. Feature modules add their tables here as their migrations add them.
 
@@ -28,7 +29,13 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
   /** Refreshed at most once a minute (LAST_USED_RESOLUTION_MS). */
   last_used_at: NullableTimestamp;
+  /** secret (svc_…) or publishable (svc_pk_…, the booking_page scope only; docs/booking-page.md). */
+  kind: Generated<ApiKeyKind>;
+  /** A publishable key's value (safe in a browser, shown again); null for a secret key. */
+  publishable_key: string | null;
 }
+
+export type ApiKeyKind = 'secret' | 'publishable';
 
 export interface AccommodationsTable {
   id: Generated<string>;
@@ -63,6 +70,8 @@ export interface ObjectsTable {
   /** The integrator's own string→string map (src/kernel/metadata.ts). */
   metadata: ColumnType<Metadata, string | undefined, string>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Shown on the venue's public booking page (booking_pages; docs/booking-page.md). */
+  published: Generated<boolean>;
 }
 
 export interface SpecialDatesTable {
@@ -120,7 +129,33 @@ export interface BookingsTable {
   paid_at: Timestamp | null;
   /** The integrator's own string→string map (src/kernel/metadata.ts). */
   metadata: ColumnType<Metadata, string | undefined, string>;
+  /** The manage link's (/b/{token}) version: raising it revokes every link given out so far. */
+  guest_link_version: Generated<number>;
+  /** `PRT-7KQ2M`: unique per tenant, filled by the bookings_reference trigger when an insert leaves it out. */
+  reference: Generated<string>;
+  /** The language the guest chose (en|de); null: the venue's default_locale, else en. */
+  guest_locale: ColumnType<Locale | null, Locale | null | undefined, Locale | null>;
+  /** When staff marked the CONFIRMED booking a no-show (after its start); null: not a no-show. */
+  no_show_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Why it was cancelled (CancellationReasonCode); null when not cancelled or no reason was given. */
+  cancellation_reason_code: ColumnType<
+    CancellationReasonCode | null,
+    CancellationReasonCode | null | undefined,
+    CancellationReasonCode | null
+  >;
+  /** The cancellation's free text, at most 500 characters. */
+  cancellation_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The series this booking is an occurrence of (migration 202612030200); null for a single booking. */
+  series_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The occurrence's start as the series' rule made it (its RECURRENCE-ID); null outside a series. */
+  series_start: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The customer the booking was matched to (src/modules/customers, docs/customers.md); null: none yet. */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** Why a booking was cancelled (docs/bookings.md, "Cancellation reasons"). */
+export type CancellationReasonCode =
+  'GUEST_REQUEST' | 'NO_PAYMENT' | 'WEATHER' | 'MAINTENANCE' | 'DUPLICATE' | 'VENUE_CLOSED' | 'OTHER';
 
 export type PaymentStatus = 'UNPAID' | 'PAID' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
 export type PaymentProvider = 'stripe' | 'venue';
@@ -177,8 +212,65 @@ export interface RefundIntentsTable {
   provider_refund_id: string | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** A failed refund staff settled by hand (acknowledgePaymentIssue); null while it is flagged. */
+  acknowledged_at: NullableTimestamp;
+  acknowledged_by: string | null;
 }
 export type RefundIntentStatus = 'pending' | 'succeeded' | 'failed';
+
+export type BookingPagePaymentMode = 'online_required' | 'online_optional' | 'at_venue';
+
+/** A venue's own guest-facing texts per language (docs/booking-page.md). */
+export type BookingPageTexts = Partial<Record<'en' | 'de', Record<string, string>>>;
+
+/** A venue's own Stripe, SMTP and SMS credentials, sealed (src/modules/credentials). */
+export interface ProviderCredentialsTable {
+  tenant_id: string;
+  kind: 'stripe' | 'smtp' | 'sms';
+  /** JSON sealed with AES-256-GCM (ServerSecret.sealerFor('provider-credentials')); never the clear value. */
+  sealed: string;
+  /** What may be shown again: a key's last 4 characters, the SMTP host. */
+  hint: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface BookingPagesTable {
+  tenant_id: string;
+  enabled: Generated<boolean>;
+  /** The page's address: /book/{slug}; unique across tenants. */
+  slug: string;
+  payment_mode: Generated<BookingPagePaymentMode>;
+  /** Origins the widget may be embedded in (scheme://host[:port]). */
+  allowed_origins: Generated<string[]>;
+  /** A data: URL (PNG, JPEG, WebP or SVG), at most 200,000 characters. */
+  logo: string | null;
+  /** #rrggbb */
+  accent_colour: string | null;
+  default_locale: Generated<'en' | 'de'>;
+  texts: ColumnType<BookingPageTexts, string | undefined, string>;
+  /** VAT printed on receipts, in basis points (1900 = 19 %); null: no VAT line. */
+  vat_rate_basis_points: number | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A difference with the provider, kept for the dashboard's notice (docs/payments.md, "Payment issues"). */
+export interface PaymentDiscrepanciesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  booking_id: string;
+  provider: 'stripe';
+  /** refund_not_at_provider, refund_not_recordable, session_not_applied, checkout_amount_mismatch. */
+  kind: string;
+  /** The provider's object (a refund or a Checkout Session id): one row per object and kind. */
+  reference: string;
+  amount: number;
+  currency: string;
+  detail: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  acknowledged_at: NullableTimestamp;
+  acknowledged_by: string | null;
+}
 
 export interface TenantSettingsTable {
   tenant_id: string;
@@ -301,7 +393,8 @@ export interface NotificationSettingsTable {
 }
 
 export type NotificationChannel = 'email' | 'sms';
-export type NotificationKind = 'confirmed' | 'rescheduled' | 'cancelled' | 'reminder';
+export type NotificationKind =
+  'confirmed' | 'rescheduled' | 'cancelled' | 'reminder' | 'payment_due' | 'receipt' | 'series_confirmed';
 export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'unknown' | 'cancelled';
 
 /** What a notification tells, as it was when the change committed (docs/notifications.md). */
@@ -315,8 +408,25 @@ export interface NotificationData {
     totalPrice: number;
     currency: string;
     refundAmount: number | null;
+    /** Cents still to pay when a payment_due message was queued. */
+    amountDue?: number;
   };
   accommodation: { name: string; address: string; timeZone: string };
+  /** The payment a receipt is for: its cents and when the booking was paid. */
+  payment?: { amount: number; paidAt: string };
+  /**
+   * A series_confirmed mail's series (its `booking` is the first booked occurrence): the booked
+   * occurrences, the rule's starts that were skipped (conflicts), the total of the booked ones and
+   * the recurring invite (.ics, METHOD:REQUEST) as it was when the series was created.
+   */
+  series?: {
+    id: string;
+    rule: string;
+    booked: { bookingId: string; startTime: string; endTime: string }[];
+    skipped: { startTime: string; endTime: string }[];
+    totalPrice: number;
+    invite: string;
+  };
 }
 
 export interface NotificationsTable {
@@ -511,12 +621,36 @@ export interface UserSessionsTable {
   user_agent: string | null;
 }
 
+/** A user's pending password reset (issue #43): the mailed link's SHA-256; deleted when used. */
+export interface PasswordResetsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A pending invitation to become a user of the tenant (issue #43); deleted when accepted or revoked. */
+export interface UserInvitationsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  email: string;
+  role: 'admin' | 'staff';
+  locale: ColumnType<Locale, Locale | undefined, Locale>;
+  token_hash: string;
+  /** Who invited, as the audit log labels them (kept as it was). */
+  invited_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface AuditLogTable {
   /** bigint: arrives as a string. */
   id: ColumnType<string, never, never>;
   tenant_id: string;
   occurred_at: Timestamp;
-  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system' | 'anonymous';
+  actor_type: 'user' | 'apiKey' | 'oauth' | 'cli' | 'system' | 'anonymous' | 'guest';
   actor_id: string | null;
   actor_label: string;
   action: string;
@@ -554,7 +688,49 @@ export interface BookingCountDeltasTable {
   delta: number;
 }
 
+/** A recurring booking (migration 202612030200, src/modules/series): the rule its occurrences follow. */
+export interface BookingSeriesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  object_id: string;
+  /** The RRULE value (FREQ=WEEKLY;BYDAY=TU;COUNT=10), as src/modules/series/series.rules.ts writes it. */
+  rule: string;
+  /** The zone the rule's local start time is kept in (the object's accommodation's). */
+  time_zone: string;
+  /** The first occurrence's start (DTSTART). */
+  first_start: Timestamp;
+  duration_minutes: number;
+  guest_name: string;
+  guest_email: string;
+  guest_phone: string | null;
+  status: ColumnType<'ACTIVE' | 'CANCELLED', 'ACTIVE' | 'CANCELLED' | undefined, 'ACTIVE' | 'CANCELLED'>;
+  metadata: ColumnType<Metadata, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One guest of a tenant (migration 202612030301_customers, docs/customers.md). */
+export interface CustomersTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  /** Unique per tenant compared lower-cased and trimmed; null once erased. */
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  notes: Generated<string>;
+  /** The integrator's own string→string map (src/kernel/metadata.ts). */
+  metadata: ColumnType<Metadata, string | undefined, string>;
+  marketing_consent: Generated<boolean>;
+  marketing_consent_at: NullableTimestamp;
+  /** When the customer was erased (GDPR); null while not. */
+  erased_at: NullableTimestamp;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
+  booking_series: BookingSeriesTable;
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   accommodations: AccommodationsTable;
@@ -582,16 +758,22 @@ export interface DB {
   oauth_store: OAuthStoreTable;
   users: UsersTable;
   user_sessions: UserSessionsTable;
+  password_resets: PasswordResetsTable;
+  user_invitations: UserInvitationsTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
   payments: PaymentsTable;
   checkout_sessions: CheckoutSessionsTable;
   tenant_settings: TenantSettingsTable;
+  booking_pages: BookingPagesTable;
+  provider_credentials: ProviderCredentialsTable;
   refund_intents: RefundIntentsTable;
+  payment_discrepancies: PaymentDiscrepanciesTable;
   notification_settings: NotificationSettingsTable;
   notifications: NotificationsTable;
   booking_counts: BookingCountsTable;
   booking_count_deltas: BookingCountDeltasTable;
+  customers: CustomersTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;
@@ -603,8 +785,9 @@ export type ObjectUpdate = Updateable<ObjectsTable>;
 export type SpecialDateRow = Selectable<SpecialDatesTable>;
 export type DoorRow = Selectable<DoorsTable>;
 export type BookingRow = Selectable<BookingsTable>;
+export type BookingSeriesRow = Selectable<BookingSeriesTable>;
 /** What the Booking type shows: a listing reads only these columns. */
-export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'event_sequence'>;
+export type BookingView = Omit<BookingRow, 'tenant_id' | 'blocked_until' | 'event_sequence' | 'guest_link_version'>;
 export const BOOKING_VIEW_COLUMNS = [
   'id',
   'object_id',
@@ -625,7 +808,16 @@ export const BOOKING_VIEW_COLUMNS = [
   'paid_at',
   'metadata',
   'updated_at',
+  'reference',
+  'no_show_at',
+  'cancellation_reason_code',
+  'cancellation_reason',
+  'series_id',
+  'series_start',
+  'customer_id',
+  'guest_locale',
 ] as const satisfies readonly (keyof BookingView)[];
+export type CustomerRow = Selectable<CustomersTable>;
 export type EventRow = Selectable<EventsTable>;
 export type PricingRuleRow = Selectable<PricingRulesTable>;
 export type CancellationPolicyRow = Selectable<CancellationPoliciesTable>;
@@ -641,11 +833,15 @@ export type OAuthAppRow = Selectable<OAuthAppsTable>;
 export type OAuthGrantRow = Selectable<OAuthGrantsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type UserSessionRow = Selectable<UserSessionsTable>;
+export type PasswordResetRow = Selectable<PasswordResetsTable>;
+export type UserInvitationRow = Selectable<UserInvitationsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
 export type RefundIntentRow = Selectable<RefundIntentsTable>;
+export type PaymentDiscrepancyRow = Selectable<PaymentDiscrepanciesTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type TenantSettingsRow = Selectable<TenantSettingsTable>;
+export type BookingPageRow = Selectable<BookingPagesTable>;
 export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 

@@ -6,7 +6,9 @@ import { DomainError } from '../errors.js';
 // credential ends"): every stream is watched here with its principal and the scopes it needs, and
 // every LIVE_REVALIDATE_MS each credential with an open stream is read again from the database —
 // so a revocation, sign-out, removed user or reduced scope made by any process ends the streams
-// of every process sharing the database.
+// of every process sharing the database. The process that made the change also publishes a
+// credential notice on the live transport (announceCredentialChange): every process re-checks at
+// once, and the periodic check stays the bound when a notice is lost.
 
 /** A credential as the database holds it now: the scopes it grants, or null when it no longer works. */
 export type CredentialState = { scopes: readonly string[] } | null;
@@ -47,6 +49,9 @@ export class StreamGuard {
   private readonly known = new Map<string, CredentialState>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | undefined;
+  /** Tenants whose credentials a notice asked to re-check ('*': all), and the check that will. */
+  private nudged: Set<string> | undefined;
+  private nudging: Promise<void> | undefined;
 
   constructor(
     private readonly check: CredentialCheck,
@@ -85,12 +90,31 @@ export class StreamGuard {
     return n;
   }
 
-  /** Reads every watched credential again and ends the streams it no longer authorises. */
-  revalidate(): Promise<void> {
-    this.running ??= this.run().finally(() => {
+  /**
+   * Reads every watched credential again (or only those of `tenants`) and ends the streams it no
+   * longer authorises. A check under way is joined.
+   */
+  revalidate(tenants?: ReadonlySet<string>): Promise<void> {
+    this.running ??= this.run(tenants).finally(() => {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * A credential of `tenantId` ('*': of any tenant) changed, committed: its streams are re-checked
+   * now rather than at the next round. The check starts after any under way (which may have read
+   * before the change); notices that arrive meanwhile share it.
+   */
+  nudge(tenantId: string): Promise<void> {
+    if (this.streams.size === 0) return Promise.resolve();
+    (this.nudged ??= new Set()).add(tenantId);
+    this.nudging ??= (this.running ?? Promise.resolve()).then(() => {
+      const tenants = this.nudged;
+      this.nudged = this.nudging = undefined;
+      return this.revalidate(tenants?.has('*') ? undefined : tenants);
+    });
+    return this.nudging;
   }
 
   close(): void {
@@ -109,11 +133,12 @@ export class StreamGuard {
     return undefined;
   }
 
-  private async run(): Promise<void> {
+  private async run(tenants?: ReadonlySet<string>): Promise<void> {
     const keys = [...this.streams.keys()];
     const principals = keys.flatMap((key) => {
       const first = this.streams.get(key)?.values().next();
-      return first && !first.done ? [first.value.principal] : [];
+      if (!first || first.done) return [];
+      return !tenants || tenants.has(first.value.principal.tenantId) ? [first.value.principal] : [];
     });
     if (!principals.length) return;
     let states: CredentialState[];

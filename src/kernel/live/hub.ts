@@ -10,8 +10,24 @@ import type { Logger } from 'pino';
 /** What a subscription listens to: outbox events (bookings, device presence) or access decisions. */
 export type LiveTopic = 'event' | 'access';
 
+/**
+ * A notice between processes, never handed to a subscriber: a credential of the tenant ended or
+ * lost scopes (revoked, signed out, narrowed), so each process re-checks its open streams' at once
+ * (StreamGuard.nudge) instead of at its next periodic check. Tenant `*`: any tenant's.
+ */
+export const CREDENTIAL_NOTICE = 'credential';
+
+/**
+ * A notice between processes about one device's command channel (docs/devices.md, "The command
+ * channel"), never handed to a subscriber: commands were queued for it, it was revoked, or it opened
+ * a channel on some process (so the others close theirs). Its data says which.
+ */
+export const DEVICE_NOTICE = 'device';
+
+export type LiveNoticeTopic = typeof CREDENTIAL_NOTICE | typeof DEVICE_NOTICE;
+
 export interface LiveMessage {
-  topic: LiveTopic;
+  topic: LiveTopic | LiveNoticeTopic;
   tenantId: string;
   data: Record<string, unknown>;
 }
@@ -134,10 +150,14 @@ export class LiveHub {
   /** By tenant and topic, then by filter. */
   private readonly subscribers = new Map<string, Map<LiveFilter, Set<Subscriber>>>();
   private started: Promise<(() => Promise<void>)[]> | undefined;
+  /** The transport's listening, started by the first subscription or the first device channel. */
+  private listening: Promise<() => Promise<void>> | undefined;
+  private readonly deviceListeners = new Set<(tenantId: string, data: Record<string, unknown>) => void>();
   private outgoing: LiveMessage[] = [];
   private flushScheduled = false;
   /** The last publish: the next waits for it, so messages reach the transport in the order published. */
   private publishing: Promise<void> = Promise.resolve();
+  private readonly noticeListeners = new Set<(tenantId: string) => void>();
 
   constructor(
     readonly transport: LiveTransport,
@@ -194,8 +214,41 @@ export class LiveHub {
     return tenants;
   }
 
-  /** Hands a message to this process's subscribers of its tenant and topic. */
+  /**
+   * Calls `listener` with the tenant of every credential notice any process publishes, from the
+   * first subscription on (a process without subscribers does not listen: it has no stream to end).
+   */
+  onCredentialNotice(listener: (tenantId: string) => void): void {
+    this.noticeListeners.add(listener);
+  }
+
+  /**
+   * Calls `listener` with every device notice any process publishes once listen() resolved (the
+   * device channels, src/modules/devices/command-channel.ts).
+   */
+  onDeviceNotice(listener: (tenantId: string, data: Record<string, unknown>) => void): () => void {
+    this.deviceListeners.add(listener);
+    return () => void this.deviceListeners.delete(listener);
+  }
+
+  /**
+   * Listens on the transport (not the sources) from now on: a process that holds a device channel
+   * must hear notices even with no subscription open. Resolves once listening.
+   */
+  async listen(): Promise<void> {
+    await this.listenTransport();
+  }
+
+  /** Hands a message to this process's subscribers of its tenant and topic (a notice to its listeners). */
   deliver(message: LiveMessage): void {
+    if (message.topic === CREDENTIAL_NOTICE) {
+      for (const listener of this.noticeListeners) listener(message.tenantId);
+      return;
+    }
+    if (message.topic === DEVICE_NOTICE) {
+      for (const listener of this.deviceListeners) listener(message.tenantId, message.data);
+      return;
+    }
     const groups = this.subscribers.get(keyOf(message.tenantId, message.topic));
     if (!groups) return;
     for (const [filter, set] of groups) {
@@ -236,16 +289,24 @@ export class LiveHub {
   async close(): Promise<void> {
     this.endAll();
     const started = this.started;
-    this.started = undefined;
-    if (!started) return;
-    const stops = await started.catch(() => []);
+    const listening = this.listening;
+    this.started = this.listening = undefined;
+    const stops = started ? await started.catch(() => []) : [];
+    const stopListening = listening ? await listening.catch(() => undefined) : undefined;
+    if (stopListening) stops.push(stopListening);
     await Promise.all(stops.map((stop) => stop().catch(() => undefined)));
+  }
+
+  private listenTransport(): Promise<() => Promise<void>> {
+    this.listening ??= this.transport.listen((message) => this.deliver(message));
+    return this.listening;
   }
 
   /** Listens (transport and sources) from the first subscription on, not before: an idle process holds no listening connection. */
   private start(): Promise<unknown> {
     this.started ??= (async () => {
-      const stops = [await this.transport.listen((message) => this.deliver(message))];
+      await this.listenTransport();
+      const stops: (() => Promise<void>)[] = [];
       for (const source of this.sources)
         stops.push(
           await source.start(

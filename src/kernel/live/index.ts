@@ -1,6 +1,9 @@
 // Live updates for GraphQL subscriptions (docs/subscriptions.md): the hub, its transports and the cap.
 export {
   LiveHub,
+  CREDENTIAL_NOTICE,
+  DEVICE_NOTICE,
+  type LiveNoticeTopic,
   MAX_QUEUED_MESSAGES,
   type LiveFilter,
   type LiveMessage,
@@ -11,7 +14,7 @@ export {
 } from './hub.js';
 export { notifyTransport, redisTransport, LIVE_CHANNEL, LIVE_REDIS_CHANNEL } from './transports.js';
 export { SubscriptionSlots } from './slots.js';
-export { liveMessageOf, liveStream, type Live } from './live.js';
+export { announceCredentialChange, liveMessageOf, liveStream, type Live } from './live.js';
 export { sharedRead } from './shared-read.js';
 export {
   StreamGuard,

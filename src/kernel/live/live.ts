@@ -1,7 +1,7 @@
 import type { GraphQLContext } from '../context.js';
 import { requireApiKey, tenantOf } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
-import type { LiveFilter, LiveHub, LiveTopic } from './hub.js';
+import { CREDENTIAL_NOTICE, type LiveFilter, type LiveHub, type LiveTopic } from './hub.js';
 import type { SubscriptionSlots } from './slots.js';
 import type { StreamGuard } from './guard.js';
 
@@ -94,6 +94,16 @@ export async function liveStream<T>(
     },
   };
   return iterator;
+}
+
+/**
+ * Tells every process that a credential of `tenantId` ('*': of an unknown tenant) was revoked,
+ * signed out or narrowed: their open streams' credentials are re-checked at once (StreamGuard.nudge)
+ * instead of within LIVE_REVALIDATE_MS. Call it after the change committed. Fire-and-forget, like
+ * every publish: a lost notice leaves the periodic re-check.
+ */
+export function announceCredentialChange(live: Live, tenantId: string): void {
+  live.hub.publish({ topic: CREDENTIAL_NOTICE, tenantId, data: {} });
 }
 
 /** The message each mapped value came from (see liveMessageOf). */

@@ -1,8 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, InsertQueryBuilder, InsertResult } from 'kysely';
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import { activeKeyIdOf } from './door-credentials.repository.js';
 import { microsecondKey, olderThan } from '../../kernel/db/keyset.js';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
 import type {
   AccessLogRow,
@@ -185,6 +185,56 @@ export async function lookupAccess(
 /** One access-log row to write (its id comes from the database). */
 export type AccessLogEntry = Omit<Insertable<AccessLogTable>, 'id'>;
 
+/** The opt-in event of each access decision (docs/webhooks.md, "access.decided"). */
+export const ACCESS_DECIDED = 'access.decided';
+
+/** An access.decided event's data, from the access_log row `l` (the accessDecided subscription's fields). */
+const ACCESS_DECIDED_DATA = `jsonb_build_object(
+    'id', l.id, 'deviceId', l.device_id, 'doorId', l.door_id, 'bookingId', l.booking_id,
+    'credentialType', l.credential_type, 'allowed', l.allowed, 'reason', l.reason,
+    'checkedAt', to_char(l.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'mode', l.mode, 'tokenId', l.token_id)`;
+
+/** Whether row `l`'s tenant has an active subscription to access.decided. */
+const ACCESS_DECIDED_SUBSCRIBED = `EXISTS (SELECT 1 FROM webhooks w WHERE w.tenant_id = l.tenant_id AND w.active AND '${ACCESS_DECIDED}' = ANY (w.events))`;
+
+/** The columns a batch writes, in the order of ACCESS_LOG_BATCH's arrays. */
+const BATCH_COLUMNS = [
+  'id',
+  'tenant_id',
+  'device_id',
+  'door_id',
+  'booking_id',
+  'credential_type',
+  'allowed',
+  'reason',
+  'checked_at',
+  'mode',
+  'token_id',
+] as const;
+
+/**
+ * The access log's batch as one statement of fixed text with one array per column: prepared once
+ * per connection (src/kernel/db/prepared.ts), built once per process, one round trip per batch.
+ * It commits asynchronously (set_config(…, true) lasts until the statement's own commit), writes
+ * the rows and, in the same statement, their opt-in access.decided events
+ * (insertWithAccessDecidedEvents says why).
+ */
+const ACCESS_LOG_BATCH = `WITH log AS (
+  INSERT INTO access_log (${BATCH_COLUMNS.join(', ')})
+  SELECT coalesce(u.id, gen_random_uuid()), u.tenant_id, u.device_id, u.door_id, u.booking_id, u.credential_type,
+    u.allowed, u.reason, u.checked_at, coalesce(u.mode, 'online'), u.token_id
+  FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::boolean[], $8::text[],
+    $9::timestamptz[], $10::text[], $11::text[]) AS u(${BATCH_COLUMNS.join(', ')})
+  CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+  RETURNING ${BATCH_COLUMNS.join(', ')}
+)
+INSERT INTO events (tenant_id, type, data)
+SELECT l.tenant_id, '${ACCESS_DECIDED}', ${ACCESS_DECIDED_DATA}
+FROM log l
+WHERE ${ACCESS_DECIDED_SUBSCRIBED}
+ORDER BY l.checked_at, l.id`;
+
 /**
  * Appends a batch of access-log entries in one statement, with asynchronous commit: nothing waits
  * for a WAL flush. A PostgreSQL crash can lose the last fraction of a second of log entries; it
@@ -194,10 +244,71 @@ export async function insertAccessLogBatch(
   db: Kysely<DB>,
   entries: (AccessLogEntry & { id?: string })[],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-    await trx.insertInto('access_log').values(entries).execute();
+  const columns: unknown[][] = BATCH_COLUMNS.map(() => new Array<unknown>(entries.length));
+  entries.forEach((e, i) => {
+    const checkedAt = e.checked_at instanceof Date ? e.checked_at.toISOString() : e.checked_at;
+    const row = [
+      e.id ?? null,
+      e.tenant_id,
+      e.device_id,
+      e.door_id,
+      e.booking_id ?? null,
+      e.credential_type ?? null,
+      e.allowed,
+      e.reason ?? null,
+      checkedAt,
+      e.mode ?? null,
+      e.token_id ?? null,
+    ];
+    row.forEach((value, c) => {
+      const column = columns[c];
+      if (column) column[i] = value;
+    });
   });
+  await db.executeQuery(CompiledQuery.raw(ACCESS_LOG_BATCH, columns));
+}
+
+/**
+ * Runs an insert into access_log and, in the same statement, writes one access.decided event per
+ * inserted row whose tenant has an active webhook subscribed to it (opt-in: nobody else pays for
+ * one event per scan). The events' trigger wakes the dispatchers only when it wrote some
+ * (migration 202612030600), so a fleet nobody subscribes costs no notification per batch.
+ */
+export async function insertWithAccessDecidedEvents(
+  trx: Executor,
+  insert: InsertQueryBuilder<DB, 'access_log', InsertResult>,
+): Promise<void> {
+  await trx
+    .with('log', () =>
+      insert.returning([
+        'id',
+        'tenant_id',
+        'device_id',
+        'door_id',
+        'booking_id',
+        'credential_type',
+        'allowed',
+        'reason',
+        'checked_at',
+        'mode',
+        'token_id',
+      ]),
+    )
+    .insertInto('events')
+    .columns(['tenant_id', 'type', 'data'])
+    .expression((eb) =>
+      eb
+        .selectFrom('log as l')
+        .select([
+          'l.tenant_id',
+          sql<string>`${ACCESS_DECIDED}::text`.as('type'),
+          sql<string>`${sql.raw(ACCESS_DECIDED_DATA)}`.as('data'),
+        ])
+        .where(sql<boolean>`${sql.raw(ACCESS_DECIDED_SUBSCRIBED)}`)
+        .orderBy('l.checked_at')
+        .orderBy('l.id'),
+    )
+    .execute();
 }
 
 export interface AccessLogFilters {

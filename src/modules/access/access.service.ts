@@ -10,7 +10,15 @@ import { DomainError, forbidden, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
 import { smsGuessKey } from './sms-guessing.js';
 import { decideAccess, type DenialReason } from './access.decision.js';
-import { parseToken, qrTokenHash, smsCode, smsCodeHash, smsMessage } from './credentials.js';
+import {
+  legacySmsCodeHash,
+  parseToken,
+  qrTokenHash,
+  smsCode,
+  smsCodeHash,
+  smsMessage,
+  storedSmsCode,
+} from './credentials.js';
 import { doorTokenKeyId, verifyDoorToken } from './door-tokens.js';
 import {
   ensureSignedToken,
@@ -128,7 +136,7 @@ export async function getCredentials(
   };
   const issued = await ensureSignedToken(trx, deps, await issueCredentials(trx, deps, window), window);
   const token = await signedQrToken(trx, deps, issued);
-  const code = smsCode(deps.secret, tenantId, booking.id, issued.sms_nonce);
+  const code = storedSmsCode(deps.secret, issued);
   return {
     bookingId: booking.id,
     validFrom: booking.start_time,
@@ -210,12 +218,15 @@ export async function checkAccess(
       hash: parsed.type === 'qr' ? qrTokenHash(parsed.value) : smsCodeHash(deps.secret, device.tenantId, parsed.value),
     };
   }
-  const found = await repo.lookupAccess(db, {
-    tenantId: device.tenantId,
-    deviceId: device.deviceId,
-    doorId: input.doorId,
-    credential,
-  });
+  const lookup = { tenantId: device.tenantId, deviceId: device.deviceId, doorId: input.doorId };
+  let found = await repo.lookupAccess(db, { ...lookup, credential });
+  // An SMS code sent before the HKDF keys (version 2) is stored under the old lookup hash: asked
+  // again with it only when the current one matched no booking (a denial's path, not the usual one).
+  if (found && !found.booking && parsed?.type === 'sms' && !parsed.signed)
+    found = await repo.lookupAccess(db, {
+      ...lookup,
+      credential: { type: 'sms', hash: legacySmsCodeHash(deps.secret, device.tenantId, parsed.value) },
+    });
   if (!found) throw await notAssigned();
 
   const { booking, door } = found;

@@ -26,6 +26,28 @@ export const qrTokenHash = (token: string): string => sha256(token);
 export const smsCodeHash = (secret: ServerSecret, tenantId: string, code: string): string =>
   secret.derive('booking-sms-lookup', `${tenantId}/${code}`);
 
+/**
+ * The lookup hash an SMS code was stored under before the HKDF keys (version 2): a code sent then
+ * is looked up again with it when the current hash matches nothing (docs/configuration.md).
+ */
+export const legacySmsCodeHash = (secret: ServerSecret, tenantId: string, code: string): string =>
+  secret.derivedCandidates('booking-sms-lookup', `${tenantId}/${code}`)[1];
+
+/**
+ * The SMS code a credentials row stands for: the code of its nonce now, or — for a row stored before
+ * the HKDF keys (version 2), whose hash is of the code derived then — that code, so a guest keeps
+ * the code already sent.
+ */
+export function storedSmsCode(
+  secret: ServerSecret,
+  row: { tenant_id: string; booking_id: string; sms_nonce: number; sms_code_hash: string },
+): string {
+  const subject = `${row.tenant_id}/${row.booking_id}/${row.sms_nonce}`;
+  const [current, legacy] = secret.derivedDigitsCandidates('booking-sms-code', subject, SMS_CODE_DIGITS);
+  if (smsCodeHash(secret, row.tenant_id, current) === row.sms_code_hash) return current;
+  return legacySmsCodeHash(secret, row.tenant_id, legacy) === row.sms_code_hash ? legacy : current;
+}
+
 const QR_TOKEN = new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((QR_TOKEN_BYTES * 4) / 3)}}$`);
 const SMS_CODE = new RegExp(`^\\d{${SMS_CODE_DIGITS}}$`);
 

@@ -5,6 +5,7 @@ import type { DevicePrincipal } from '../../kernel/auth/principal.js';
 import { conflict } from '../../kernel/errors.js';
 import { epochSeconds, generateSigningKey, newKeyId, newTokenId, signDoorToken } from './door-tokens.js';
 import * as repo from './door-credentials.repository.js';
+import { insertWithAccessDecidedEvents } from './access.repository.js';
 import { offlineDenialReason, offlineRejection, type OfflineRejection } from './offline-entries.js';
 import type { ParsedOfflineDecision } from './access.commands.js';
 
@@ -313,29 +314,31 @@ export async function recordOfflineDecisions(
       'offline access-log entries refused',
     );
   if (rows.length) {
-    await trx
-      .insertInto('access_log')
-      .values(
-        rows.map((r): Omit<AccessLogRow, 'id'> => ({
-          tenant_id: device.tenantId,
-          device_id: device.deviceId,
-          door_id: r.entry.door_id,
-          booking_id: (r.tokenId && tokens.get(r.tokenId)?.bookingId) ?? null,
-          credential_type: r.tokenId ? 'qr' : null,
-          allowed: r.entry.allowed,
-          reason: r.entry.allowed
-            ? null
-            : offlineDenialReason({ tokenId: r.tokenId, reason: r.entry.reason ?? 'invalid_token' }, tokens),
-          checked_at: r.decidedAt,
-          mode: 'offline',
-          token_id: r.tokenId,
-          offline_key: r.key,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['tenant_id', 'device_id', 'offline_key']).where('offline_key', 'is not', null).doNothing(),
-      )
-      .execute();
+    await insertWithAccessDecidedEvents(
+      trx,
+      trx
+        .insertInto('access_log')
+        .values(
+          rows.map((r): Omit<AccessLogRow, 'id'> => ({
+            tenant_id: device.tenantId,
+            device_id: device.deviceId,
+            door_id: r.entry.door_id,
+            booking_id: (r.tokenId && tokens.get(r.tokenId)?.bookingId) ?? null,
+            credential_type: r.tokenId ? 'qr' : null,
+            allowed: r.entry.allowed,
+            reason: r.entry.allowed
+              ? null
+              : offlineDenialReason({ tokenId: r.tokenId, reason: r.entry.reason ?? 'invalid_token' }, tokens),
+            checked_at: r.decidedAt,
+            mode: 'offline',
+            token_id: r.tokenId,
+            offline_key: r.key,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['tenant_id', 'device_id', 'offline_key']).where('offline_key', 'is not', null).doNothing(),
+        ),
+    );
   }
   return { accepted: rows.length, rejected };
 }

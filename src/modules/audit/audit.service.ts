@@ -15,8 +15,12 @@ export const AUDIT_ACTIONS = [
   'user.removed',
   'user.role_changed',
   'user.password_changed',
+  'user.password_reset',
+  'user.invited',
+  'user.invitation_revoked',
   'api_key.created',
   'api_key.revoked',
+  'api_key.updated',
   'device.registered',
   'device.activated',
   'device.revoked',
@@ -57,6 +61,23 @@ export const AUDIT_ACTIONS = [
   'payment.discrepancy',
   'payment.repaired',
   'refund.failed',
+  'booking_page.updated',
+  'object.published',
+  'object.unpublished',
+  'booking.guest_created',
+  'booking.guest_cancelled',
+  'booking.guest_rescheduled',
+  'booking.guest_link_revoked',
+  'refund.retried',
+  'payment_issue.acknowledged',
+  'provider_credentials.updated',
+  'provider_credentials.cleared',
+  'booking.no_show_marked',
+  'booking.cancelled',
+  'customer.updated',
+  'customer.merged',
+  'customer.erased',
+  'customer.data_exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -110,6 +131,16 @@ export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, label: 'command li
 export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, label: 'Portier' };
 /** A client that has not signed in (a failed sign-in's target is the user whose email was tried). */
 export const ANONYMOUS_ACTOR: AuditActor = { type: 'anonymous', id: null, label: 'not signed in' };
+
+/**
+ * The guest of a booking acting through its manage link (/b/{token}, src/modules/guest): named by the
+ * booking, never by the link's token (which would let whoever reads the log act as the guest).
+ */
+export const guestActor = (booking: { id: string; guest_name: string }): AuditActor => ({
+  type: 'guest',
+  id: booking.id,
+  label: `guest ${booking.guest_name} (manage link)`,
+});
 
 /** Who acts through a principal: the signed-in user, the OAuth app for a user, or the API key. */
 export async function actorOf(db: Executor, principal: Principal | null): Promise<AuditActor> {

@@ -8,10 +8,21 @@ import { daysFrom } from './dates.js';
 
 const LOCAL_DATE = { format: 'portier-local-date', message: 'must be a date YYYY-MM-DD' } as const;
 
+/** The caller's zone the slots are also shown in (Slot.localStart, Slot.localEnd): an IANA name. */
+const CallerTimeZone = () =>
+  Nullable(
+    Type.String({
+      format: 'portier-time-zone',
+      maxLength: 100,
+      message: (value: unknown) => `must be an IANA time zone such as Europe/Berlin, got ${JSON.stringify(value)}`,
+    }),
+  );
+
 export const AvailabilityQuery = Type.Object({
   date: Type.String(LOCAL_DATE),
   objectId: Nullable(Id({ message: 'must be an object id (uuid)' })),
   accommodationId: Nullable(Id({ message: 'must be an accommodation id (uuid)' })),
+  timeZone: CallerTimeZone(),
 });
 export type AvailabilityQuery = StaticDecode<typeof AvailabilityQuery>;
 export const parseAvailabilityQuery = (input: unknown): AvailabilityQuery => parseCommand(AvailabilityQuery, input);
@@ -25,6 +36,7 @@ export const AvailabilityRangeQuery = Type.Object({
   to: Type.String(LOCAL_DATE),
   objectId: Nullable(Id({ message: 'must be an object id (uuid)' })),
   accommodationId: Nullable(Id({ message: 'must be an accommodation id (uuid)' })),
+  timeZone: CallerTimeZone(),
 });
 export type AvailabilityRangeQuery = StaticDecode<typeof AvailabilityRangeQuery>;
 
@@ -45,16 +57,17 @@ export function parseAvailabilityRequest(input: {
   to?: unknown;
   objectId?: unknown;
   accommodationId?: unknown;
+  timeZone?: unknown;
 }): AvailabilityRequest {
-  const { date, from, to, objectId, accommodationId } = input;
+  const { date, from, to, objectId, accommodationId, timeZone } = input;
   if (!given(from) && !given(to))
-    return { kind: 'date', ...parseAvailabilityQuery({ date, objectId, accommodationId }) };
+    return { kind: 'date', ...parseAvailabilityQuery({ date, objectId, accommodationId, timeZone }) };
   if (given(date)) {
     refuse(AvailabilityRangeQuery, [
       { field: given(from) ? 'from' : 'to', message: 'give either date, or from and to (not both forms)' },
     ]);
   }
-  const range = { from, to, objectId, accommodationId };
+  const range = { from, to, objectId, accommodationId, timeZone };
   const errors: FieldError[] = commandErrors(AvailabilityRangeQuery, range).map((e) =>
     (e.field === 'from' || e.field === 'to') && !given(range[e.field])
       ? { field: e.field, message: `is required with ${e.field === 'from' ? 'to' : 'from'} (a date YYYY-MM-DD)` }

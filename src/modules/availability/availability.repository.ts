@@ -77,13 +77,15 @@ export async function availabilityRows(
   tenantId: string,
   from: string,
   to: string,
-  filter: { objectId?: string; accommodationId?: string },
+  filter: { objectId?: string; accommodationId?: string; exceptBookingId?: string },
 ): Promise<AvailabilityRow[]> {
   const where = filter.objectId
     ? sql`AND o.id = ${filter.objectId}`
     : filter.accommodationId
       ? sql`AND o.accommodation_id = ${filter.accommodationId}`
       : sql``;
+  // A booking being moved does not block its own new time (the guest's reschedule, src/modules/guest).
+  const except = filter.exceptBookingId ? sql`AND b.id <> ${filter.exceptBookingId}` : sql``;
   const dates = from === to ? sql`sd.date = ${from}::date` : sql`sd.date BETWEEN ${from}::date AND ${to}::date`;
   const result = await sql<AvailabilityRow>`
     SELECT o.id, o.name, o.accommodation_id, o.opening_hours, o.slot_increment_minutes, o.min_advance_minutes,
@@ -92,7 +94,7 @@ export async function availabilityRows(
          FROM special_dates sd WHERE sd.tenant_id = o.tenant_id AND sd.object_id = o.id AND ${dates}) AS special,
       (SELECT json_agg(json_build_array(floor(extract(epoch FROM b.start_time) * 1000), floor(extract(epoch FROM b.blocked_until) * 1000)))
          FROM bookings b
-        WHERE b.tenant_id = o.tenant_id AND b.object_id = o.id AND b.status IN ('PENDING', 'CONFIRMED')
+        WHERE b.tenant_id = o.tenant_id AND b.object_id = o.id AND b.status IN ('PENDING', 'CONFIRMED') ${except}
           AND tstzrange(b.start_time, b.blocked_until) && tstzrange(${from}::date::timestamp AT TIME ZONE a.time_zone, (${to}::date + 2)::timestamp AT TIME ZONE a.time_zone)) AS blocked
     FROM objects o
     JOIN accommodations a ON a.tenant_id = o.tenant_id AND a.id = o.accommodation_id

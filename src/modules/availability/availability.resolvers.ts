@@ -8,11 +8,17 @@ export const availabilityResolvers: Resolvers = {
   Query: {
     availability: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      const query = parseAvailabilityQuery({ date: a.date, objectId: a.objectId });
-      const { objects } = await availabilityOn(ctx.db, tenantId, ctx.deps.now(), query, ctx.deps.slotSchedules.get);
+      const query = parseAvailabilityQuery({ date: a.date, objectId: a.objectId, timeZone: a.timeZone });
+      const { objects, callerTimeZone } = await availabilityOn(
+        ctx.db,
+        tenantId,
+        ctx.deps.now(),
+        query,
+        ctx.deps.slotSchedules.get,
+      );
       // One object asked for: availabilityOn answers NOT_FOUND rather than no object.
       const { objectName, timeZone, slots } = nonNull(objects[0], 'object');
-      return { objectName, timeZone, slots };
+      return { objectName, timeZone, slots, callerTimeZone };
     },
     objectAvailability: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);

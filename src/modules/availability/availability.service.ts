@@ -3,7 +3,15 @@ import { notFound } from '../../kernel/errors.js';
 import type { AvailabilityQuery, AvailabilityRangeQuery } from './availability.commands.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './availability.repository.js';
-import { computeSchedule, daySlots, latestStart, type ScheduleSource, type SlotView } from './slots.js';
+import {
+  computeSchedule,
+  daySlots,
+  freeStarts,
+  latestStart,
+  type FreeStart,
+  type ScheduleSource,
+  type SlotView,
+} from './slots.js';
 
 // Reads other modules use (the repository itself stays private to this module).
 export { specialDatesOn } from './availability.repository.js';
@@ -22,6 +30,8 @@ export interface ObjectSlotsView {
 export interface DayAvailabilityView {
   date: string;
   objects: ObjectSlotsView[];
+  /** The caller's zone (the argument timeZone) the slots' localStart and localEnd are in; null: none asked. */
+  callerTimeZone: string | null;
 }
 
 /** The slots on each local date of a range: the REST range shape. */
@@ -29,6 +39,8 @@ export interface AvailabilityRangeView {
   from: string;
   to: string;
   days: DayAvailabilityView[];
+  /** The caller's zone (the argument timeZone); null: none asked. */
+  callerTimeZone: string | null;
 }
 
 /**
@@ -65,7 +77,12 @@ export async function availabilityBetween(
   const from = query.dates[0];
   const to = query.dates.at(-1);
   if (from === undefined || to === undefined) throw new Error('a range of no dates');
-  return { from, to, days: await availabilityOnDates(db, tenantId, now, query.dates, query, schedules) };
+  return {
+    from,
+    to,
+    days: await availabilityOnDates(db, tenantId, now, query.dates, query, schedules),
+    callerTimeZone: query.timeZone ?? null,
+  };
 }
 
 async function availabilityOnDates(
@@ -73,7 +90,7 @@ async function availabilityOnDates(
   tenantId: string,
   now: Date,
   dates: readonly string[],
-  filter: { objectId?: string | null; accommodationId?: string | null },
+  filter: { objectId?: string | null; accommodationId?: string | null; timeZone?: string | null },
   schedules: ScheduleSource,
 ): Promise<DayAvailabilityView[]> {
   const from = dates[0];
@@ -108,6 +125,7 @@ async function availabilityOnDates(
       blocked: (object.blocked ?? []).map(([start, until]) => ({ start: new Date(start), until: new Date(until) })),
     };
   });
+  const callerZone = filter.timeZone ?? null;
   return dates.map((date) => ({
     date,
     objects: objects.map(({ object, latestMs, specialDates, blocked }) => ({
@@ -129,9 +147,47 @@ async function availabilityOnDates(
         now,
         schedules,
         latestMs,
+        callerZone,
       }),
     })),
+    callerTimeZone: callerZone,
   }));
+}
+
+/**
+ * The starts on a local date where one object could take a booking `durationMinutes` long now
+ * (freeStarts), with its zone; `exceptBookingId`'s own time does not count as taken (a booking being
+ * moved). An unknown object is 404.
+ */
+export async function freeStartsOn(
+  db: Executor,
+  tenantId: string,
+  now: Date,
+  query: { objectId: string; date: string; durationMinutes: number; exceptBookingId?: string },
+): Promise<{ timeZone: string; starts: FreeStart[] }> {
+  const [object] = await repo.availabilityRows(db, tenantId, query.date, query.date, {
+    objectId: query.objectId,
+    exceptBookingId: query.exceptBookingId,
+  });
+  if (!object) throw notFound('Object', query.objectId);
+  return {
+    timeZone: object.time_zone,
+    starts: freeStarts({
+      zone: object.time_zone,
+      date: query.date,
+      weekly: object.opening_hours,
+      specialDates: object.special ?? [],
+      rules: {
+        slotIncrementMinutes: object.slot_increment_minutes,
+        minAdvanceMinutes: object.min_advance_minutes,
+        maxAdvanceDays: object.max_advance_days,
+        bufferMinutes: object.buffer_minutes,
+      },
+      blocked: (object.blocked ?? []).map(([start, until]) => ({ start: new Date(start), until: new Date(until) })),
+      now,
+      durationMinutes: query.durationMinutes,
+    }),
+  };
 }
 
 /** A schedule source that computes each distinct grid once (objects of one answer share theirs). */

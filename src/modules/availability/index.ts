@@ -5,7 +5,9 @@ import type { SlotScheduleCache } from './schedule.js';
 export { availabilityResolvers } from './availability.resolvers.js';
 export * from './availability.service.js';
 export * from './slots.js';
+export * from './instants.js';
 export { SlotScheduleCache } from './schedule.js';
+export { parseAvailabilityQuery } from './availability.commands.js';
 
 declare module '../../kernel/deps.js' {
   interface Collaborators {

@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import type { WeeklySchedule } from '../../kernel/db/types.js';
 import {
   daySlots,
+  freeStarts,
   latestStart,
   localDateOf,
   openingOn,
@@ -299,5 +300,44 @@ describe('local dates and weekdays without Luxon agree with Luxon', () => {
       }),
       { numRuns: 3_000, seed: 7 },
     );
+  });
+});
+
+describe('freeStarts', () => {
+  const base = {
+    zone: 'Europe/Berlin',
+    date: '2026-11-21',
+    weekly: DAILY('08:00', '12:00'),
+    specialDates: [] as SpecialDay[],
+    rules: RULES,
+    now: EARLIER,
+  };
+  const starts = (input: Partial<Parameters<typeof freeStarts>[0]>) =>
+    freeStarts({ ...base, blocked: [], durationMinutes: 60, ...input }).map((s) => `${s.startLabel}-${s.endLabel}`);
+
+  it.each([
+    ['one-hour starts end by closing', {}, ['08:00-09:00', '09:00-10:00', '10:00-11:00', '11:00-12:00']],
+    [
+      'two hours: the last start is two hours before closing',
+      { durationMinutes: 120 },
+      ['08:00-10:00', '09:00-11:00', '10:00-12:00'],
+    ],
+    [
+      'a booking 09:00–10:00 (UTC 08:00) blocks every start that would overlap it',
+      { durationMinutes: 120, blocked: [{ start: utc('2026-11-21T08:00:00Z'), until: utc('2026-11-21T09:00:00Z') }] },
+      ['10:00-12:00'],
+    ],
+    [
+      'the buffer after the new time must be free too',
+      {
+        rules: { ...RULES, bufferMinutes: 30 },
+        blocked: [{ start: utc('2026-11-21T09:00:00Z'), until: utc('2026-11-21T10:00:00Z') }],
+      },
+      ['08:00-09:00', '11:00-12:00'],
+    ],
+    ['none in the past', { now: utc('2026-11-21T09:30:00Z') }, ['11:00-12:00']],
+    ['a closed day has none', { specialDates: [{ date: '2026-11-21', closed: true, open: null, close: null }] }, []],
+  ])('%s', (_, input, expected) => {
+    expect(starts(input as Partial<Parameters<typeof freeStarts>[0]>)).toEqual(expected);
   });
 });

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { zoneNamed } from '../../kernel/time-zones.js';
+import { slotTimes, wallClockInstant, type SlotTimes } from './instants.js';
 import type { DayHours, Weekday, WeeklySchedule } from '../../kernel/db/types.js';
 
 // Pure slot computation. Every wall-clock value is read in the accommodation's IANA zone through
@@ -87,14 +88,7 @@ export interface Window {
 
 /** The instants a local date's hours span in `zone` ('24:00' is the next local midnight). */
 export function openingWindow(zone: string, date: string, hours: DayHours): Window {
-  const open = DateTime.fromISO(`${date}T${hours.open}`, { zone: zoneNamed(zone) });
-  const close =
-    hours.close === '24:00'
-      ? DateTime.fromISO(date, { zone: zoneNamed(zone) })
-          .plus({ days: 1 })
-          .startOf('day')
-      : DateTime.fromISO(`${date}T${hours.close}`, { zone: zoneNamed(zone) });
-  return { start: open.toJSDate(), end: close.toJSDate() };
+  return { start: wallClockInstant(zone, date, hours.open), end: wallClockInstant(zone, date, hours.close) };
 }
 
 /**
@@ -143,7 +137,8 @@ export interface SlotRules {
   bufferMinutes: number;
 }
 
-export interface SlotView {
+/** A slot of an answer: its local labels in the accommodation's zone, availability, instants and caller-zone times. */
+export interface SlotView extends SlotTimes {
   start: string;
   end: string;
   available: boolean;
@@ -162,6 +157,8 @@ export interface DaySlotsInput {
   schedules?: ScheduleSource;
   /** latestStart(now, zone, maxAdvanceDays), when the caller already holds it (ms). */
   latestMs?: number;
+  /** The caller's IANA zone (the argument timeZone): each slot's localStart and localEnd are in it; null: none asked. */
+  callerZone?: string | null;
 }
 
 /** One slot of a day's grid: its instants (ms since the epoch) and local wall-clock labels. */
@@ -221,6 +218,57 @@ export function daySlots(input: DaySlotsInput): SlotView[] {
     const start = slot.start;
     const blockedUntil = slot.end + buffer;
     const overlaps = blocked.some((b) => start < b.until && b.start < blockedUntil);
-    return { start: slot.startLabel, end: slot.endLabel, available: !overlaps && start >= earliest && start <= latest };
+    return {
+      start: slot.startLabel,
+      end: slot.endLabel,
+      available: !overlaps && start >= earliest && start <= latest,
+      ...slotTimes(slot, input.callerZone),
+    };
   });
+}
+
+/** A start a booking of a given length could take: its instants and local wall-clock labels. */
+export interface FreeStart {
+  start: Date;
+  end: Date;
+  startLabel: string;
+  endLabel: string;
+}
+
+/**
+ * The starts on one object's slot grid of a local date where a booking `durationMinutes` long would
+ * be accepted now: it ends by the day's closing, it and the object's buffer after it meet no blocked
+ * range, and it starts within the advance limits (the booking rules creation and reschedules check).
+ * Used to offer a guest the times their booking may move to.
+ */
+export function freeStarts(input: DaySlotsInput & { durationMinutes: number }): FreeStart[] {
+  const opening = openingOn(input.weekly, input.specialDates, input.date);
+  if (!opening.open) return [];
+  const window = openingWindow(input.zone, input.date, opening.hours);
+  const schedule = (input.schedules ?? computeSchedule)(
+    input.zone,
+    input.date,
+    opening.hours,
+    input.rules.slotIncrementMinutes,
+  );
+  const earliest = earliestStart(input.now, input.rules.minAdvanceMinutes).getTime();
+  const latest = input.latestMs ?? latestStart(input.now, input.zone, input.rules.maxAdvanceDays).getTime();
+  const length = input.durationMinutes * MINUTE;
+  const buffer = input.rules.bufferMinutes * MINUTE;
+  const blocked = input.blocked.map((b) => ({ start: b.start.getTime(), until: b.until.getTime() }));
+  const starts: FreeStart[] = [];
+  for (const slot of schedule) {
+    const start = slot.start;
+    const end = start + length;
+    if (end > window.end.getTime() || start < earliest || start > latest) continue;
+    if (blocked.some((b) => start < b.until && b.start < end + buffer)) continue;
+    const endDate = new Date(end);
+    starts.push({
+      start: new Date(start),
+      end: endDate,
+      startLabel: slot.startLabel,
+      endLabel: localTimeLabel(endDate, input.zone, input.date),
+    });
+  }
+  return starts;
 }

@@ -42,7 +42,8 @@ export function firstBookingEventInsert(
  * Queues the guest's mail and SMS of a change in the change's transaction (docs/notifications.md),
  * with the event's sequence as the calendar entry's SEQUENCE. Only a guest who was told of the
  * booking hears of it again: confirmations always, reschedules and cancellations of a booking that
- * was CONFIRMED.
+ * was CONFIRMED; a booking waiting for its online payment gets its "pay here" (payment_due), and
+ * a payment its receipt (`payment`: the cents received).
  */
 export async function notifyGuest(
   trx: Executor,
@@ -51,8 +52,9 @@ export async function notifyGuest(
   booking: BookingRow,
   sequence: number,
   objectName?: string,
+  payment?: { amount: number },
 ): Promise<void> {
-  if (!deps.env.mail && !deps.env.sms) return;
+  if (!(await messagingOn(trx, deps, booking.tenant_id))) return;
   const object = await catalog.findObject(trx, booking.tenant_id, booking.object_id);
   if (!object) return;
   const accommodation = await catalog.accommodationOf(trx, booking.tenant_id, object);
@@ -62,5 +64,16 @@ export async function notifyGuest(
     objectName: objectName ?? object.name,
     accommodation,
     sequence,
+    payment,
   });
+}
+
+/**
+ * Whether guest messages can go out for the tenant: the environment's SMTP or SMS, or the venue's
+ * own set in the dashboard (read through `trx`; no read when the environment has both).
+ */
+export async function messagingOn(trx: Executor, deps: AppDeps, tenantId: string): Promise<boolean> {
+  if (deps.env.mail !== null || deps.env.sms !== null) return true;
+  const stored = await deps.providers.storedKinds(trx, tenantId);
+  return stored.has('smtp') || stored.has('sms');
 }

@@ -50,6 +50,8 @@ export const CreateBooking = Type.Object({
   metadata: MetadataField(),
   // A desk taking a booking over the counter confirms it at once; the other statuses need a booking first.
   status: Nullable(OneOf(['PENDING', 'CONFIRMED'] as const, { message: 'must be PENDING or CONFIRMED' })),
+  // The guest's language for mails and SMS (GraphQL's Locale); left out: the venue's default.
+  locale: Nullable(OneOf(['EN', 'DE'] as const, { message: 'must be EN or DE' })),
 });
 export type CreateBooking = Omit<StaticDecode<typeof CreateBooking>, 'metadata'> & { metadata?: MetadataPatch | null };
 

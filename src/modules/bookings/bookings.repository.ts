@@ -1,5 +1,7 @@
 import { sql, type InsertQueryBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { activePricingRules, type PricingRule } from '../pricing/index.js';
+import { referenceOfSearch } from './reference.js';
+import type { Locale } from '../../kernel/i18n.js';
 import type { DB, Executor } from '../../kernel/db/index.js';
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import {
@@ -7,6 +9,7 @@ import {
   type AccommodationRow,
   type BookingRow,
   type BookingStatus,
+  type CancellationReasonCode,
   type BookingView,
   type Metadata,
   type PaymentStatus,
@@ -32,6 +35,13 @@ export interface NewBooking {
   metadata?: string;
   /** The last `data.sequence` of the booking's events (0, the default, when none is written with it). */
   event_sequence?: number;
+  /** The guest's language (en|de); null: the venue's default. The reference is the trigger's. */
+  guest_locale?: Locale | null;
+  /** The series of an occurrence (src/modules/series) and the start its rule gave it; both null otherwise. */
+  series_id?: string | null;
+  series_start?: Date | null;
+  /** The customer the guest was matched to (src/modules/customers). */
+  customer_id?: string | null;
 }
 
 /** Another module's insert that a booking's statement runs with it, returning one row (or none: DO NOTHING). */
@@ -102,10 +112,27 @@ export async function updateBookingStatus(
   status: BookingStatus,
   refundAmount: number | null,
   now: Date,
+  reason: { code: CancellationReasonCode; text: string | null } | null = null,
 ): Promise<BookingRow> {
   return db
     .updateTable('bookings')
-    .set({ status, refund_amount: refundAmount, updated_at: now })
+    .set({
+      status,
+      refund_amount: refundAmount,
+      updated_at: now,
+      ...(reason ? { cancellation_reason_code: reason.code, cancellation_reason: reason.text } : {}),
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Marks a booking a no-show at `now`. */
+export async function setNoShow(db: Executor, tenantId: string, id: string, now: Date): Promise<BookingRow> {
+  return db
+    .updateTable('bookings')
+    .set({ no_show_at: now, updated_at: now })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .returningAll()
@@ -141,7 +168,10 @@ export interface BookingFilters {
   from?: Date | null;
   to?: Date | null;
   guestEmail?: string | null;
-  /** Part of the guest's name or email, case-insensitive (bookings_guest_search_tenant_idx: the tenant, then trigrams). */
+  /**
+   * Part of the guest's name or email, case-insensitive (bookings_guest_search_tenant_idx: the tenant,
+   * then trigrams), or the booking's reference with or without PRT- (bookings_tenant_reference_key).
+   */
   search?: string | null;
   paymentStatus?: PaymentStatus | null;
   /** Exact key/value pairs the metadata must hold (containment, on bookings_metadata_idx). */
@@ -162,7 +192,15 @@ export function filtered(db: Executor, tenantId: string, f: BookingFilters) {
   if (f.guestEmail) q = q.where(sql`lower(b.guest_email)`, '=', f.guestEmail.toLowerCase());
   if (f.search) {
     const pattern = containsPattern(f.search);
-    q = q.where((eb) => eb.or([eb('b.guest_name', 'ilike', pattern), eb('b.guest_email', 'ilike', pattern)]));
+    // A fragment that can be a reference also finds the booking of that reference (its unique index).
+    const reference = referenceOfSearch(f.search);
+    q = q.where((eb) =>
+      eb.or([
+        eb('b.guest_name', 'ilike', pattern),
+        eb('b.guest_email', 'ilike', pattern),
+        ...(reference ? [eb('b.reference', '=', reference)] : []),
+      ]),
+    );
   }
   if (f.paymentStatus) q = q.where('b.payment_status', '=', f.paymentStatus);
   if (f.metadata && Object.keys(f.metadata).length)

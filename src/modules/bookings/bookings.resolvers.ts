@@ -1,6 +1,10 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../kernel/context.js';
-import type { AccommodationRow, ObjectRow } from '../../kernel/db/types.js';
+import type { AccommodationRow, BookingStatus, ObjectRow } from '../../kernel/db/types.js';
+import type { Executor } from '../../kernel/db/index.js';
+import type { Locale } from '../../kernel/i18n.js';
+import { invalidField } from '../../kernel/errors.js';
+import { cancellationReasonOf, isRefusal, type CancellationReason } from './outcomes.rules.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction, nonNull, selectedFieldNames } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
@@ -30,6 +34,40 @@ function primeRelated(
   for (const object of related.objects) ctx.loaders.objectById.prime(object.id, object);
   for (const accommodation of related.accommodations)
     ctx.loaders.accommodationById.prime(accommodation.id, accommodation);
+}
+
+/** The reason given with a status change (a 400 naming the field when it is not acceptable). */
+function parseCancellationReason(
+  status: BookingStatus | undefined,
+  a: { reasonCode?: unknown; reason?: unknown },
+): CancellationReason | null {
+  const reason = cancellationReasonOf({ status, reasonCode: a.reasonCode, reason: a.reason });
+  if (isRefusal(reason)) throw invalidField(reason.field, reason.message, reason.code);
+  return reason;
+}
+
+/** A status change; a cancellation is also audited (booking.cancelled, with its reason). */
+async function cancelOrChange(
+  ctx: GraphQLContext,
+  trx: Executor,
+  tenantId: string,
+  bookingId: string,
+  command: { status: BookingStatus },
+  cancellationReason: CancellationReason | null,
+) {
+  const result = await bookings.updateBookingStatus(trx, ctx.deps, tenantId, bookingId, command, {
+    cancellationReason,
+  });
+  if (command.status === 'CANCELLED')
+    await auditRequest(
+      ctx,
+      trx,
+      tenantId,
+      'booking.cancelled',
+      { type: 'booking', id: result.booking.id },
+      { reasonCode: cancellationReason?.code ?? null, reason: cancellationReason?.text ?? null },
+    );
+  return result;
 }
 
 export const bookingResolvers: Resolvers = {
@@ -74,29 +112,45 @@ export const bookingResolvers: Resolvers = {
     createBooking: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateBooking(a);
-      const { booking, object } = await inTransaction(ctx, async (trx) => {
+      const { booking, object, notified } = await inTransaction(ctx, async (trx) => {
         const created = await bookings.createBookingOfObject(trx, ctx.deps, tenantId, command);
         if (command.status !== 'CONFIRMED') return created;
         // The confirm the desk would send next, in the same transaction: one rule set, one event order.
         const confirmed = await bookings.updateBookingStatus(trx, ctx.deps, tenantId, created.booking.id, {
           status: 'CONFIRMED',
         });
-        return { booking: confirmed.booking, object: created.object };
+        return { booking: confirmed.booking, object: created.object, notified: true };
       });
       // The answer's object as the transaction read it: no second read after the commit.
       primeRelated(ctx, { objects: [object], accommodations: [] });
-      // A PENDING booking has no guest message queued (only confirmation, cancellation and
-      // rescheduling queue one): its notifications are none, unread. A confirmed one has its confirmation.
-      if (booking.status === 'PENDING') ctx.loaders.notificationsByBooking.prime(booking.id, []);
+      // A PENDING booking has no guest message queued unless it waits for its online payment ("pay
+      // here"): otherwise its notifications are none, unread. A confirmed one has its confirmation.
+      if (booking.status === 'PENDING' && !notified) ctx.loaders.notificationsByBooking.prime(booking.id, []);
       return { booking };
     },
     updateBookingStatus: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      const command = parseUpdateBookingStatus(a);
+      const command = parseUpdateBookingStatus({ status: a.status });
+      const cancellationReason = parseCancellationReason(command.status, a);
       return inTransaction(ctx, async (trx) => ({
-        ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, command)),
+        ...(await cancelOrChange(ctx, trx, tenantId, a.bookingId, command, cancellationReason)),
         previous: null,
       }));
+    },
+    markNoShow: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const booking = await bookings.markNoShow(trx, ctx.deps, tenantId, a.bookingId);
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'booking.no_show_marked',
+          { type: 'booking', id: booking.id },
+          { startTime: booking.start_time.toISOString(), noShowAt: booking.no_show_at?.toISOString() },
+        );
+        return { booking };
+      });
     },
     rescheduleBooking: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
@@ -136,6 +190,7 @@ export const bookingResolvers: Resolvers = {
         metadata !== null && a.status == null && a.startTime == null && a.endTime == null && a.objectId == null;
       const kind = onlyMetadata ? 'metadata' : updateKind(a);
       const status = kind === 'status' ? parseUpdateBookingStatus({ status: a.status }) : null;
+      const cancellationReason = parseCancellationReason(status?.status, a);
       const move =
         kind === 'reschedule'
           ? parseRescheduleBooking({ startTime: a.startTime, endTime: a.endTime, objectId: a.objectId })
@@ -146,7 +201,7 @@ export const bookingResolvers: Resolvers = {
           : null;
         if (status)
           return {
-            ...(await bookings.updateBookingStatus(trx, ctx.deps, tenantId, a.bookingId, status)),
+            ...(await cancelOrChange(ctx, trx, tenantId, a.bookingId, status, cancellationReason)),
             previous: null,
           };
         if (move)
@@ -170,5 +225,9 @@ export const bookingResolvers: Resolvers = {
     object: (row, _, ctx) => whenReady(ctx.loaders.objectById.get(row.object_id), (o) => nonNull(o, 'object')),
     metadata: (row) => row.metadata,
     updatedAt: (row) => row.updated_at,
+    noShowAt: (row) => row.no_show_at,
+    cancellationReasonCode: (row) => row.cancellation_reason_code,
+    cancellationReason: (row) => row.cancellation_reason,
+    guestLocale: (row) => (row.guest_locale === null ? null : (row.guest_locale.toUpperCase() as Uppercase<Locale>)),
   },
 };

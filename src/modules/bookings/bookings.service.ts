@@ -5,10 +5,17 @@ import { PAGE_SIZES, connectionOf, encodeCursor, type Connection } from '../../k
 import type { AppDeps } from '../../kernel/deps.js';
 import { DomainError, conflict, invalid, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import type { Locale } from '../../kernel/i18n.js';
 import { mergeMetadata, metadataUnchanged, type MetadataPatch } from '../../kernel/metadata.js';
 import * as catalog from '../catalog/index.js';
 import { cancellationQuote, quoteWithRules, refundForCancellation } from '../pricing/index.js';
-import { FIRST_EVENT_SEQUENCE, firstBookingEventInsert, notifyGuest, recordBookingEvent } from './booking-events.js';
+import {
+  FIRST_EVENT_SEQUENCE,
+  firstBookingEventInsert,
+  messagingOn,
+  notifyGuest,
+  recordBookingEvent,
+} from './booking-events.js';
 import * as repo from './bookings.repository.js';
 import { canTransition, eventOfStatus } from './transitions.js';
 import {
@@ -21,6 +28,8 @@ import {
 import { paymentUrl } from './payment.js';
 import { validateBookingWindow, type BookingRuleError } from './booking-rules.js';
 import { issueCredentials, newBookingCredentials, revokeCredentials } from '../access/index.js';
+import { awaitsOnlinePayment } from './guest-messages.js';
+import { noShowRefusal, type CancellationReason } from './outcomes.rules.js';
 
 /** The object a booking is for, locked for the insert; another tenant's object is unknown here. */
 /** The object (locked for the booking), its zone and special dates; an unknown object answers 404 on `objectId`. */
@@ -72,7 +81,10 @@ type BookingEventSource = Pick<
   | 'created_at'
   | 'refund_amount'
   | 'metadata'
->;
+> &
+  Partial<Pick<BookingRow, 'no_show_at' | 'cancellation_reason_code' | 'cancellation_reason' | 'guest_locale'>> & {
+    series_id?: string | null;
+  };
 
 /** The booking as webhook events carry it. */
 export function bookingEventData(booking: BookingEventSource, objectName: string): Record<string, unknown> {
@@ -92,6 +104,15 @@ export function bookingEventData(booking: BookingEventSource, objectName: string
       createdAt: booking.created_at.toISOString(),
       ...(booking.refund_amount != null ? { refundAmount: booking.refund_amount } : {}),
       metadata: booking.metadata,
+      // Only when set (issue #43), so the snapshots of bookings without them stay as they were.
+      ...(booking.no_show_at ? { noShowAt: booking.no_show_at.toISOString() } : {}),
+      ...(booking.cancellation_reason_code
+        ? { cancellationReasonCode: booking.cancellation_reason_code, cancellationReason: booking.cancellation_reason }
+        : {}),
+      // An occurrence of a recurring booking names its series (src/modules/series).
+      ...(booking.series_id ? { seriesId: booking.series_id } : {}),
+      // The guest's chosen language (issue #41), only when one was chosen.
+      ...(booking.guest_locale ? { guestLocale: booking.guest_locale.toUpperCase() } : {}),
     },
   };
 }
@@ -123,6 +144,13 @@ export interface CreateOptions {
    * past, skips opening hours and booking rules and emits no event; the no-overlap rule still holds.
    */
   imported?: { status: BookingStatus };
+  /**
+   * False when the guest chose to pay at the venue (the booking page's online_optional): no "pay
+   * here" message. Left out: the rule of awaitsOnlinePayment alone.
+   */
+  payOnline?: boolean;
+  /** An occurrence of a recurring booking: its series and the start the series' rule gave it (src/modules/series). */
+  series?: { id: string; start: Date };
 }
 
 /**
@@ -139,14 +167,17 @@ export async function createBooking(
   return (await createBookingOfObject(trx, deps, tenantId, command, options)).booking;
 }
 
-/** createBooking, also returning the booking's object as it was read (locked) for it. */
+/**
+ * createBooking, also returning the booking's object as it was read (locked) for it, and whether a
+ * guest message was queued with it (the "pay here" of a booking that waits for its online payment).
+ */
 export async function createBookingOfObject(
   trx: Executor,
   deps: AppDeps,
   tenantId: string,
   command: CreateBooking,
   options: CreateOptions = {},
-): Promise<{ booking: BookingRow; object: ObjectRow }> {
+): Promise<{ booking: BookingRow; object: ObjectRow; notified?: boolean }> {
   // Read once: the booking window and the price are both read in the accommodation's zone.
   const object = await bookingContextOf(trx, tenantId, command.objectId, command.startTime);
   const timeZone = object.time_zone;
@@ -154,6 +185,8 @@ export async function createBookingOfObject(
   if (!options.imported) checkBookingWindow(object, command, now);
   const quote = quoteWithRules(object.pricing_rules, object, timeZone, command.startTime, command.endTime, now);
   const metadata = mergeMetadata({}, command.metadata ?? {});
+  const guest = { name: command.guestName, email: command.guestEmail, phone: command.guestPhone ?? null };
+  const customerId = await deps.bookingCustomer(trx, tenantId, guest, now);
   const values = {
     tenant_id: tenantId,
     object_id: object.id,
@@ -168,6 +201,10 @@ export async function createBookingOfObject(
     created_at: now,
     updated_at: now,
     metadata: JSON.stringify(metadata),
+    guest_locale: command.locale ? (command.locale.toLowerCase() as Locale) : null,
+    series_id: options.series?.id ?? null,
+    series_start: options.series?.start ?? null,
+    customer_id: customerId,
   };
   const { time_zone: _zone, pricing_rules: _rules, special_dates: _dates, ...objectRow } = object;
   if (options.imported) {
@@ -198,7 +235,15 @@ export async function createBookingOfObject(
     ),
   );
   await credentials.settle(written.credentials);
-  return { booking: written.booking, object: objectRow };
+  // A booking that waits for its online payment: the guest is sent the payment page ("pay here").
+  // Not for one the caller confirms at once (the desk): its confirmation follows in this transaction.
+  const notified =
+    command.status !== 'CONFIRMED' &&
+    options.payOnline !== false &&
+    (await messagingOn(trx, deps, tenantId)) &&
+    (await awaitsOnlinePayment(trx, deps, written.booking));
+  if (notified) await notifyGuest(trx, deps, 'payment_due', written.booking, FIRST_EVENT_SEQUENCE, object.name);
+  return { booking: written.booking, object: objectRow, notified };
 }
 
 /**
@@ -257,9 +302,24 @@ export type CancellationRefund = (
   policyRefund: number,
 ) => Promise<BookingRow>;
 
+/**
+ * The customer of a booking's guest, matched or made in the booking's transaction: customers'
+ * customerOfGuest (a port wired in src/app/deps.ts, so bookings need not depend on customers).
+ */
+export type BookingCustomer = (
+  trx: Executor,
+  tenantId: string,
+  guest: { name: string; email: string; phone: string | null },
+  at: Date,
+) => Promise<string | null>;
+
 export interface StatusChangeOptions {
   /** Why the system changed it (e.g. payment_expired); carried as data.reason by the event. */
   reason?: string;
+  /** Why staff or an integrator cancelled it (cancellationReasonOf): stored, and carried as data.cancellationReason. */
+  cancellationReason?: CancellationReason | null;
+  /** False: the guest is not sent this change's mail or SMS (a series created confirmed: one mail for the series). */
+  guestMessage?: boolean;
 }
 
 /** Moves a booking along the allowed transitions; returns the refund when it cancels. */
@@ -278,21 +338,21 @@ export async function updateBookingStatus(
   }
   const now = deps.now();
   const refundAmount = next === 'CANCELLED' ? await refundForCancellation(trx, tenantId, current, now) : null;
-  let booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now);
+  const cancellationReason = next === 'CANCELLED' ? (options.cancellationReason ?? null) : null;
+  let booking = await repo.updateBookingStatus(trx, tenantId, bookingId, next, refundAmount, now, cancellationReason);
   // Doors deciding offline learn the cancelled token's id with their next heartbeat.
   if (next === 'CANCELLED') await revokeCredentials(trx, deps, booking);
   const event = eventOfStatus(next);
   if (event) {
     const object = await catalog.findObject(trx, tenantId, booking.object_id);
-    const data = bookingEventData(booking, object?.name ?? '');
-    const { sequence } = await recordBookingEvent(
-      trx,
-      tenantId,
-      event as 'booking.confirmed',
-      booking.id,
-      options.reason ? { ...data, reason: options.reason } : data,
-    );
-    if (next === 'CONFIRMED' || (next === 'CANCELLED' && current.status === 'CONFIRMED')) {
+    const data = {
+      ...bookingEventData(booking, object?.name ?? ''),
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...(cancellationReason ? { cancellationReason } : {}),
+    };
+    const { sequence } = await recordBookingEvent(trx, tenantId, event as 'booking.confirmed', booking.id, data);
+    const told = next === 'CONFIRMED' || (next === 'CANCELLED' && current.status === 'CONFIRMED');
+    if (told && options.guestMessage !== false) {
       await notifyGuest(trx, deps, next === 'CONFIRMED' ? 'confirmed' : 'cancelled', booking, sequence, object?.name);
     }
   }
@@ -300,6 +360,27 @@ export async function updateBookingStatus(
   if (next === 'CANCELLED' && refundAmount !== null)
     booking = await deps.cancellationRefund(trx, deps, booking, refundAmount);
   return { booking, refundAmount };
+}
+
+/**
+ * Marks a CONFIRMED booking a no-show (after its start; noShowRefusal): sets noShowAt and emits
+ * booking.no_show. Nothing is revoked: the credentials end with the booking anyway.
+ */
+export async function markNoShow(
+  trx: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  bookingId: string,
+): Promise<BookingRow> {
+  const current = isUuid(bookingId) ? await repo.findBookingForUpdate(trx, tenantId, bookingId) : undefined;
+  if (!current) throw notFound('Booking', bookingId);
+  const now = deps.now();
+  const refusal = noShowRefusal(current, now);
+  if (refusal) throw conflict(refusal.code, refusal.message);
+  const booking = await repo.setNoShow(trx, tenantId, bookingId, now);
+  const object = await catalog.findObject(trx, tenantId, booking.object_id);
+  await recordBookingEvent(trx, tenantId, 'booking.no_show', booking.id, bookingEventData(booking, object?.name ?? ''));
+  return booking;
 }
 
 export type { ListPlan, BookingViewColumn } from './bookings.repository.js';

@@ -41,6 +41,10 @@ export const BOOKINGS_CSV_HEADER = [
   'payment_status',
   'amount_paid',
   'amount_refunded',
+  'reference',
+  'no_show_at',
+  'cancellation_reason_code',
+  'cancellation_reason',
 ] as const;
 
 const CSV = 'text/csv';
@@ -72,6 +76,10 @@ function recordOf(b: BookingView, objects: Map<string, ObjectRow>, accommodation
     b.payment_status,
     decimal(b.amount_paid),
     decimal(b.amount_refunded),
+    b.reference,
+    b.no_show_at?.toISOString(),
+    b.cancellation_reason_code,
+    b.cancellation_reason,
   ]);
 }
 
@@ -115,7 +123,7 @@ const EXPORT_DOC: RouteDoc = {
   operationId: 'exportBookings',
   summary: 'Export the filtered bookings as CSV',
   description:
-    'Every booking matching the filters (those of GET /tenants/{tenantId}/bookings), by start time then id, as RFC 4180 CSV with a header row. Local times are in each accommodation’s zone (the time_zone column); amounts (total_price, refund_amount, amount_paid, amount_refunded) are decimals in the currency column’s unit; payment_status is UNPAID, PAID, PARTIALLY_REFUNDED or REFUNDED. Text starting with = + - @ (a spreadsheet formula) is prefixed with an apostrophe. Streamed: the rows are read a page at a time.',
+    'Every booking matching the filters (those of GET /tenants/{tenantId}/bookings), by start time then id, as RFC 4180 CSV with a header row. Local times are in each accommodation’s zone (the time_zone column); amounts (total_price, refund_amount, amount_paid, amount_refunded) are decimals in the currency column’s unit; payment_status is UNPAID, PAID, PARTIALLY_REFUNDED or REFUNDED; reference is the booking’s short reference (PRT-7KQ2M); no_show_at is when it was marked a no-show, cancellation_reason_code and cancellation_reason why it was cancelled (docs/bookings.md). Text starting with = + - @ (a spreadsheet formula) is prefixed with an apostrophe. Streamed: the rows are read a page at a time.',
   tags: ['bookings'],
   params: {
     type: 'object',

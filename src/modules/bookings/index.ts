@@ -18,16 +18,21 @@ export {
   type BookingFastPaths,
 } from './fast-paths/index.js';
 export { paymentUrl, bookingIdOfPaymentToken } from './payment.js';
+export { manageToken, manageUrl, bookingIdOfManageToken, isManageToken } from './manage-link.js';
 export { foldBookingCounts } from './bookings.repository.js';
-export { recordBookingEvent } from './booking-events.js';
+export { recordBookingEvent, notifyGuest } from './booking-events.js';
+export { guestFactsReader, awaitsOnlinePayment } from './guest-messages.js';
+export { referenceOfSearch, REFERENCE_ALPHABET } from './reference.js';
 export { localRange } from './local-range.js';
+export { bookingTexts } from './guest.texts.js';
 export { registerPricePreviewRoute, PRICE_PREVIEW_PATH } from './price-preview.route.js';
+export { previewPrice } from './price-preview.js';
 export * from './bookings.service.js';
 export * from './bookings.commands.js';
 export { rescheduleBooking, updateKind, type PreviousSlot, type UpdateBookingInput } from './reschedule.js';
 export { updateBookingGuest, type GuestChanges } from './guest.js';
 export { registerBookingsExport, BOOKINGS_EXPORT_PATH, BOOKINGS_CSV_HEADER } from './export.route.js';
-export type { CancellationRefund, StatusChangeOptions } from './bookings.service.js';
+export type { BookingCustomer, CancellationRefund, StatusChangeOptions } from './bookings.service.js';
 
 declare module '../../kernel/deps.js' {
   interface Collaborators {
@@ -36,6 +41,8 @@ declare module '../../kernel/deps.js' {
      * (wired in src/app/deps.ts), so bookings need not depend on payments.
      */
     cancellationRefund: import('./bookings.service.js').CancellationRefund;
+    /** The port through which a new booking gets its customer: customers' customerOfGuest (src/app/deps.ts). */
+    bookingCustomer: import('./bookings.service.js').BookingCustomer;
   }
 }
 

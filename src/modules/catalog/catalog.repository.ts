@@ -409,3 +409,28 @@ export async function doorObjectsByDoorIds(
     .orderBy('object_id')
     .execute();
 }
+
+/** Sets `published` on the tenant's objects among `ids` that differ; returns the rows it changed. */
+export async function setObjectsPublished(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+  published: boolean,
+  now: Date,
+): Promise<ObjectRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .updateTable('objects')
+    .set({ published, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .where('published', '<>', published)
+    .returningAll()
+    .execute();
+}
+
+/** The tenant's objects among `ids` (any order). */
+export async function findObjects(db: Executor, tenantId: string, ids: readonly string[]): Promise<ObjectRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('objects').selectAll().where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+}

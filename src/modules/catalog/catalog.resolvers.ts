@@ -36,6 +36,9 @@ export const catalogResolvers: Resolvers = {
       return catalog.objectPage(ctx.db, tenantId, parseListObjects(a));
     },
     bookableObject: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal), a.id),
+    objectDetails: async (_, a, ctx) => ({
+      object: await catalog.getObject(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
+    }),
     openingHours: (_, a, ctx) => catalog.getOpeningHours(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
     bookingRules: (_, a, ctx) => catalog.getBookingRules(ctx.db, tenantOf(ctx.principal, a.tenantId), a.objectId),
     doors: (_, a, ctx) => catalog.listDoors(ctx.db, tenantOf(ctx.principal, a.tenantId)),

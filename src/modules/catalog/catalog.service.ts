@@ -334,3 +334,26 @@ export async function deleteDoor(db: Executor, tenantId: string, id: string): Pr
   await getDoor(db, tenantId, id);
   return repo.deleteDoor(db, tenantId, id);
 }
+
+/**
+ * Publishes (or withdraws) the tenant's objects `ids` on its booking page (docs/booking-page.md).
+ * Every id must be one of the tenant's objects (else 404 naming the first that is not, and nothing
+ * changes). Returns every named object as it now is, and those whose flag changed (to audit).
+ */
+export async function setObjectsPublished(
+  trx: Executor,
+  tenantId: string,
+  ids: readonly string[],
+  published: boolean,
+  now: Date,
+): Promise<{ objects: ObjectRow[]; changed: ObjectRow[] }> {
+  const unique = [...new Set(ids)];
+  const bad = unique.find((id) => !isUuid(id));
+  if (bad !== undefined) throw notFound('Object', bad);
+  const found = await repo.findObjects(trx, tenantId, unique);
+  const missing = unique.find((id) => !found.some((o) => o.id === id));
+  if (missing !== undefined) throw notFound('Object', missing);
+  const changed = await repo.setObjectsPublished(trx, tenantId, unique, published, now);
+  const byId = new Map([...found, ...changed].map((o) => [o.id, o]));
+  return { objects: unique.flatMap((id) => byId.get(id) ?? []), changed };
+}

@@ -201,3 +201,40 @@ export async function listCommands(
     .limit(limit)
     .execute();
 }
+
+/**
+ * Puts commands a channel claimed but could not write (the connection had gone) back to pending,
+ * so the next heartbeat or poll hands them out; those reported or expired meanwhile stay as they are.
+ */
+export async function releaseCommands(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('device_commands')
+    .set({ status: 'pending', delivered_at: null })
+    .where('tenant_id', '=', tenantId)
+    .where('device_id', '=', deviceId)
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'delivered')
+    .where('expires_at', '>', now)
+    .execute();
+}
+
+/** One command of the tenant's device, or undefined. */
+export function findCommand(
+  db: Executor,
+  where: { tenantId: string; deviceId: string; id: string },
+): Promise<DeviceCommandRow | undefined> {
+  return db
+    .selectFrom('device_commands')
+    .selectAll()
+    .where('tenant_id', '=', where.tenantId)
+    .where('device_id', '=', where.deviceId)
+    .where('id', '=', where.id)
+    .executeTakeFirst();
+}

@@ -49,6 +49,24 @@ export async function listCommands(
   return repo.listCommands(db, tenantId, deviceId, limit);
 }
 
+/**
+ * One command of the tenant's device; an unknown device or command, another tenant's, or a command
+ * of another device is NOT_FOUND.
+ */
+export async function getCommand(
+  db: Executor,
+  tenantId: string,
+  deviceId: string,
+  commandId: string,
+): Promise<DeviceCommandRow> {
+  const command =
+    isUuid(deviceId) && isUuid(commandId)
+      ? await repo.findCommand(db, { tenantId, deviceId, id: commandId })
+      : undefined;
+  if (!command) throw notFound('DeviceCommand', commandId);
+  return command;
+}
+
 /** Hands out the device's pending commands (they become delivered); expired ones never are. */
 export function claimCommands(
   db: Executor,
@@ -65,8 +83,28 @@ export interface CommandReport {
   error?: string;
 }
 
+/** The data of device.command.executed / device.command.failed (docs/webhooks.md#device-commands). */
+export function commandEventData(command: DeviceCommandRow): Record<string, unknown> {
+  return {
+    device: { id: command.device_id },
+    command: {
+      id: command.id,
+      type: command.type,
+      doorId: command.door_id,
+      payload: command.payload,
+      status: command.status,
+      result: command.result ?? null,
+      error: command.error ?? null,
+      createdAt: command.created_at.toISOString(),
+      deliveredAt: command.delivered_at?.toISOString() ?? null,
+      completedAt: command.completed_at?.toISOString() ?? null,
+    },
+  };
+}
+
 /**
- * Records what the device did with a command. Repeating the same report is harmless (200 with the
+ * Records what the device did with a command, with its device.command.executed or
+ * device.command.failed event: call it in a transaction, so the report and its event exist together. Repeating the same report is harmless (200 with the
  * command); a different report after the first is a conflict, as is a report for an expired one.
  */
 export async function reportCommand(
@@ -81,7 +119,16 @@ export async function reportCommand(
   const normalized = { status: report.status, result: report.result, error: report.error ?? null };
   const where = { tenantId, deviceId, id: commandId };
   const updated = await repo.completeCommand(db, { ...where, now: deps.now() }, normalized);
-  if (updated) return updated;
+  if (updated) {
+    // The first report only: a repeated one changes nothing and tells nobody again.
+    await deps.deviceEvents(
+      db,
+      tenantId,
+      updated.status === 'executed' ? 'device.command.executed' : 'device.command.failed',
+      commandEventData(updated),
+    );
+    return updated;
+  }
   const current = await repo.findCommandWithReport(db, where, normalized);
   if (!current) throw notFound('Command', commandId);
   const { same_report: same, ...command } = current;

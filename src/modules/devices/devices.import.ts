@@ -1,6 +1,7 @@
 import { parseRegisterDevice } from './devices.commands.js';
 import { atPath, keyedItems, resolveKey, type ImportContext } from '../../kernel/import-helpers.js';
 import { invalidField } from '../../kernel/errors.js';
+import { auditImported } from '../audit/index.js';
 import { registerDevice } from './devices.service.js';
 
 const DEVICE_FIELDS = ['key', 'name', 'doors'];
@@ -22,5 +23,6 @@ export async function importDevices(ctx: ImportContext, value: unknown): Promise
       registerDevice(ctx.trx, ctx.deps, ctx.tenantId, parseRegisterDevice({ name: item.name, doorIds })),
     );
     ctx.result.devices[key] = { deviceId: device.id, activationCode };
+    await auditImported(ctx, 'device.registered', { type: 'device', id: device.id }, { name: device.name, doorIds });
   }
 }

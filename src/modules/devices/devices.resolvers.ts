@@ -7,11 +7,12 @@ import { parseCreateDeviceCommand, parseRegisterDevice, parseSetDeviceDoors } fr
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
 import { auditRequest } from '../audit/index.js';
+import { announceDeviceCommands, announceDeviceRevoked } from './command-channel.js';
 
 export const deviceResolvers: Resolvers = {
   Query: {
     devices: (_, a, ctx) => devices.listDevices(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal), a.id),
+    device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     deviceCommands: (_, a, ctx) =>
       commands.listCommands(
         ctx.db,
@@ -19,6 +20,8 @@ export const deviceResolvers: Resolvers = {
         a.deviceId,
         pageSizeOf(PAGE_SIZES.deviceCommands, a.first),
       ),
+    deviceCommand: (_, a, ctx) =>
+      commands.getCommand(ctx.db, tenantOf(ctx.principal, a.tenantId), a.deviceId, a.commandId),
   },
   Mutation: {
     registerDevice: (_, a, ctx) => {
@@ -55,7 +58,7 @@ export const deviceResolvers: Resolvers = {
     },
     revokeDevice: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, async (trx) => {
+      const revoked = inTransaction(ctx, async (trx) => {
         const wasRevoked = (await devices.getDevice(trx, tenantId, a.id)).revoked_at !== null;
         const device = await devices.revokeDevice(trx, ctx.deps, tenantId, a.id);
         if (!wasRevoked)
@@ -69,11 +72,13 @@ export const deviceResolvers: Resolvers = {
           );
         return device;
       });
+      // Committed: the device's channel (on whichever process holds it) closes now.
+      return revoked.then((device) => (announceDeviceRevoked(ctx.deps.live, tenantId, device.id), device));
     },
     createDeviceCommand: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const command = parseCreateDeviceCommand(a);
-      return {
+      const queued = {
         command: await inTransaction(ctx, async (trx) => {
           const created = await commands.createCommand(trx, ctx.deps, tenantId, a.deviceId, command);
           await auditRequest(
@@ -87,6 +92,9 @@ export const deviceResolvers: Resolvers = {
           return created;
         }),
       };
+      // Committed: a device holding its command channel gets the command now, not at its next heartbeat.
+      announceDeviceCommands(ctx.deps.live, tenantId, queued.command.device_id);
+      return queued;
     },
   },
   Device: {

@@ -8,6 +8,8 @@ import { activateDevice, deviceConfig, heartbeat, isUnknownActivationCode } from
 import { commandView } from './devices.rules.js';
 import { parseActivateDevice } from './devices.commands.js';
 import { problemResponse } from '../../kernel/problem-schema.js';
+import type { RouteDoc } from '../../kernel/route-doc.js';
+import { openDeviceChannels } from './command-channel.js';
 import {
   AccessCheckBody,
   AccessCheckResult,
@@ -26,6 +28,28 @@ import {
 } from './devices.schemas.js';
 
 export const DEVICES_BASE = '/api/devices';
+
+const CHANNEL_DOC: RouteDoc = {
+  operationId: 'deviceCommandChannel',
+  summary: 'Hold the command channel: commands arrive as Server-Sent Events as soon as they are queued',
+  description:
+    'One long-lived `text/event-stream` response per device (docs/devices.md, "The command channel"). Events: `ready` ({channel_id, device_id, ping_interval_seconds}) first, `command` (a device command, as in pending_commands) for each command the moment it is queued, and `closed` ({reason: replaced | revoked | shutdown}) before the server ends it. An idle channel gets a `: ping` comment every ping_interval_seconds. A second channel of the device (on any process) replaces the first. A command sent here is not handed out again by a heartbeat or poll; report its result with PATCH …/commands/{commandId} as ever. Heartbeats stay required (telemetry, presence, revoked tokens) and remain the fallback.',
+  tags: ['devices'],
+  params: {
+    type: 'object',
+    properties: { deviceId: { type: 'string', format: 'uuid', description: 'The device the key belongs to.' } },
+    required: ['deviceId'],
+  },
+  responses: {
+    200: {
+      description: 'The event stream; it stays open until the device disconnects or the server closes it.',
+      contentType: 'text/event-stream',
+      schema: { type: 'string', description: 'Server-Sent Events: ready, command, closed; `: ping` comments.' },
+      example:
+        'event: ready\ndata: {"channel_id":"…","device_id":"…","ping_interval_seconds":25}\n\nevent: command\ndata: {"id":"…","type":"unlock","payload":{"gpio_pin":17,"duration_seconds":5},"status":"delivered","expires_at":"…","created_at":"…"}\n\n',
+    },
+  },
+};
 
 type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
 
@@ -56,6 +80,18 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
   const { activationCodes } = deps.limits;
   const device = { auth: 'device' as const };
   const tags = ['devices'];
+  const channels = openDeviceChannels(db, deps);
+  // Open channels would hold the server's close until the doors hang up: they end first (the doors reconnect elsewhere).
+  app.addHook('preClose', (done) => {
+    channels.stop();
+    done();
+  });
+
+  app.get<{ Params: { deviceId: string } }>(
+    `${DEVICES_BASE}/:deviceId/channel`,
+    { config: { ...device, openapi: CHANNEL_DOC }, onRequest: ownDeviceOnly },
+    async (req, reply) => channels.open(req, reply, deviceOf(req)),
+  );
 
   app.post<{ Body: ActivateBody }>(
     `${DEVICES_BASE}/activate`,
@@ -160,7 +196,9 @@ export function registerDeviceRoutes(app: FastifyInstance, deps: AppDeps): void 
     },
     async (req) => {
       const caller = deviceOf(req);
-      const command = await reportCommand(db, deps, caller.tenantId, caller.deviceId, req.params.commandId, req.body);
+      const command = await db
+        .transaction()
+        .execute((trx) => reportCommand(trx, deps, caller.tenantId, caller.deviceId, req.params.commandId, req.body));
       return { command: commandView(command) };
     },
   );

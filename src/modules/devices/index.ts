@@ -21,6 +21,13 @@ export {
   type DevicePresenceEventType,
 } from './presence.js';
 export * from './devices.commands.js';
+export {
+  announceDeviceCommands,
+  announceDeviceRevoked,
+  deviceChannelsOf,
+  CHANNEL_RECHECK_SECONDS,
+  type ChannelCloseReason,
+} from './command-channel.js';
 export { COMMAND_PAYLOADS, COMMAND_TYPES, type CommandType } from './devices.rules.js';
 
 declare module '../../kernel/deps.js' {

@@ -15,11 +15,16 @@ export const PRESENCE_EVENT_TYPES = ['device.offline', 'device.online'] as const
 
 export type DevicePresenceEventType = (typeof PRESENCE_EVENT_TYPES)[number];
 
+/** A command's result as the device reported it (docs/webhooks.md#device-commands). */
+export const COMMAND_EVENT_TYPES = ['device.command.executed', 'device.command.failed'] as const;
+
+export type DeviceCommandEventType = (typeof COMMAND_EVENT_TYPES)[number];
+
 /** Writes an event to the outbox in `db`'s transaction (webhooks' recordEvent, wired in src/kernel/deps.ts). */
 export type RecordDeviceEvent = (
   db: Executor,
   tenantId: string,
-  type: DevicePresenceEventType,
+  type: DevicePresenceEventType | DeviceCommandEventType,
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 

@@ -9,6 +9,8 @@ export { notificationResolvers } from './notifications.resolvers.js';
 export { createNotificationLoaders } from './notifications.loaders.js';
 export {
   queueBookingNotifications,
+  queueSeriesNotification,
+  type SeriesCreatedInput,
   getNotificationSettings,
   updateNotificationSettings,
   resendNotification,
@@ -20,7 +22,10 @@ export { parseUpdateNotificationSettings, type UpdateNotificationSettings } from
 export { NotificationSender, type NotificationSenderOptions, type SenderSummary } from './sender.js';
 export { createMailer, SMTP_TIMEOUT_MS, type Mailer, type OutgoingMail } from './mailer.js';
 export { createSmsClient, SMS_TIMEOUT_MS, type SmsClient } from './sms.js';
-export { bookingUid } from './calendar.js';
+export { bookingUid, bookingCalendar, type CalendarInput } from './calendar.js';
+export { domainOf } from './sender.js';
+export type { GuestFacts, GuestFactsOf } from './guest-facts.js';
+export { smsSegments } from './notification.rules.js';
 export { MAX_NOTIFICATION_ATTEMPTS, NOTIFICATION_RETRY_DELAYS_MS, reminderDueAt } from './notification.rules.js';
 export { sendTestEmail } from './test-email.js';
 
@@ -32,6 +37,11 @@ declare module '../../kernel/deps.js' {
     mailer: Mailer | null;
     /** The SMS provider's client (SMS_ACCOUNT_SID); null when SMS is off. */
     smsClient: SmsClient | null;
+    /**
+     * What a guest message needs of its booking when it is sent (reference, language, manage and
+     * payment links, VAT rate): the bookings module's guestFactsReader, wired in src/app/deps.ts.
+     */
+    guestFacts: import('./guest-facts.js').GuestFactsOf;
   }
 }
 
@@ -46,8 +56,8 @@ export const notificationsModule = defineModule({
     {
       name: 'notification sender',
       start: (deps) => {
-        // Beside the webhook dispatcher, only where email or SMS is configured.
-        if (!deps.mailer && !deps.smsClient) return { stop: () => undefined };
+        // Beside the webhook dispatcher: the environment's SMTP and SMS, and venues' own set in the
+        // dashboard (resolved per notification's tenant at send time).
         const sender = new NotificationSender({ deps });
         sender.start();
         return { stop: () => sender.stop() };

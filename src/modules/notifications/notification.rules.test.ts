@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  e164,
   escapeHtml,
   hasControlCharacters,
   headerSafe,
@@ -55,20 +54,6 @@ describe('nextNotificationAttempt', () => {
   it('gives up after the last attempt', () => {
     expect(MAX_NOTIFICATION_ATTEMPTS).toBe(6);
     expect(nextNotificationAttempt(6, now)).toBeNull();
-  });
-});
-
-describe('e164', () => {
-  it.each([
-    ['+49 30 1234567', '+49301234567'],
-    ['+49 (30) 1234-567', '+49301234567'],
-    ['+1.555.000.1111', '+15550001111'],
-    ['030 1234567', undefined],
-    ['+0 30 1234567', undefined],
-    ['+49 30 1', undefined],
-    ['+4930123456789012', undefined],
-  ])('%s → %s', (input, expected) => {
-    expect(e164(input)).toBe(expected);
   });
 });
 

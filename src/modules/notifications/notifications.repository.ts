@@ -72,11 +72,12 @@ export async function insertNotifications(db: Executor, rows: NewNotification[])
     .execute();
 }
 
-/** Ends a booking's reminders not yet sent (the booking moved or was cancelled). */
-export async function cancelPendingReminders(
+/** Ends a booking's messages of `kind` not sent yet: reminders when it moved or was cancelled, a "pay here" once it is confirmed or cancelled. */
+export async function cancelPending(
   db: Executor,
   tenantId: string,
   bookingId: string,
+  kind: 'reminder' | 'payment_due',
   now: Date,
 ): Promise<void> {
   await db
@@ -89,7 +90,7 @@ export async function cancelPendingReminders(
     })
     .where('tenant_id', '=', tenantId)
     .where('booking_id', '=', bookingId)
-    .where('kind', '=', 'reminder')
+    .where('kind', '=', kind)
     .where('status', '=', 'pending')
     .where('created_at', '<=', now)
     .execute();
@@ -180,14 +181,14 @@ export const UNKNOWN_OUTCOME_ERROR =
  * mid-send) become 'unknown': never sent again on their own, shown to staff, resendable by hand.
  * Returns how many.
  */
-export async function sweepUnknownSends(db: Executor, now: Date): Promise<number> {
-  const result = await db
+export async function sweepUnknownSends(db: Executor, now: Date): Promise<{ channel: NotificationRow['channel'] }[]> {
+  return db
     .updateTable('notifications')
     .set({ status: 'unknown', next_attempt_at: null, last_error: UNKNOWN_OUTCOME_ERROR, sent_at: null })
     .where('status', '=', 'sending')
     .where('next_attempt_at', '<=', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning('channel')
+    .execute();
 }
 
 /** The notifications of bookings the caller already read under its tenant, oldest first (email before SMS). */

@@ -75,7 +75,7 @@ export const notificationResolvers: Resolvers = {
     sendTestNotificationEmail: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const { to } = parseSendTestEmail({ to: a.to });
-      if (!ctx.deps.mailer) return sendTestEmail(ctx.db, ctx.deps, tenantId, to);
+      if (!(await ctx.deps.providers.mailer(tenantId))) return sendTestEmail(ctx.db, ctx.deps, tenantId, to);
       await inTransaction(ctx, async (trx) => {
         // One at a time per tenant, so concurrent requests cannot all pass the count.
         await notifications.lockTenantForTestEmail(trx, tenantId);

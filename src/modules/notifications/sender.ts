@@ -5,10 +5,12 @@ import type { AppDeps } from '../../kernel/deps.js';
 import { getCredentials } from '../access/index.js';
 import * as repo from './notifications.repository.js';
 import { composeMail, composeSms, type GuestKey } from './message.js';
+import type { GuestFacts } from './guest-facts.js';
 import { MAX_NOTIFICATION_ATTEMPTS, nextNotificationAttempt } from './notification.rules.js';
 import { SMTP_TIMEOUT_MS, type Mailer } from './mailer.js';
 import { SMS_TIMEOUT_MS, type SmsClient } from './sms.js';
 import { detached, inSpan, SpanKind, SpanStatusCode, type Span } from '../../kernel/tracing.js';
+import { PollLoop } from '../../kernel/poll-loop.js';
 
 // The notification sender: claims due notifications (FOR UPDATE SKIP LOCKED, with a lease), sends
 // them, and records each outcome. It runs beside the webhook dispatcher, in the API process and in
@@ -16,6 +18,9 @@ import { detached, inSpan, SpanKind, SpanStatusCode, type Span } from '../../ker
 // as 'sending' (committed) before it leaves, so when its outcome cannot be recorded (the database
 // connection broke, the process died) it is never sent again on its own; the sweep makes it
 // 'unknown' for staff when the lease ends (docs/notifications.md, "Delivery").
+
+/** The kinds that carry the guest's key (QR code and door code): the booking is, or stays, confirmed. */
+const KEYED_KINDS: ReadonlySet<NotificationRow['kind']> = new Set(['confirmed', 'rescheduled', 'reminder']);
 
 export interface NotificationSenderOptions {
   deps: AppDeps;
@@ -39,28 +44,35 @@ export interface SenderSummary {
 export class NotificationSender {
   private readonly db: Kysely<DB>;
   private readonly log: Logger;
-  private readonly mailer: Mailer | null;
-  private readonly sms: SmsClient | null;
+  /** Set when a test (or the caller) gave one: it replaces every tenant's. */
+  private readonly mailer: Mailer | null | undefined;
+  private readonly sms: SmsClient | null | undefined;
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<unknown> | undefined;
-  private running = false;
+  private readonly loop: PollLoop;
 
   constructor(private readonly options: NotificationSenderOptions) {
     const { deps } = options;
     this.db = deps.database.db;
     this.log = deps.log;
-    this.mailer = options.mailer === undefined ? deps.mailer : options.mailer;
-    this.sms = options.sms === undefined ? deps.smsClient : options.sms;
+    this.mailer = options.mailer;
+    this.sms = options.sms;
     const timeoutMs =
       options.timeoutMs ?? Math.max(deps.env.mail?.timeoutMs ?? SMTP_TIMEOUT_MS, deps.env.sms ? SMS_TIMEOUT_MS : 0);
     // A send ends within three of its timeouts (connect, greeting, a reply); the margin is for recording it.
     this.leaseMs = 3 * timeoutMs + 10_000;
     this.concurrency = options.concurrency ?? 8;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.loop = new PollLoop({
+      // A pass claims and starts what is due; the sends run on while the next pass waits.
+      pass: () => this.startDue().then((started) => void Promise.allSettled(started)),
+      intervalMs: this.pollIntervalMs,
+      onError: (error) => this.log.error({ err: error }, 'notification sender pass failed'),
+      // Started by whoever starts it (a server, a test): the sends trace on their own.
+      schedule: detached,
+    });
   }
 
   private get now(): Date {
@@ -90,9 +102,14 @@ export class NotificationSender {
 
   private async sweep(now: Date): Promise<void> {
     try {
-      const unknown = await repo.sweepUnknownSends(this.db, now);
-      if (unknown > 0)
-        this.log.warn({ unknown }, 'notification sends whose outcome was never recorded are now UNKNOWN (not resent)');
+      const swept = await repo.sweepUnknownSends(this.db, now);
+      // Counted here, once per notification, when its outcome is given up on (the attempt itself could not record it).
+      for (const { channel } of swept) this.options.deps.metrics?.observeNotification(channel, 'unknown');
+      if (swept.length > 0)
+        this.log.warn(
+          { unknown: swept.length },
+          'notification sends whose outcome was never recorded are now UNKNOWN (not resent)',
+        );
     } catch (error) {
       this.log.error({ err: error }, 'sweeping unrecorded notification sends failed');
     }
@@ -176,26 +193,48 @@ export class NotificationSender {
     return { qrToken: credentials.qrCode.token, smsCode: credentials.sms.code };
   }
 
+  /** The booking's reference, language and links as they are now (a raised link version is never mailed). */
+  private async factsOf(row: NotificationRow): Promise<GuestFacts> {
+    if (!row.booking_id) throw new Error('the notification has no booking');
+    const facts = await this.options.deps.guestFacts(this.db, row.tenant_id, row.booking_id);
+    if (!facts) throw new Error('the booking of the notification was not found');
+    return facts;
+  }
+
+  /** A series mail's occurrences' references and manage links as they are now (one that is gone is left out). */
+  private async occurrencesOf(row: NotificationRow): Promise<Record<string, { reference: string; manageUrl: string }>> {
+    const out: Record<string, { reference: string; manageUrl: string }> = {};
+    for (const { bookingId } of row.data.series?.booked ?? []) {
+      const facts = await this.options.deps.guestFacts(this.db, row.tenant_id, bookingId);
+      if (facts) out[bookingId] = { reference: facts.reference, manageUrl: facts.manageUrl };
+    }
+    return out;
+  }
+
   /**
-   * Everything a send needs before it talks to the peer (the guest's key, the settings, the mail):
-   * a failure here sent nothing, so it is retried. Returns the send itself.
+   * Everything a send needs before it talks to the peer (the guest's key, the booking's links, the
+   * settings, the mail): a failure here sent nothing, so it is retried. Returns the send itself.
    */
   private async prepare(row: NotificationRow): Promise<() => Promise<void>> {
+    const keyed = KEYED_KINDS.has(row.kind);
     if (row.channel === 'sms') {
-      const sms = this.sms;
-      if (!sms) throw new Error('SMS is not configured on this installation (SMS_ACCOUNT_SID)');
-      const body = composeSms(row.kind, row.data, await this.keyOf(row));
+      // The environment's SMS sender, else the venue's own (dashboard), resolved now: no restart.
+      const sms = this.sms !== undefined ? this.sms : await this.options.deps.providers.sms(row.tenant_id);
+      if (!sms) throw new Error('SMS is not configured on this installation (SMS_ACCOUNT_SID) nor for the venue');
+      const body = composeSms(row.kind, row.data, await this.factsOf(row), keyed ? await this.keyOf(row) : undefined);
       return () => sms.send(row.recipient, body);
     }
-    const mailer = this.mailer;
-    if (!mailer) throw new Error('email is not configured on this installation (SMTP_URL)');
+    const mailer = this.mailer !== undefined ? this.mailer : await this.options.deps.providers.mailer(row.tenant_id);
+    if (!mailer) throw new Error('email is not configured on this installation (SMTP_URL) nor for the venue');
     const settings = await repo.findSettings(this.db, row.tenant_id);
     const domain = domainOf(mailer.from);
     const mail = await composeMail({
       kind: row.kind,
       data: row.data,
       sequence: row.sequence,
-      key: row.kind === 'cancelled' ? undefined : await this.keyOf(row),
+      key: keyed ? await this.keyOf(row) : undefined,
+      facts: await this.factsOf(row),
+      ...(row.kind === 'series_confirmed' ? { occurrences: await this.occurrencesOf(row) } : {}),
       recipient: row.recipient,
       fromAddress: mailer.from,
       stamp: row.created_at,
@@ -235,25 +274,12 @@ export class NotificationSender {
 
   /** Polls in the background until stop(). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = async () => {
-      if (!this.running) return;
-      this.ticking = this.startDue()
-        .then((started) => void Promise.allSettled(started))
-        .catch((error: unknown) => this.log.error({ err: error }, 'notification sender pass failed'));
-      await this.ticking;
-      if (this.running) this.timer = setTimeout(loop, this.pollIntervalMs);
-    };
-    // Started by whoever starts it (a server, a test): the sends trace on their own.
-    this.timer = detached(() => setTimeout(loop, 0));
+    this.loop.start();
   }
 
   /** Stops polling and waits for the sends in flight, so their outcomes are recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 }

@@ -14,13 +14,19 @@ export async function sendTestEmail(
   tenantId: string,
   to: string,
 ): Promise<{ success: boolean; error: string | null }> {
-  if (!deps.mailer)
-    return { success: false, error: 'Email is not configured on this installation: set SMTP_URL and MAIL_FROM' };
+  // The environment's SMTP, else the venue's own set in the dashboard.
+  const mailer = await deps.providers.mailer(tenantId);
+  if (!mailer)
+    return {
+      success: false,
+      error:
+        'Email is not configured: set SMTP_URL and MAIL_FROM on the server, or the venue’s SMTP settings (Admin → Notifications)',
+    };
   const settings = await repo.findSettings(db, tenantId);
   const name = settings?.sender_name ?? 'Portier';
   const text = `This is a test mail from ${name}. Guests get their booking confirmations, QR codes and calendar invitations from this sender.`;
   try {
-    await deps.mailer.send({
+    await mailer.send({
       to,
       fromName: name,
       replyTo: settings?.reply_to ?? null,
@@ -28,7 +34,7 @@ export async function sendTestEmail(
       text,
       html: `<!doctype html><html lang="en"><body><p>${escapeHtml(text)}</p></body></html>`,
       attachments: [],
-      messageId: `<test-${deps.now().getTime()}-${Math.random().toString(36).slice(2)}@${domainOf(deps.mailer.from)}>`,
+      messageId: `<test-${deps.now().getTime()}-${Math.random().toString(36).slice(2)}@${domainOf(mailer.from)}>`,
     });
     return { success: true, error: null };
   } catch (error) {

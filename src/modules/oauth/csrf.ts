@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSecret } from '../../kernel/crypto.js';
 import { randomToken } from '../../kernel/crypto.js';
@@ -49,7 +48,5 @@ export function csrfValid(
   if (origin !== undefined && origin !== new URL(publicUrl).origin) return false;
   const value = readCookie(req, CSRF_COOKIE);
   if (!value || typeof presented !== 'string') return false;
-  const expected = Buffer.from(secret.derive('oauth-interaction-csrf', `${value}:${uid}`));
-  const given = Buffer.from(presented);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return secret.derivedMatches('oauth-interaction-csrf', `${value}:${uid}`, presented);
 }

@@ -7,8 +7,9 @@ import type { ServerSecret } from '../../kernel/crypto.js';
 
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
+/** The cookie keys: oidc-provider signs with the first and accepts each (the second: before the HKDF keys). */
 export function cookieKeys(secret: ServerSecret): string[] {
-  return [secret.derive('oauth-cookie-keys', 'v1')];
+  return secret.derivedCandidates('oauth-cookie-keys', 'v1');
 }
 
 export function signingJwk(secret: ServerSecret): JsonWebKey {

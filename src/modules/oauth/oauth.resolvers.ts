@@ -5,6 +5,7 @@ import * as apps from './apps.service.js';
 import { parseCreateApp } from './apps.commands.js';
 import * as grants from './grants.service.js';
 import { auditRequest as audit } from '../audit/index.js';
+import { announceCredentialChange } from '../../kernel/live/index.js';
 
 export const oauthResolvers: Resolvers = {
   Query: {
@@ -55,6 +56,8 @@ export const oauthResolvers: Resolvers = {
         await apps.deleteApp(trx, tenantId, a.clientId);
         await audit(ctx, trx, tenantId, 'oauth_app.deleted', { type: 'oauthApp', id: a.clientId });
       });
+      // Its grants ended in every tenant that connected it.
+      announceCredentialChange(ctx.deps.live, '*');
       return true;
     },
     revokeConnectedApp: async (_, a, ctx) => {
@@ -63,6 +66,7 @@ export const oauthResolvers: Resolvers = {
         await grants.revokeConnectedApp(trx, tenantId, a.clientId);
         await audit(ctx, trx, tenantId, 'connected_app.revoked', { type: 'oauthApp', id: a.clientId });
       });
+      announceCredentialChange(ctx.deps.live, tenantId);
       return true;
     },
   },

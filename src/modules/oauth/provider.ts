@@ -2,6 +2,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { AppDeps } from '../../kernel/deps.js';
 import { SCOPES } from '../../kernel/auth/scopes.js';
 import { KyselyAdapter } from './store.js';
+import { announceCredentialChange } from '../../kernel/live/index.js';
 import { cookieKeys, signingJwk } from './keys.js';
 import { portierPolicy } from './policy.js';
 import { errorPage } from './views.js';
@@ -177,5 +178,9 @@ export function createProvider(deps: AppDeps): Provider {
       ctx.body = advertised(ctx.body as Record<string, unknown>);
   });
   provider.on('server_error', (_ctx, error) => deps.log.error({ err: error }, 'oauth server error'));
+  // RFC 7009 revocation (and a reused code's grant) ended a token: the streams it opened end in
+  // every process. The token names no tenant here: every tenant's open OAuth streams are re-checked.
+  provider.on('access_token.destroyed', () => announceCredentialChange(deps.live, '*'));
+  provider.on('grant.revoked', () => announceCredentialChange(deps.live, '*'));
   return provider;
 }

@@ -12,5 +12,8 @@ export const SCOPE_WORDS: Record<Scope, string> = {
   'webhooks:write': 'Create, change and delete webhooks',
   'devices:read': 'See your devices, their state and the access log',
   'devices:write': 'Register and manage devices, and unlock doors',
+  'customers:read': 'See your customers, their bookings, payments and notes, and export their data',
+  'customers:write': 'Change, merge and erase your customers',
+  booking_page: 'See your public booking page and published objects, and book them for guests',
   admin: 'Full control of your Portier account, including API keys, users and apps',
 };

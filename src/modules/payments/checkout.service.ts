@@ -31,11 +31,12 @@ export async function openPayment(
   links: { success: string; cancel: string },
 ): Promise<PaymentPage | undefined> {
   const db = deps.database.db;
-  const provider = deps.paymentProvider;
   const view = await repo.findPaymentView(db, bookingId);
   if (!view) return undefined;
   const state = paymentPageState(view);
   if (state !== 'payable') return { kind: 'page', state, view };
+  // The environment's provider, else the one of the tenant's stored Stripe keys (no restart).
+  const provider = await deps.providers.payment(view.tenant_id);
   if (!provider) return { kind: 'page', state: 'venue', view };
   const now = deps.now();
   const stored = await repo.latestCheckoutSession(db, view.id);
@@ -96,11 +97,13 @@ export async function afterCheckout(
 ): Promise<repo.PaymentView | undefined> {
   const db = deps.database.db;
   const view = await repo.findPaymentView(db, bookingId);
-  if (!view || view.payment_status !== 'UNPAID' || !sessionId || !deps.paymentProvider) return view;
+  if (!view || view.payment_status !== 'UNPAID' || !sessionId) return view;
+  const provider = await deps.providers.payment(view.tenant_id);
+  if (!provider) return view;
   const known = await repo.latestCheckoutSession(db, bookingId);
   if (!known || known.session_id !== sessionId) return view;
   try {
-    const session = await deps.paymentProvider.retrieveCheckout(sessionId);
+    const session = await provider.retrieveCheckout(sessionId);
     if (session.metadata.bookingId === bookingId)
       await db.transaction().execute((trx) => applyCheckoutSession(trx, deps, session, null));
   } catch (error) {
@@ -144,10 +147,11 @@ export async function sweepExpiredHolds(deps: AppDeps, now: Date): Promise<numbe
       { bookingId: candidate.id, tenantId: candidate.tenant_id },
       'unpaid booking cancelled: its hold ended (payment_expired)',
     );
-    if (!deps.paymentProvider) continue;
+    const provider = await deps.providers.payment(candidate.tenant_id);
+    if (!provider) continue;
     for (const session of await repo.openCheckoutSessions(db, candidate.id, now)) {
       try {
-        await deps.paymentProvider.expireCheckout(session.session_id);
+        await provider.expireCheckout(session.session_id);
       } catch (error) {
         deps.log.warn(
           { err: error, session: session.session_id },

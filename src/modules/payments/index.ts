@@ -11,10 +11,16 @@ export { registerPaymentPages } from './pay.route.js';
 export { registerStripeWebhook, STRIPE_WEBHOOK_PATH } from './stripe-webhook.route.js';
 export { refundCancelledBooking, applyCheckoutSession, markBookingPaid, paymentOf } from './payments.service.js';
 export { sweepExpiredHolds } from './checkout.service.js';
-export { RefundWorker, failedRefunds, MAX_REFUND_ATTEMPTS } from './refund-outbox.js';
+export { RefundWorker, MAX_REFUND_ATTEMPTS } from './refund-outbox.js';
+export { openPaymentIssues, type PaymentIssue } from './payment-issues.service.js';
 export { reconcilePayments, type ReconcileReport } from './reconcile.js';
 export { settingsOf, DEFAULT_SETTINGS, type TenantSettings } from './settings.service.js';
-export { createStripeProvider, type PaymentProvider, type CheckoutSession } from './stripe-provider.js';
+export {
+  createStripeProvider,
+  type PaymentProvider,
+  type CheckoutSession,
+  type StripeSettings,
+} from './stripe-provider.js';
 export { parseMarkBookingPaid, parseUpdateTenantSettings } from './payments.commands.js';
 
 declare module '../../kernel/deps.js' {
@@ -34,8 +40,8 @@ export const paymentsModule = defineModule({
     {
       name: 'refund worker',
       start: (deps) => {
-        // The refund outbox beside the webhook dispatcher, only where Stripe is configured.
-        if (!deps.paymentProvider) return { stop: () => undefined };
+        // The refund outbox beside the webhook dispatcher: refunds of the environment's Stripe
+        // account, and of venues' own Stripe keys set in the dashboard (docs/payments.md).
         const worker = new RefundWorker(deps);
         worker.start();
         return { stop: () => worker.stop() };

@@ -25,3 +25,16 @@ export const UpdateTenantSettings = Type.Object({
 export type UpdateTenantSettings = StaticDecode<typeof UpdateTenantSettings>;
 export const parseUpdateTenantSettings = (input: unknown): UpdateTenantSettings =>
   parseCommand(UpdateTenantSettings, input);
+
+export const RetryRefund = Type.Object({
+  bookingId: Id({ message: 'must be a booking id (uuid)' }),
+});
+export type RetryRefund = StaticDecode<typeof RetryRefund>;
+export const parseRetryRefund = (input: unknown): RetryRefund => parseCommand(RetryRefund, input);
+
+export const AcknowledgePaymentIssue = Type.Object({
+  id: Id({ message: 'must be a payment issue id (uuid, PaymentIssue.id)' }),
+});
+export type AcknowledgePaymentIssue = StaticDecode<typeof AcknowledgePaymentIssue>;
+export const parseAcknowledgePaymentIssue = (input: unknown): AcknowledgePaymentIssue =>
+  parseCommand(AcknowledgePaymentIssue, input);

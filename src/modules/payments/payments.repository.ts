@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
+import type { Locale } from '../../kernel/i18n.js';
 import type {
   BookingRow,
   BookingStatus,
@@ -15,6 +16,8 @@ import type {
 
 export interface PaymentView {
   id: string;
+  /** The short reference the guest gives at the venue (PRT-7KQ2M). */
+  reference: string;
   tenant_id: string;
   status: BookingStatus;
   payment_status: PaymentStatus;
@@ -29,6 +32,12 @@ export interface PaymentView {
   accommodation_name: string;
   accommodation_address: string;
   time_zone: string;
+  /** The manage link's version: the success page links to the guest's page (/b/{token}). */
+  guest_link_version: number;
+  /** The language the guest chose (en|de), null: none; the pages are in it unless ?lang says otherwise. */
+  guest_locale: Locale | null;
+  /** The venue's default language (its booking page settings), null without settings. */
+  default_locale: Locale | null;
 }
 
 /** What the payment page shows; looked up by id alone, because the page's token is the credential. */
@@ -39,8 +48,10 @@ export async function findPaymentView(db: Executor, id: string, lock = false): P
     .innerJoin('accommodations as a', (j) =>
       j.onRef('a.tenant_id', '=', 'o.tenant_id').onRef('a.id', '=', 'o.accommodation_id'),
     )
+    .leftJoin('booking_pages as p', 'p.tenant_id', 'b.tenant_id')
     .select([
       'b.id',
+      'b.reference',
       'b.tenant_id',
       'b.status',
       'b.payment_status',
@@ -55,6 +66,9 @@ export async function findPaymentView(db: Executor, id: string, lock = false): P
       'a.name as accommodation_name',
       'a.address as accommodation_address',
       'a.time_zone',
+      'b.guest_link_version',
+      'b.guest_locale',
+      'p.default_locale',
     ])
     .where('b.id', '=', id);
   if (lock) query = query.forUpdate('b');

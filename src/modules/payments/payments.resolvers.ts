@@ -1,8 +1,15 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
-import { inTransaction } from '../../kernel/graphql-helpers.js';
+import { inTransaction, nonNull } from '../../kernel/graphql-helpers.js';
 import { actorOf, auditRequest } from '../audit/index.js';
-import { parseMarkBookingPaid, parseUpdateTenantSettings } from './payments.commands.js';
+import {
+  parseAcknowledgePaymentIssue,
+  parseMarkBookingPaid,
+  parseRetryRefund,
+  parseUpdateTenantSettings,
+} from './payments.commands.js';
+import { acknowledgeIssue, openPaymentIssues, retryFailedRefund } from './payment-issues.service.js';
+import { lockBooking } from './payments.repository.js';
 import { markBookingPaid, paymentHistory } from './payments.service.js';
 import { settingsOf, updateSettings } from './settings.service.js';
 
@@ -10,6 +17,10 @@ export const paymentResolvers: Resolvers = {
   Query: {
     tenantSettings: (_, __, ctx) => settingsOf(ctx.db, tenantOf(ctx.principal)),
     paymentRecords: (_, a, ctx) => paymentHistory(ctx.db, tenantOf(ctx.principal), a.bookingId),
+    paymentIssues: (_, a, ctx) => openPaymentIssues(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    paymentIssueList: async (_, a, ctx) => ({
+      paymentIssues: await openPaymentIssues(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    }),
   },
   Mutation: {
     updateTenantSettings: (_, a, ctx) => {
@@ -44,6 +55,46 @@ export const paymentResolvers: Resolvers = {
           { amount: command.amount, note: command.note },
         );
         return booking;
+      });
+    },
+    retryRefund: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseRetryRefund(a);
+      return inTransaction(ctx, async (trx) => {
+        const intent = await retryFailedRefund(trx, tenantId, command.bookingId, ctx.deps.now());
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'refund.retried',
+          { type: 'booking', id: command.bookingId },
+          { refundIntent: intent.id, amount: intent.amount, currency: intent.currency },
+        );
+        return nonNull(await lockBooking(trx, tenantId, command.bookingId), 'booking');
+      });
+    },
+    acknowledgePaymentIssue: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseAcknowledgePaymentIssue(a);
+      return inTransaction(ctx, async (trx) => {
+        const actor = await actorOf(trx, ctx.principal);
+        const { issue, changed } = await acknowledgeIssue(trx, tenantId, command.id, actor.label, ctx.deps.now());
+        if (changed)
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'payment_issue.acknowledged',
+            { type: 'booking', id: issue.bookingId },
+            {
+              issue: issue.id,
+              kind: issue.kind,
+              amount: issue.amount,
+              currency: issue.currency,
+              reference: issue.reference,
+            },
+          );
+        return issue;
       });
     },
   },

@@ -4,12 +4,13 @@ import type { AppDeps } from '../../kernel/deps.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
 import { recordAudit } from '../audit/index.js';
-import { bookingEventData, recordBookingEvent, updateBookingStatus } from '../bookings/index.js';
+import { bookingEventData, notifyGuest, recordBookingEvent, updateBookingStatus } from '../bookings/index.js';
 import * as catalog from '../catalog/index.js';
 import * as repo from './payments.repository.js';
 import { paymentStatusOf, refundOnCancellation } from './payments.rules.js';
 import type { CheckoutSession } from './stripe-provider.js';
 import { settingsOf } from './settings.service.js';
+import { flagDiscrepancy } from './payment-issues.service.js';
 import type { MarkBookingPaid } from './payments.commands.js';
 
 // The rules that move money and the booking with it (docs/payments.md). Every change locks the
@@ -33,14 +34,15 @@ async function recordPaymentEvent(
   booking: BookingRow,
   type: 'booking.paid' | 'booking.refunded',
   extra: Record<string, unknown>,
-): Promise<void> {
+): Promise<{ sequence: number; objectName: string }> {
   const object = await catalog.findObject(trx, booking.tenant_id, booking.object_id);
   const payment = paymentOf(booking);
-  await recordBookingEvent(trx, booking.tenant_id, type, booking.id, {
+  const { sequence } = await recordBookingEvent(trx, booking.tenant_id, type, booking.id, {
     ...bookingEventData(booking, object?.name ?? ''),
     payment: { ...payment, paidAt: payment.paidAt?.toISOString() ?? null },
     ...extra,
   });
+  return { sequence, objectName: object?.name ?? '' };
 }
 
 /** Adds a payment to the booking's columns and emits booking.paid; confirms when the tenant wants that. */
@@ -66,7 +68,9 @@ async function addPayment(
     },
     now,
   );
-  await recordPaymentEvent(trx, updated, 'booking.paid', { amount });
+  const paid = await recordPaymentEvent(trx, updated, 'booking.paid', { amount });
+  // The guest's receipt (docs/notifications.md), queued with the payment: it exists iff the payment does.
+  await notifyGuest(trx, deps, 'receipt', updated, paid.sequence, paid.objectName, { amount });
   if (updated.status === 'PENDING' && (await settingsOf(trx, booking.tenant_id)).confirmOnPayment) {
     updated = (await updateBookingStatus(trx, deps, booking.tenant_id, booking.id, { status: 'CONFIRMED' })).booking;
   }
@@ -246,6 +250,20 @@ export async function applyCheckoutSession(
       },
       at: deps.now(),
     });
+    // The dashboard's notice (paymentIssues): once per session, however often Stripe sends it.
+    await flagDiscrepancy(
+      trx,
+      {
+        tenant_id: tenantId,
+        booking_id: bookingId,
+        kind: 'checkout_amount_mismatch',
+        reference: session.id,
+        amount: session.amountTotal,
+        currency: session.currency.toUpperCase(),
+        detail: `the paid session's amount (${session.amountTotal} in ${session.currency.toUpperCase()} cents) is not what the booking owes (${owed} in ${booking.currency} cents)`,
+      },
+      deps.now(),
+    );
     return 'amount_mismatch';
   }
   const entry = await repo.insertLedgerEntry(trx, {

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../kernel/deps.js';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
 import { isUuid } from '../../kernel/validation.js';
+import { flagDiscrepancy } from './payment-issues.service.js';
 import { applyCheckoutSession } from './payments.service.js';
 import { recordProviderRefund } from './refund-outbox.js';
 
@@ -9,12 +10,16 @@ import { recordProviderRefund } from './refund-outbox.js';
 // made (a refund worker killed after the call and before recording, a refund made in the Stripe
 // Dashboard with the booking's metadata), a paid Checkout Session whose webhook never came — with
 // the same code paths and unique keys as the webhook and the refund worker, so a repair is made
-// once. Every other difference is flagged: audit payment.discrepancy, a metric, a warning.
+// once. Every other difference is flagged: audit payment.discrepancy, a metric, a warning, and (when
+// the booking is known) a row of payment_discrepancies, the dashboard's notice (paymentIssues).
 
 export interface Discrepancy {
   kind: 'refund_not_at_provider' | 'refund_unknown_booking' | 'refund_not_recordable' | 'session_not_applied';
   bookingId: string | null;
   reference: string;
+  /** Cents the difference is about, in `currency`. */
+  amount: number;
+  currency: string;
   detail: string;
 }
 
@@ -43,15 +48,32 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
     report.discrepancies.push(d);
     deps.metrics?.observePaymentDiscrepancy(d.kind);
     deps.log.warn({ ...d, tenantId }, 'payment reconciliation: Portier and the provider differ');
-    if (tenantId && d.bookingId)
-      await recordAudit(db, {
-        tenantId,
-        actor: SYSTEM_ACTOR,
-        action: 'payment.discrepancy',
-        target: { type: 'booking', id: d.bookingId },
-        details: { kind: d.kind, reference: d.reference, detail: d.detail },
-        at: now,
+    if (tenantId && d.bookingId) {
+      const bookingId = d.bookingId;
+      await db.transaction().execute(async (trx) => {
+        await recordAudit(trx, {
+          tenantId,
+          actor: SYSTEM_ACTOR,
+          action: 'payment.discrepancy',
+          target: { type: 'booking', id: bookingId },
+          details: { kind: d.kind, reference: d.reference, detail: d.detail },
+          at: now,
+        });
+        await flagDiscrepancy(
+          trx,
+          {
+            tenant_id: tenantId,
+            booking_id: bookingId,
+            kind: d.kind,
+            reference: d.reference,
+            amount: d.amount,
+            currency: d.currency,
+            detail: d.detail,
+          },
+          now,
+        );
       });
+    }
   };
 
   // Refunds: the provider's against the ledger's.
@@ -59,7 +81,7 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
   report.checkedRefunds = refunds.length;
   const ledger = await db
     .selectFrom('payments')
-    .select(['tenant_id', 'booking_id', 'provider_reference', 'amount'])
+    .select(['tenant_id', 'booking_id', 'provider_reference', 'amount', 'currency'])
     .where('provider', '=', 'stripe')
     .where('kind', '=', 'refund')
     .where('created_at', '>=', since)
@@ -89,6 +111,8 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
         kind: 'refund_unknown_booking',
         bookingId: null,
         reference: refund.id,
+        amount: refund.amount,
+        currency: (refund.currency ?? '').toUpperCase(),
         detail: `a refund of ${refund.amount} at the provider names no booking Portier knows`,
       });
       continue;
@@ -100,6 +124,8 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
         kind: 'refund_not_recordable',
         bookingId,
         reference: refund.id,
+        amount: refund.amount,
+        currency,
         detail: `a refund of ${refund.amount} ${currency} at the provider; Portier holds ${room} ${booking.currency}`,
       });
       continue;
@@ -154,6 +180,8 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
         kind: 'refund_not_at_provider',
         bookingId: row.booking_id,
         reference: row.provider_reference,
+        amount: row.amount,
+        currency: row.currency,
         detail: `Portier recorded a refund of ${row.amount} that the provider does not list`,
       });
   }
@@ -178,11 +206,18 @@ export async function reconcilePayments(deps: AppDeps, days: number): Promise<Re
       report.repaired.push({ kind: 'payment_recorded', bookingId: bookingId ?? '', reference });
       deps.metrics?.observeRefund('repaired');
     } else if (outcome !== 'duplicate') {
-      // No audit entry here: the session's tenant may not exist (amount_mismatch is audited already).
-      await flag(null, {
+      // Audited and kept for the notice only when the session names a booking Portier knows (its
+      // tenant); an amount mismatch was flagged so by applyCheckoutSession already.
+      const known =
+        outcome !== 'amount_mismatch' && bookingId && isUuid(bookingId)
+          ? await db.selectFrom('bookings').select('tenant_id').where('id', '=', bookingId).executeTakeFirst()
+          : undefined;
+      await flag(known?.tenant_id ?? null, {
         kind: 'session_not_applied',
         bookingId,
         reference: session.id,
+        amount: session.amountTotal,
+        currency: session.currency.toUpperCase(),
         detail: `a paid session of ${session.amountTotal} ${session.currency} could not be applied: ${outcome}`,
       });
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
 import { PLANNED_EACH_TIME } from '../../kernel/db/prepared.js';
+import { PollLoop } from '../../kernel/poll-loop.js';
 import type { RefundIntentRow } from '../../kernel/db/types.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/index.js';
@@ -16,7 +17,7 @@ import { applyRefund } from './payments.service.js';
 // intent whose worker died mid-call is claimed again when the lease ends and retried with the same
 // idempotency key, so the provider makes one refund.
 
-/** Attempts before an intent is marked failed (flagged to staff: refundIssues, audit refund.failed). */
+/** Attempts before an intent is marked failed (flagged to staff: paymentIssues, audit refund.failed). */
 export const MAX_REFUND_ATTEMPTS = 6;
 /** A claim's lease: the SDK's deadline for its three tries and a margin to record the outcome. */
 export const refundLeaseMs = (deadlineMs = REFUND_DEADLINE_MS) => 3 * deadlineMs + 10_000;
@@ -78,8 +79,10 @@ async function attempt(deps: AppDeps, intent: RefundIntentRow, leaseUntil: Date)
   let error: unknown = null;
   // No transaction and no connection is held while the provider answers.
   try {
-    if (!deps.paymentProvider) throw new Error('the payment provider is not configured (STRIPE_SECRET_KEY)');
-    const refund = await deps.paymentProvider.refund({
+    const provider = await deps.providers.payment(intent.tenant_id);
+    if (!provider)
+      throw new Error('the payment provider is not configured (STRIPE_SECRET_KEY, or the venue’s own Stripe keys)');
+    const refund = await provider.refund({
       paymentIntent: intent.payment_reference,
       amount: intent.amount,
       bookingId: intent.booking_id,
@@ -164,9 +167,7 @@ export class RefundWorker {
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly inFlight = new Set<Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<unknown> | undefined;
-  private running = false;
+  private readonly loop: PollLoop;
 
   constructor(
     private readonly deps: AppDeps,
@@ -174,6 +175,12 @@ export class RefundWorker {
   ) {
     this.concurrency = options.concurrency ?? 32;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+    this.loop = new PollLoop({
+      // A pass claims and starts what is due; the refunds run on while the next pass waits.
+      pass: () => this.startDue().then((started) => void Promise.allSettled(started)),
+      intervalMs: this.pollIntervalMs,
+      onError: (error) => this.deps.log.error({ err: error }, 'refund worker pass failed'),
+    });
   }
 
   private async startDue(): Promise<Promise<RefundOutcome | null>[]> {
@@ -200,36 +207,12 @@ export class RefundWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const loop = async () => {
-      if (!this.running) return;
-      this.ticking = this.startDue()
-        .then((started) => void Promise.allSettled(started))
-        .catch((error: unknown) => this.deps.log.error({ err: error }, 'refund worker pass failed'));
-      await this.ticking;
-      if (this.running) this.timer = setTimeout(loop, this.pollIntervalMs);
-    };
-    this.timer = setTimeout(loop, 0);
+    this.loop.start();
   }
 
   /** Stops polling and waits for the refunds in flight, so their outcomes are recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
-}
-
-/** Refund intents that failed for good, newest first: what the dashboard flags. */
-export async function failedRefunds(db: Executor, tenantId: string): Promise<RefundIntentRow[]> {
-  return db
-    .selectFrom('refund_intents')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('status', '=', 'failed')
-    .orderBy('updated_at', 'desc')
-    .limit(100)
-    .execute();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTiers, refundFor } from './policy.js';
+import { applicableTier, checkTiers, refundFor } from './policy.js';
 
 const HOUR = 3_600_000;
 const standard = [
@@ -50,5 +50,17 @@ describe('checkTiers', () => {
     const { tiers, errors } = checkTiers(value);
     expect(tiers).toBeUndefined();
     expect(errors.map((e) => e.field)).toContain(field);
+  });
+});
+
+describe('applicableTier', () => {
+  it.each([
+    ['the largest tier the notice reaches', standard, 30 * HOUR, standard[1]],
+    ['exactly a tier', standard, 48 * HOUR, standard[0]],
+    ['a 0-hour tier until the start', standard, 1, standard[2]],
+    ['none after the start', standard, -1, undefined],
+    ['none under the shortest tier', [{ hoursBeforeStart: 24, refundPercent: 100 }], 23 * HOUR, undefined],
+  ])('%s', (_, tiers, notice, expected) => {
+    expect(applicableTier(tiers, notice)).toEqual(expected);
   });
 });

@@ -9,10 +9,11 @@ const MAX_TIERS = 20;
 const MAX_HOURS_BEFORE_START = 8760;
 
 /**
- * The refund for cancelling a booking of `totalPrice` with `noticeMs` to go before its start: the
- * tier with the largest hoursBeforeStart not exceeding the notice applies; no tier → nothing.
+ * The tier that applies to a cancellation with `noticeMs` to go before the start: the one with the
+ * largest hoursBeforeStart not exceeding the notice; none when the notice is shorter than every tier
+ * (or the booking has started).
  */
-export function refundFor(totalPrice: number, tiers: readonly CancellationTier[], noticeMs: number): number {
+export function applicableTier(tiers: readonly CancellationTier[], noticeMs: number): CancellationTier | undefined {
   let applicable: CancellationTier | undefined;
   for (const tier of tiers) {
     if (
@@ -22,6 +23,15 @@ export function refundFor(totalPrice: number, tiers: readonly CancellationTier[]
       applicable = tier;
     }
   }
+  return applicable;
+}
+
+/**
+ * The refund for cancelling a booking of `totalPrice` with `noticeMs` to go before its start: the
+ * applicable tier's percentage (applicableTier); no tier → nothing.
+ */
+export function refundFor(totalPrice: number, tiers: readonly CancellationTier[], noticeMs: number): number {
+  const applicable = applicableTier(tiers, noticeMs);
   return applicable ? roundDiv(BigInt(totalPrice) * BigInt(applicable.refundPercent), 100n) : 0;
 }
 

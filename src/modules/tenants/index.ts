@@ -5,7 +5,13 @@ import type { ApiKeyCache } from './api-key-cache.js';
 export { tenantResolvers } from './tenants.resolvers.js';
 export * from './tenants.service.js';
 export { ApiKeyCache, API_KEY_CACHE_CAPACITY, type CachedApiKey } from './api-key-cache.js';
-export { parseCreateApiKey, parseCreateTenant, type CreateApiKey, type CreateTenant } from './tenants.commands.js';
+export {
+  parseCreateApiKey,
+  parseCreatePublishableKey,
+  parseCreateTenant,
+  type CreateApiKey,
+  type CreateTenant,
+} from './tenants.commands.js';
 
 declare module '../../kernel/deps.js' {
   interface Collaborators {

@@ -19,6 +19,8 @@ export async function insertApiKey(
     key_prefix: string;
     scopes: string[];
     rate_limit_per_minute: number | null;
+    kind?: 'secret' | 'publishable';
+    publishable_key?: string | null;
   },
 ): Promise<ApiKeyRow> {
   return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
@@ -52,6 +54,33 @@ export async function findApiKey(db: Executor, tenantId: string, id: string): Pr
     .executeTakeFirst();
 }
 
+/** The key, locked until the transaction ends (a change reads what it changes from). */
+export async function lockApiKey(db: Executor, tenantId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateApiKey(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  values: { name?: string; scopes?: string[] },
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function listApiKeys(db: Executor, tenantId: string): Promise<ApiKeyRow[]> {
   return db
     .selectFrom('api_keys')
@@ -69,5 +98,17 @@ export async function revokeApiKey(db: Executor, tenantId: string, id: string): 
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .returningAll()
+    .executeTakeFirst();
+}
+
+/** The tenant's working publishable key, locked (a rotation revokes it), or undefined. */
+export async function findActivePublishableKey(db: Executor, tenantId: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', 'publishable')
+    .where('revoked_at', 'is', null)
+    .forUpdate()
     .executeTakeFirst();
 }

@@ -1,9 +1,11 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
 import * as tenants from './tenants.service.js';
-import { parseCreateApiKey } from './tenants.commands.js';
+import { parseCreateApiKey, parseCreatePublishableKey, parseUpdateApiKey } from './tenants.commands.js';
+import { apiKeyChanges } from './api-key-changes.js';
 import { inTransaction } from '../../kernel/graphql-helpers.js';
 import { auditRequest } from '../audit/index.js';
+import { announceCredentialChange } from '../../kernel/live/index.js';
 
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -32,6 +34,35 @@ export const tenantResolvers: Resolvers = {
         return { apiKeyInfo: key, apiKey: created.apiKey };
       });
     },
+    createPublishableKey: async (_, args, ctx) => {
+      const tenantId = tenantOf(ctx.principal, args.tenantId);
+      const { rateLimitPerMinute } = parseCreatePublishableKey({ rateLimitPerMinute: args.rateLimitPerMinute });
+      const created = await inTransaction(ctx, async (trx) => {
+        const made = await tenants.createPublishableKey(trx, tenantId, rateLimitPerMinute ?? null);
+        const { key, replaced } = made;
+        if (replaced)
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'api_key.revoked',
+            { type: 'apiKey', id: replaced.id },
+            { name: replaced.name, prefix: replaced.key_prefix, kind: 'publishable', replacedBy: key.id },
+          );
+        await auditRequest(
+          ctx,
+          trx,
+          tenantId,
+          'api_key.created',
+          { type: 'apiKey', id: key.id },
+          { name: key.name, prefix: key.key_prefix, scopes: key.scopes, kind: 'publishable' },
+        );
+        return made;
+      });
+      // Committed: the replaced key is refused from now on in this process (others within API_KEY_CACHE_MS).
+      if (created.replaced) ctx.deps.apiKeys.forget(created.replaced.id);
+      return { apiKeyInfo: created.key, apiKey: created.apiKey };
+    },
     revokeApiKey: (_, args, ctx) => {
       const tenantId = tenantOf(ctx.principal, args.tenantId);
       const revoked = inTransaction(ctx, async (trx) => {
@@ -47,9 +78,36 @@ export const tenantResolvers: Resolvers = {
           );
         return key;
       });
-      // Committed: this process refuses the key from now on (others when their lookup expires).
+      // Committed: this process refuses the key from now on (others when their lookup expires),
+      // and every process ends the key's open streams.
       return revoked.then((key) => {
         ctx.deps.apiKeys.forget(key.id);
+        announceCredentialChange(ctx.deps.live, tenantId);
+        return key;
+      });
+    },
+    updateApiKey: (_, args, ctx) => {
+      const tenantId = tenantOf(ctx.principal, args.tenantId);
+      const change = parseUpdateApiKey({ name: args.name, scopes: args.scopes });
+      const updated = inTransaction(ctx, async (trx) => {
+        const { key, previous } = await tenants.updateApiKey(trx, tenantId, args.id, change);
+        const changes = apiKeyChanges(previous, key);
+        if (changes)
+          await auditRequest(
+            ctx,
+            trx,
+            tenantId,
+            'api_key.updated',
+            { type: 'apiKey', id: key.id },
+            { name: key.name, prefix: key.key_prefix, ...changes },
+          );
+        return key;
+      });
+      // Committed: this process reads the key's new scopes from now on (others when their lookup
+      // expires); every process ends the key's open subscriptions that need a scope it lost.
+      return updated.then((key) => {
+        ctx.deps.apiKeys.forget(key.id);
+        announceCredentialChange(ctx.deps.live, tenantId);
         return key;
       });
     },
@@ -63,5 +121,7 @@ export const tenantResolvers: Resolvers = {
     createdAt: (row) => row.created_at,
     revokedAt: (row) => row.revoked_at,
     lastUsedAt: (row) => row.last_used_at,
+    kind: (row) => (row.kind === 'publishable' ? 'PUBLISHABLE' : 'SECRET'),
+    publishableKey: (row) => row.publishable_key,
   },
 };

@@ -1,8 +1,8 @@
 import type { Executor } from '../../kernel/db/index.js';
 import type { ApiKeyRow, TenantRow } from '../../kernel/db/types.js';
 import { displayPrefix, randomToken, sha256 } from '../../kernel/crypto.js';
-import { notFound } from '../../kernel/errors.js';
-import type { CreateApiKey } from './tenants.commands.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import type { CreateApiKey, UpdateApiKey } from './tenants.commands.js';
 import { effectiveScopes } from '../../kernel/auth/scopes.js';
 import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
 import { isUuid } from '../../kernel/validation.js';
@@ -10,6 +10,10 @@ import * as repo from './tenants.repository.js';
 import type { ApiKeyCache } from './api-key-cache.js';
 
 export const API_KEY_PREFIX = 'svc_';
+/** A publishable key (docs/booking-page.md, "Publishable key"): safe in a browser. */
+export const PUBLISHABLE_KEY_PREFIX = 'svc_pk_';
+/** The one scope a publishable key holds. */
+export const PUBLISHABLE_KEY_SCOPE = 'booking_page';
 
 export interface CreatedApiKey {
   key: ApiKeyRow;
@@ -31,6 +35,58 @@ export async function createApiKey(db: Executor, input: { tenantId: string } & C
     rate_limit_per_minute: input.rateLimitPerMinute ?? null,
   });
   return { key, apiKey };
+}
+
+export interface CreatedPublishableKey extends CreatedApiKey {
+  /** The key this one replaces (revoked in the same transaction), if there was one. */
+  replaced: ApiKeyRow | undefined;
+}
+
+/**
+ * Creates the tenant's publishable key (svc_pk_…, the booking_page scope only) and revokes the one
+ * it had: a tenant has at most one working publishable key (a unique index says so too), so
+ * creating one is also how it is rotated. `trx` must be the caller's transaction.
+ */
+export async function createPublishableKey(
+  trx: Executor,
+  tenantId: string,
+  rateLimitPerMinute: number | null = null,
+): Promise<CreatedPublishableKey> {
+  if (!isUuid(tenantId) || !(await repo.findTenant(trx, tenantId))) throw notFound('Tenant', tenantId);
+  const current = await repo.findActivePublishableKey(trx, tenantId);
+  const replaced = current ? await repo.revokeApiKey(trx, tenantId, current.id) : undefined;
+  const apiKey = PUBLISHABLE_KEY_PREFIX + randomToken(32);
+  const key = await insertOrConflict(() =>
+    repo.insertApiKey(trx, {
+      tenant_id: tenantId,
+      name: 'Publishable key',
+      key_hash: sha256(apiKey),
+      key_prefix: displayPrefix(apiKey),
+      scopes: [PUBLISHABLE_KEY_SCOPE],
+      rate_limit_per_minute: rateLimitPerMinute,
+      kind: 'publishable',
+      publishable_key: apiKey,
+    }),
+  );
+  return { key, apiKey, replaced };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Two rotations at once: the second meets the first's new key in the unique index. */
+async function insertOrConflict<T>(insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION)
+      throw conflict('publishable_key_rotating', 'Another publishable key was created at the same moment; try again');
+    throw error;
+  }
+}
+
+/** The tenant's working publishable key, or undefined. */
+export async function activePublishableKey(db: Executor, tenantId: string): Promise<ApiKeyRow | undefined> {
+  return (await repo.listApiKeys(db, tenantId)).find((k) => k.kind === 'publishable' && k.revoked_at === null);
 }
 
 /** A tenant and its first admin key; `name` is the caller's parsed name (parseCreateTenant). */
@@ -75,6 +131,17 @@ export async function authenticateApiKey(
 
 /** A key row's principal; frozen, since a cached one serves many requests. */
 function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
+  // A publishable key holds its one scope whatever its row says, and is marked so that GraphQL and
+  // the origin check know it (src/transport/graphql/yoga.ts, src/transport/http/cors.ts).
+  if (row.kind === 'publishable')
+    return Object.freeze({
+      kind: 'apiKey',
+      keyId: row.id,
+      tenantId: row.tenant_id,
+      scopes: Object.freeze([PUBLISHABLE_KEY_SCOPE]) as string[],
+      rateLimitPerMinute: row.rate_limit_per_minute,
+      publishable: true,
+    });
   return Object.freeze({
     kind: 'apiKey',
     keyId: row.id,
@@ -107,4 +174,28 @@ export async function revokeApiKey(
   const row = await repo.revokeApiKey(db, tenantId, id);
   if (!row) throw notFound('API key', id);
   return { key: row, revokedNow: true };
+}
+
+/**
+ * Changes a key's name or scopes; its value stays (no rotation). Returns the key before and after
+ * the change. A revoked key cannot be changed (409 api_key_revoked): it stays as it was revoked.
+ */
+export async function updateApiKey(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  change: UpdateApiKey,
+): Promise<{ key: ApiKeyRow; previous: ApiKeyRow }> {
+  const previous = isUuid(id) ? await repo.lockApiKey(db, tenantId, id) : undefined;
+  if (!previous) throw notFound('API key', id);
+  if (previous.revoked_at) throw conflict('api_key_revoked', `The API key ${id} was revoked and cannot be changed`);
+  // A publishable key holds booking_page and nothing else (docs/booking-page.md): its name may change, its scopes not.
+  if (previous.kind === 'publishable' && change.scopes !== undefined)
+    throw conflict('publishable_key_scopes', `The API key ${id} is a publishable key: its scope is booking_page only`);
+  const key = await repo.updateApiKey(db, tenantId, id, {
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.scopes !== undefined ? { scopes: [...new Set(change.scopes)] } : {}),
+  });
+  if (!key) throw notFound('API key', id);
+  return { key, previous };
 }

@@ -1,5 +1,7 @@
 import { defineModule } from '../../kernel/module.js';
 import { userResolvers } from './users.resolvers.js';
+import { registerStaffAccountRoutes } from './staff.routes.js';
+import type { StaffAccounts } from './staff-accounts.js';
 // The users module's public face: other modules (OAuth, the CLI, the demo) import from here.
 export {
   registerSessionRoutes,
@@ -31,6 +33,22 @@ export {
 } from './throttle.js';
 export { isOwnOrigin } from './origin.js';
 export { userResolvers } from './users.resolvers.js';
+export {
+  createStaffAccounts,
+  PASSWORD_RESET_LIMITS,
+  PASSWORD_RESET_TTL_MS,
+  INVITATION_TTL_MS,
+  type StaffAccounts,
+} from './staff-accounts.js';
+export { registerStaffAccountRoutes, PASSWORD_RESET_PATH, INVITATION_PATH } from './staff.routes.js';
+export { staffMailTexts } from './staff-mail.texts.js';
+
+declare module '../../kernel/deps.js' {
+  interface Collaborators {
+    /** Password resets' throttle and the queue that mails reset links off the request path. */
+    staffAccounts: StaffAccounts;
+  }
+}
 
 /** The users module (src/app/modules.ts lists it; docs/architecture.md, "Modules"). */
 export const usersModule = defineModule({
@@ -38,4 +56,7 @@ export const usersModule = defineModule({
   dependsOn: ['audit'],
   typeDefs: ['users.graphql'],
   resolvers: userResolvers,
+  routes: (fastify, deps) => {
+    registerStaffAccountRoutes(fastify, deps);
+  },
 });

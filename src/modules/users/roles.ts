@@ -21,6 +21,8 @@ const STAFF_SCOPES: readonly Scope[] = [
   'pricing:read',
   'devices:read',
   'devices:write',
+  'customers:read',
+  'customers:write',
 ];
 
 /** The API-key scopes a role grants (as granted: `admin` is expanded by `effectiveScopes`). */

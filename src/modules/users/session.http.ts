@@ -4,6 +4,7 @@ import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
 import type { TenantRow, UserRow } from '../../kernel/db/types.js';
 import { DomainError, forbidden, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { announceCredentialChange } from '../../kernel/live/index.js';
 import { effectiveScopesOfRole } from './roles.js';
 import { isOwnOrigin } from './origin.js';
 import type { LiveSession } from './sessions.repository.js';
@@ -248,6 +249,8 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
           at: now,
         });
       });
+      // The session's open streams end in every process.
+      announceCredentialChange(deps.live, live.tenant.id);
     }
     sessions.clearCookie(reply);
     return reply.status(204).send();
@@ -273,6 +276,7 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: DashboardS
         at: now,
       });
     });
+    announceCredentialChange(deps.live, live.tenant.id);
     sessions.clearCookie(reply);
     return reply.status(204).send();
   });
@@ -330,6 +334,7 @@ function registerOwnSessionRoutes(app: FastifyInstance, sessions: DashboardSessi
           })
         : false;
       if (!ended) throw notFound('Session', sessionId);
+      announceCredentialChange(deps.live, live.tenant.id);
       if (sessionId === live.session.id) sessions.clearCookie(reply);
       return reply.status(204).send();
     },

@@ -58,3 +58,48 @@ export const SignIn = Type.Object({
 export type SignIn = StaticDecode<typeof SignIn>;
 export const parseSignIn = (body: unknown): SignIn =>
   parseCommand(SignIn, typeof body === 'object' && body !== null ? body : {});
+
+// Staff accounts (issue #43): invitations and password resets.
+
+const Locale = () => OneOf(['en', 'de'] as const, { message: 'must be one of en, de' });
+
+export const InviteUser = Type.Object({
+  email: Type.Transform(Type.String({ format: 'portier-user-email', message: 'must be an email address' }))
+    .Decode((value) => value.trim())
+    .Encode((value) => value),
+  role: Nullable(RoleOf()),
+  locale: Nullable(Locale()),
+});
+export interface InviteUser {
+  email: string;
+  role: Role;
+  locale: 'en' | 'de';
+}
+/** An invitation to send; no role means staff, no locale English. */
+export function parseInviteUser(input: unknown): InviteUser {
+  const command = parseCommand(InviteUser, input);
+  return { email: command.email, role: command.role ?? 'staff', locale: command.locale ?? 'en' };
+}
+
+const LinkToken = () => Type.String({ minLength: 1, maxLength: 200, message: 'is required' });
+
+/** "Forgot password": the email to mail a link to (any body counts as one without it). */
+export const RequestPasswordReset = Type.Object({
+  email: Type.Transform(Type.String({ format: 'portier-user-email', message: 'must be an email address' }))
+    .Decode((value) => value.trim())
+    .Encode((value) => value),
+});
+export type RequestPasswordReset = StaticDecode<typeof RequestPasswordReset>;
+export const parseRequestPasswordReset = (body: unknown): RequestPasswordReset =>
+  parseCommand(RequestPasswordReset, typeof body === 'object' && body !== null ? body : {});
+
+/** A mailed link's token and the password chosen with it (reset or accepted invitation). */
+export const SetPasswordByLink = Type.Object({ token: LinkToken(), password: Password() });
+export type SetPasswordByLink = StaticDecode<typeof SetPasswordByLink>;
+export const parseSetPasswordByLink = (body: unknown): SetPasswordByLink =>
+  parseCommand(SetPasswordByLink, typeof body === 'object' && body !== null ? body : {});
+
+export const LinkTokenBody = Type.Object({ token: LinkToken() });
+export type LinkTokenBody = StaticDecode<typeof LinkTokenBody>;
+export const parseLinkToken = (body: unknown): LinkTokenBody =>
+  parseCommand(LinkTokenBody, typeof body === 'object' && body !== null ? body : {});

@@ -2,11 +2,13 @@ import type { Resolvers, UserRole } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
 import { forbidden } from '../../kernel/errors.js';
 import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
-import { listAuditLog, parseListAuditLog } from '../audit/index.js';
+import { actorOf, listAuditLog, parseListAuditLog } from '../audit/index.js';
 import { auditRequest as audit } from '../audit/index.js';
+import { announceCredentialChange } from '../../kernel/live/index.js';
 import { effectiveScopesOfRole, type Role } from './roles.js';
 import * as users from './users.service.js';
-import { parseChangePassword, parseCreateUser, parseUpdateUserRole } from './users.commands.js';
+import * as invitations from './invitations.service.js';
+import { parseChangePassword, parseCreateUser, parseInviteUser, parseUpdateUserRole } from './users.commands.js';
 
 const roleOf = (role: UserRole): Role => (role === 'ADMIN' ? 'admin' : 'staff');
 const graphqlRole = (role: Role): UserRole => (role === 'admin' ? 'ADMIN' : 'STAFF');
@@ -19,6 +21,7 @@ export const userResolvers: Resolvers = {
       return users.getUser(ctx.db, key.tenantId, key.via.userId);
     },
     users: (_, a, ctx) => users.listUsers(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    userInvitations: (_, a, ctx) => invitations.listInvitations(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     auditLog: (_, a, ctx, info) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return listAuditLog(
@@ -40,10 +43,48 @@ export const userResolvers: Resolvers = {
         return user;
       });
     },
+    inviteUser: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseInviteUser({
+        email: a.email,
+        role: a.role ? roleOf(a.role) : null,
+        locale: a.locale ? a.locale.toLowerCase() : null,
+      });
+      const inviter = (await actorOf(ctx.db, ctx.principal)).label;
+      // The mail goes first: without a transport (or when it refuses) nothing is stored.
+      const sent = await invitations.mailInvitation(ctx.db, ctx.deps, { tenantId, command, inviter });
+      return inTransaction(ctx, async (trx) => {
+        const { invitation, replaced } = await invitations.saveInvitation(trx, sent);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'user.invited',
+          { type: 'invitation', id: invitation.id },
+          { email: invitation.email, role: invitation.role, replaced },
+        );
+        return invitation;
+      });
+    },
+    revokeUserInvitation: (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      return inTransaction(ctx, async (trx) => {
+        const removed = await invitations.revokeInvitation(trx, tenantId, a.id);
+        await audit(
+          ctx,
+          trx,
+          tenantId,
+          'user.invitation_revoked',
+          { type: 'invitation', id: removed.id },
+          { email: removed.email, role: removed.role },
+        );
+        return { revokedInvitationId: removed.id };
+      });
+    },
     updateUserRole: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const { role } = parseUpdateUserRole({ role: roleOf(a.role) });
-      return inTransaction(ctx, async (trx) => {
+      const changed = inTransaction(ctx, async (trx) => {
         const { user, previous } = await users.updateUserRole(trx, tenantId, a.id, role);
         if (previous !== user.role)
           await audit(
@@ -56,10 +97,12 @@ export const userResolvers: Resolvers = {
           );
         return user;
       });
+      // Committed: the user's open streams (sessions, OAuth tokens) are re-checked in every process.
+      return changed.then((user) => (announceCredentialChange(ctx.deps.live, tenantId), user));
     },
     removeUser: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return inTransaction(ctx, async (trx) => {
+      const removed = inTransaction(ctx, async (trx) => {
         const removed = await users.removeUser(trx, tenantId, a.id);
         await audit(
           ctx,
@@ -71,6 +114,7 @@ export const userResolvers: Resolvers = {
         );
         return { removedUserId: removed.id };
       });
+      return removed.then((payload) => (announceCredentialChange(ctx.deps.live, tenantId), payload));
     },
     changePassword: (_, a, ctx) => {
       const key = requireApiKey(ctx.principal);
@@ -78,7 +122,7 @@ export const userResolvers: Resolvers = {
       if (via?.type !== 'session')
         throw forbidden('Only a user signed in to the dashboard can change their password', 'session_required');
       const command = parseChangePassword({ currentPassword: a.currentPassword, newPassword: a.newPassword });
-      return inTransaction(ctx, async (trx) => {
+      const changed = inTransaction(ctx, async (trx) => {
         const signedOutSessions = await users.changePassword(trx, { id: via.userId, tenantId: key.tenantId }, command, {
           now: ctx.deps.now(),
           keepSessionId: via.sessionId,
@@ -93,6 +137,8 @@ export const userResolvers: Resolvers = {
         );
         return { user: await users.getUser(trx, key.tenantId, via.userId), signedOutSessions };
       });
+      // The other sessions signed out: their open streams end in every process.
+      return changed.then((payload) => (announceCredentialChange(ctx.deps.live, key.tenantId), payload));
     },
   },
   User: {
@@ -100,6 +146,14 @@ export const userResolvers: Resolvers = {
     scopes: (row) => effectiveScopesOfRole(row.role),
     createdAt: (row) => row.created_at,
     passwordChangedAt: (row) => row.password_changed_at,
+  },
+  UserInvitation: {
+    role: (row) => graphqlRole(row.role),
+    locale: (row) => (row.locale === 'de' ? 'DE' : 'EN'),
+    invitedBy: (row) => row.invited_by,
+    createdAt: (row) => row.created_at,
+    expiresAt: (row) => row.expires_at,
+    expired: (row, _, ctx) => row.expires_at.getTime() <= ctx.deps.now().getTime(),
   },
   AuditLogEntry: {
     occurredAt: (row) => row.occurred_at,

@@ -87,3 +87,11 @@ export async function lastSettledPosition(db: Executor, tenantId: string): Promi
     ORDER BY xact_id DESC, seq DESC LIMIT 1`.execute(db);
   return rows[0] ?? null;
 }
+
+/** The tenant's event `eventId` as the feed serves it (its test events are no part of it), or undefined. */
+export async function findFeedEvent(db: Executor, tenantId: string, eventId: string): Promise<FeedRow | undefined> {
+  const { rows } = await sql<FeedRow>`
+    SELECT ${COLUMNS} FROM events
+    WHERE tenant_id = ${tenantId} AND id = ${eventId} AND type <> ${sql.lit(TEST_EVENT)}`.execute(db);
+  return rows[0];
+}

@@ -1,5 +1,6 @@
 import type { Executor } from '../../kernel/db/index.js';
-import { invalidField } from '../../kernel/errors.js';
+import { invalidField, notFound } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/validation.js';
 import { connectionOf, type Connection } from '../../kernel/paging.js';
 import type { EventFeedCommand } from './event-feed.commands.js';
 import * as feed from './event-feed.repository.js';
@@ -57,4 +58,15 @@ export async function eventsConnection(
     withTotal ? feed.countFeed(db, tenantId, command.types) : null,
   ]);
   return connectionOf(page, command.size, command.after, (event) => cursorOf(event.position), total);
+}
+
+/**
+ * One event of the feed by its id, the same envelope as the feed's items; an unknown id, another
+ * tenant's event or a subscription's test event is NOT_FOUND. An event is readable here as soon as
+ * its transaction has committed (the feed itself serves it once every earlier transaction has).
+ */
+export async function feedEvent(db: Executor, tenantId: string, eventId: string): Promise<FeedEvent> {
+  const row = isUuid(eventId) ? await feed.findFeedEvent(db, tenantId, eventId) : undefined;
+  if (!row) throw notFound('Event', eventId);
+  return eventOf(tenantId, row);
 }

@@ -22,10 +22,27 @@ export const EVENT_TYPES = [
   'booking.rescheduled',
   'booking.paid',
   'booking.refunded',
+  'booking.no_show',
   'device.offline',
   'device.online',
+  'device.command.executed',
+  'device.command.failed',
+  'access.decided',
   'webhook.disabled',
+  'series.created',
+  'series.updated',
+  'series.cancelled',
+  'customer.created',
+  'customer.updated',
+  'customer.merged',
+  'customer.erased',
 ] as const;
+
+/**
+ * Event types written only for tenants with an active subscription that lists them (docs/webhooks.md,
+ * "Opt-in events"): one per access decision is too many to keep for nobody.
+ */
+export const OPT_IN_EVENT_TYPES = ['access.decided', 'customer.created'] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 /**

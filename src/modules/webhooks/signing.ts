@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
-// The Standard Webhooks signature scheme (DESIGN section 5).
+// The Standard Webhooks signature scheme (DESIGN section 5), signed by the scheme's reference
+// library (`standardwebhooks`, the one its receivers verify with) rather than by hand: headers
+// webhook-id, webhook-timestamp and webhook-signature, `v1,<base64 HMAC-SHA256>` (docs/webhooks.md).
 
 const WHSEC = 'whsec_';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}|[A-Za-z0-9+/]{3})?$/;
@@ -29,12 +31,14 @@ export function signingKey(secret: string): Buffer {
   return secret.startsWith(WHSEC) ? Buffer.from(secret.slice(WHSEC.length), 'base64') : Buffer.from(secret, 'utf8');
 }
 
-/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; timestamp in whole seconds. */
+/**
+ * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; timestamp in whole seconds. The key is given to
+ * the library as raw bytes (signingKey): a `whsec_` secret's base64 is decoded the lenient way it
+ * always was here, and a plain secret (not base64) is its UTF-8 bytes, which the library's own
+ * string form would not take.
+ */
 export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', signingKey(secret))
-    .update(`${messageId}.${timestampSeconds}.${body}`, 'utf8')
-    .digest('base64');
-  return `v1,${mac}`;
+  return new Webhook(signingKey(secret), { format: 'raw' }).sign(messageId, new Date(timestampSeconds * 1000), body);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   parseUpdateWebhook,
 } from './webhooks.commands.js';
 import { replayDeliveries, rotateSecret, updateWebhook } from './webhooks.operations.js';
-import { eventFeed, eventsConnection } from './event-feed.service.js';
+import { eventFeed, eventsConnection, feedEvent } from './event-feed.service.js';
 import { parseEventFeed, parseEventsConnection } from './event-feed.commands.js';
 import { auditRequest as audit } from '../audit/index.js';
 
@@ -67,6 +67,10 @@ export const webhookResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return eventFeed(ctx.db, tenantId, parseEventFeed({ after: a.after, types: a.types, limit: a.limit }));
     },
+    event: (_, a, ctx) => feedEvent(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    eventDetails: async (_, a, ctx) => ({
+      event: await feedEvent(ctx.db, tenantOf(ctx.principal, a.tenantId), a.eventId),
+    }),
     webhookDeliveries: async (_, a, ctx) => ({
       deliveries: await webhooks.listDeliveries(
         ctx.db,

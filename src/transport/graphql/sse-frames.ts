@@ -98,10 +98,20 @@ export function eventStream(results: AsyncIterable<ExecutionResult>, fetchAPI: F
   return new fetchAPI.Response(body, { status: 200, headers: HEADERS });
 }
 
+/** One result as a stream: a refused subscription's answer on an event stream. */
+async function* once(result: ExecutionResult): AsyncIterable<ExecutionResult> {
+  yield result;
+}
+
 /**
  * Writes subscriptions' event streams with eventStream instead of yoga's SSE processor. A request
- * is a subscription's when it reached onSubscribe; its result is a stream only once it subscribed
- * (a refusal is a single result, left to yoga).
+ * is a subscription's when it reached onSubscribe. A subscription refused once it was understood
+ * (a missing scope, too many open: one result with errors, nothing subscribed) is answered on the
+ * event stream the client asked for too, with status 200: one `next` carrying the errors (code,
+ * reason, message; no `http` extension), then `complete`. An SSE client (graphql-sse, urql's and
+ * Apollo's SSE links) takes any other status as a network failure and shows only "403: Forbidden",
+ * losing the reason (docs/subscriptions.md). Refusals before GraphQL runs (401 without a
+ * credential, 429 over the rate limit) stay HTTP answers.
  */
 export function sseFramesPlugin(): Plugin {
   const subscriptions = new WeakSet<Request>();
@@ -112,11 +122,17 @@ export function sseFramesPlugin(): Plugin {
     },
     onResultProcess(payload) {
       const { request, result } = payload;
-      if (!payload.resultProcessor || !subscriptions.has(request) || !isAsyncIterable(result)) return;
-      payload.setResultProcessor(
-        (results, fetchAPI) => eventStream(results as AsyncIterable<ExecutionResult>, fetchAPI),
-        'text/event-stream',
-      );
+      if (!payload.resultProcessor || !subscriptions.has(request)) return;
+      if (isAsyncIterable(result)) {
+        payload.setResultProcessor(
+          (results, fetchAPI) => eventStream(results as AsyncIterable<ExecutionResult>, fetchAPI),
+          'text/event-stream',
+        );
+        return;
+      }
+      const single = Array.isArray(result) ? undefined : result;
+      if (!single?.errors?.length || !(request.headers.get('accept') ?? '').includes('text/event-stream')) return;
+      payload.setResultProcessor((_, fetchAPI) => eventStream(once(single), fetchAPI), 'text/event-stream');
     },
   };
 }

@@ -1,13 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  getOperationAST,
   GraphQLError,
+  OperationTypeNode,
   type DocumentNode,
+  type ExecutionResult,
   type ExecutionArgs,
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import { isAsyncIterable } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../kernel/deps.js';
@@ -55,8 +59,25 @@ function sentErrors(errors: readonly GraphQLError[]): { formatted: GraphQLFormat
   return { formatted, revoked };
 }
 
-/** What this server keeps beside graphql-ws's own socket and request: the connection's principal. */
-type Extra = { principal: Principal };
+/**
+ * A subscription that did not subscribe (refused: a missing scope, too many open, an error of its
+ * subscribe resolver) answers with one result and no stream: over graphql-ws that is the
+ * operation's `error` message (docs/subscriptions.md), not a `next`. Its errors are sent as the
+ * client sees them: message, path, locations and the public extensions (code, reason), never the
+ * `http` or `unexpected` ones that only steer the HTTP answer.
+ */
+function refusalErrors(result: ExecutionResult): GraphQLError[] {
+  return (result.errors ?? []).map((error) => {
+    const { http: _http, unexpected: _unexpected, ...visible } = error.extensions;
+    return new GraphQLError(error.message, {
+      ...(error.path ? { path: error.path } : {}),
+      extensions: Object.keys(visible).length ? visible : undefined,
+    });
+  });
+}
+
+/** What this server keeps beside graphql-ws's own socket and request: the connection's credential and principal. */
+type Extra = { principal: Principal; token: string };
 
 /** What yoga.getEnveloped hands back, as used here (envelop types it loosely). */
 interface Enveloped {
@@ -135,11 +156,26 @@ export function registerGraphQLWebSocket(
               : 'Unauthorized: the OAuth access token is unknown, expired or revoked',
           );
         ctx.extra.principal = principal;
+        ctx.extra.token = token;
         return true;
       },
       onSubscribe: async (ctx, _id, params) => {
-        const principal = ctx.extra.principal;
-        if (!principal) return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+        const token = ctx.extra.token;
+        if (!ctx.extra.principal || !token)
+          return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+        // Each operation is authenticated again, as each HTTP request is (the same lookup and its
+        // cache): a socket whose credential was revoked, or whose scopes changed, since it connected
+        // runs nothing more with what the credential held then.
+        const principal = await authenticators.apiKey?.(deps, token, ctx.extra.request as unknown as FastifyRequest);
+        if (!principal) {
+          setTimeout(() => ctx.extra.socket.close(WS_CLOSE.unauthorized, 'credential revoked'), CLOSE_AFTER_REVOKED_MS);
+          return [
+            new GraphQLError('credential revoked', {
+              extensions: { code: 'UNAUTHENTICATED', reason: 'credential_revoked' },
+            }),
+          ];
+        }
+        ctx.extra.principal = principal;
         const req = requestLike(principal, ctx.extra.request, deps);
         // Each operation counts against the credential's budget, as each HTTP request does.
         const verdict = await rateLimit.check(req);
@@ -163,15 +199,24 @@ export function registerGraphQLWebSocket(
         }
         const errors = validate(schema, document);
         if (errors.length) return errors;
-        const rootValue: RootValue = { execute, subscribe };
-        return {
+        const args: ExecutionArgs = {
           schema,
           document,
           operationName: params.operationName,
           variableValues: params.variables,
           contextValue: await contextFactory(),
-          rootValue,
         };
+        if (getOperationAST(document, params.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION)
+          return { ...args, rootValue: { execute, subscribe } satisfies RootValue };
+        // A subscription subscribes here, so that a refusal is told as an `error` message (graphql-ws
+        // sends what this hook returns as errors that way; a result it subscribed to itself would be a `next`).
+        const subscribed = (await subscribe(args)) as AsyncIterable<ExecutionResult> | ExecutionResult;
+        if (!isAsyncIterable(subscribed)) {
+          const refused = refusalErrors(subscribed);
+          if (refused.length) return refused;
+        }
+        const rootValue: RootValue = { execute, subscribe: () => subscribed };
+        return { ...args, rootValue };
       },
       onError: (ctx, _id, _payload, errors) => {
         const { formatted, revoked } = sentErrors(errors);

@@ -30,6 +30,11 @@ export interface ServerContext {
 
 export type Yoga = YogaServerInstance<ServerContext, GraphQLContext>;
 
+/** The scope of a publishable key's fields (src/kernel/auth/scopes.ts). */
+const PUBLISHABLE_SCOPE = 'booking_page';
+const namesScope = (sets: readonly (readonly string[])[] | undefined, scope: string) =>
+  sets?.some((set) => set.includes(scope)) ?? false;
+
 const hasExtensions = (e: GraphQLError) => Object.keys(e.extensions ?? {}).length > 0;
 
 function maskError(deps: AppDeps) {
@@ -133,6 +138,25 @@ export function createGraphQLServer(
               }),
             );
           }
+          // A publishable key (svc_pk_…) sits in browsers: it may use only the fields made for it,
+          // those whose @requiresScopes names booking_page; never an @authenticated field (viewer).
+          if (user.publishable && (fieldScopes || fieldAuthArgs) && !namesScope(fieldScopes, PUBLISHABLE_SCOPE)) {
+            return refused(
+              executionArgs.contextValue,
+              new GraphQLError(
+                `A publishable key may only use the booking page's public fields, not ${path.filter((p) => p !== '@').join('.') || fieldNode.name.value}`,
+                {
+                  nodes: [fieldNode],
+                  path,
+                  extensions: {
+                    code: 'FORBIDDEN',
+                    reason: 'missing_scope',
+                    http: { status: 403, headers: insufficientScopeHeaders(user, fieldScopes ?? [['admin']]) },
+                  },
+                },
+              ),
+            );
+          }
           for (const required of [typeScopes, fieldScopes]) {
             if (required && !holdsOneOf(userScopes, required)) {
               const names = required.map((set) => set.join(' + ')).join(' or ');
@@ -157,10 +181,12 @@ export function createGraphQLServer(
         },
       }),
       ...tracingPlugins(deps.tracing),
+      // A subscription's frames: one chunk each, serialised once for the subscribers sharing a result;
+      // a refusal on the event stream too. Before subscriptionTransportPlugin: a refusal stops the
+      // later plugins' onSubscribe, and this one must still see that the request was a subscription's.
+      sseFramesPlugin(),
       // After the auth plugin: a subscription whose one root field it refused is answered with the refusal.
       subscriptionTransportPlugin(),
-      // A subscription's frames: one chunk each, serialised once for the subscribers sharing a result.
-      sseFramesPlugin(),
     ],
   });
 }

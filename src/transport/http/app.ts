@@ -28,7 +28,8 @@ import { clientErrorHandler } from './connections.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
-import { registerCors } from './cors.js';
+import { registerCors, registerPublishableOrigins } from './cors.js';
+import { originAllowedFor, originListedAnywhere } from '../../modules/booking-page/index.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerMetrics } from './metrics.js';
 import { traceRequests } from './tracing.js';
@@ -115,6 +116,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     // HEADERS_TIMEOUT_SECONDS of the first byte, the whole request (body included) within
     // REQUEST_TIMEOUT_SECONDS; Node checks every second and answers 408 problem+json.
     requestTimeout: deps.env.requestTimeoutSeconds * 1000,
+    // An idle keep-alive connection stays open KEEP_ALIVE_TIMEOUT_SECONDS (72 s; Node says so in
+    // its Keep-Alive header): longer than a door's heartbeat interval, so a door keeps one
+    // connection and never waits in the accept queue (docs/operations.md#doors-on-a-busy-host).
+    keepAliveTimeout: deps.env.keepAliveTimeoutSeconds * 1000,
     http: {
       headersTimeout: deps.env.headersTimeoutSeconds * 1000,
       requestTimeout: deps.env.requestTimeoutSeconds * 1000,
@@ -147,7 +152,14 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   limiter.headers = registerSecurityHeaders(fastify, deps.env.publicUrl);
   registerRequestContext(fastify);
   // CORS headers before anything can refuse the request, so a listed origin can read the refusal.
-  await registerCors(fastify, deps.env.corsOrigins);
+  const pageOrigins = {
+    origins: {
+      listedAnywhere: (origin: string) => originListedAnywhere(deps.database.db, origin),
+      listedFor: (tenantId: string, origin: string) => originAllowedFor(deps.database.db, tenantId, origin),
+    },
+    self: new URL(deps.env.publicUrl).origin,
+  };
+  await registerCors(fastify, deps.env.corsOrigins, pageOrigins);
   await loadLoadShedding(fastify, {
     maxEventLoopDelay: deps.env.loadSheddingMaxEventLoopDelayMs,
     ...options.loadShedding,
@@ -161,6 +173,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // A browser opening the GraphQL endpoint gets the explorer page, which needs no key.
   registerExplorer(fastify);
   registerAuthEnforcement(fastify);
+  // A publishable key from a browser: only from the origins its venue lists (docs/booking-page.md).
+  registerPublishableOrigins(fastify, deps.env.corsOrigins, pageOrigins);
   // Idempotency-Key on write routes: taken once the principal is known and the body parsed.
   registerIdempotency(fastify, deps);
 

@@ -54,20 +54,47 @@ export const DASHBOARD_PAGES: { path: string; operationId: string; summary: stri
   },
   { path: '/login', operationId: 'dashboardSignIn', summary: 'Dashboard: sign-in' },
   {
+    path: '/forgot-password',
+    operationId: 'dashboardForgotPassword',
+    summary: 'Dashboard: ask for a password-reset link',
+  },
+  {
+    path: '/reset-password',
+    operationId: 'dashboardResetPasswordPage',
+    summary: 'Dashboard: set a new password (the mailed link, ?token=…)',
+  },
+  {
+    path: '/accept-invite',
+    operationId: 'dashboardAcceptInvitePage',
+    summary: 'Dashboard: accept an invitation (the mailed link, ?token=…)',
+  },
+  {
     path: '/calendar',
     operationId: 'dashboardCalendar',
     summary: 'Dashboard: calendar (day and week per accommodation)',
   },
   { path: '/bookings', operationId: 'dashboardBookings', summary: 'Dashboard: bookings' },
   { path: '/bookings/:id', operationId: 'dashboardBooking', summary: 'Dashboard: one booking' },
+  { path: '/customers', operationId: 'dashboardCustomers', summary: 'Dashboard: customers (search, export)' },
+  {
+    path: '/customers/:id',
+    operationId: 'dashboardCustomer',
+    summary: 'Dashboard: one customer (bookings, notes, merge, erase)',
+  },
   { path: '/catalog', operationId: 'dashboardCatalog', summary: 'Dashboard: catalog' },
   { path: '/catalog/objects/:id', operationId: 'dashboardObject', summary: 'Dashboard: one bookable object' },
   { path: '/pricing', operationId: 'dashboardPricing', summary: 'Dashboard: pricing' },
+  {
+    path: '/reports',
+    operationId: 'dashboardReports',
+    summary: 'Dashboard: reports (occupancy, revenue, payments, cash-up, no-shows)',
+  },
   { path: '/account', operationId: 'dashboardAccount', summary: 'Dashboard: your account (password, sessions)' },
   {
     path: '/admin/:page',
     operationId: 'dashboardAdmin',
-    summary: 'Dashboard: an admin page (api-keys, devices, webhooks, team, oauth-apps, connected-apps)',
+    summary:
+      'Dashboard: an admin page (api-keys, devices, webhooks, notifications, booking-page, team, oauth-apps, connected-apps)',
   },
   { path: '/admin/webhooks/:id', operationId: 'dashboardWebhook', summary: 'Dashboard: one webhook’s delivery log' },
   { path: '/admin/devices/:id', operationId: 'dashboardDevice', summary: 'Dashboard: one device’s command history' },

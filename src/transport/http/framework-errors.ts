@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem } from '../../kernel/errors.js';
 import type { RateLimit } from './rate-limit.js';
+import { isManagePath, sendManageLinkNotFound } from '../../modules/guest/index.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
 
@@ -35,6 +36,8 @@ export function frameworkErrorHandler(holder: { rateLimit?: RateLimit; headers?:
       }
     }
     const status = error.statusCode ?? 400;
+    // A guest's manage link that cannot even be routed opens nothing: the same page as any other (docs/booking-page.md).
+    if ((status === 400 || status === 414) && isManagePath(req.url)) return sendManageLinkNotFound(req, reply);
     const code = (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase();
     // A URL fastify cannot route is the path's fault: name it, like any refused field.
     const fields =

@@ -107,10 +107,18 @@ export async function releaseKey(db: Executor, ref: KeyRef): Promise<void> {
     .execute();
 }
 
-/** Deletes keys past their 24 hours; returns how many. */
+/**
+ * Deletes keys past their 24 hours; returns how many. A row another transaction holds (a request
+ * still running under its key) is skipped, not waited for: the next prune takes it.
+ */
 export async function pruneKeys(db: Executor, now: Date): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await sql`
+    DELETE FROM idempotency_keys
+     WHERE (tenant_id, credential, key) IN (
+       SELECT tenant_id, credential, key FROM idempotency_keys WHERE expires_at <= ${now} FOR UPDATE SKIP LOCKED)`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /**
@@ -124,6 +132,7 @@ export async function sealPlainAnswers(db: Executor, sealer: Sealer): Promise<nu
     .where('state', '=', 'done')
     .where('body', 'is not', null)
     .where('body', 'not like', 'a1.%')
+    .where('body', 'not like', 'a2.%')
     .execute();
   for (const row of rows) {
     if (row.body === null || Sealer.isSealed(row.body)) continue;

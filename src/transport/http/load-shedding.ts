@@ -12,15 +12,27 @@ export const LOAD_SHEDDING_DEFAULTS = {
   sampleInterval: 1_000,
 } satisfies FastifyUnderPressureOptions;
 
+/**
+ * A door's request (a route with `config.auth === 'device'`: access check, heartbeat, config,
+ * access log, commands) is shed only once pressure has lasted this many sample intervals, against
+ * two for every other route (issue #42 item 6). Meanwhile the other routes' 503s free the CPU for
+ * the doors; pressure that outlasts that is the doors' own, and then a fast 503 lets a door decide
+ * offline at once instead of waiting out its 5 s.
+ */
+export const DOOR_SHED_AFTER_INTERVALS = 5;
+
 export type LoadSheddingOptions = Pick<
   FastifyUnderPressureOptions,
   'maxEventLoopDelay' | 'maxEventLoopUtilization' | 'maxHeapUsedBytes' | 'maxRssBytes' | 'sampleInterval'
->;
+> & {
+  /** How long pressure must last before a door's request is shed (ms; default DOOR_SHED_AFTER_INTERVALS intervals). */
+  doorSustainedMs?: number;
+};
 
 /**
  * Answers 503 (problem+json, Retry-After) while the event loop is saturated, before any
  * credential lookup or handler work. Routes with `config.shed === false` (the liveness probe)
- * are always served.
+ * are always served; the doors' routes are shed last (DOOR_SHED_AFTER_INTERVALS).
  *
  * Saturation is pressure that lasts: a sample is the mean delay over one interval, so a single
  * stretch of blocking (start-up, the demo seed, a long GC, a busy neighbour on the machine) makes
@@ -28,8 +40,10 @@ export type LoadSheddingOptions = Pick<
  */
 export async function loadLoadShedding(app: FastifyInstance, options: LoadSheddingOptions = {}): Promise<void> {
   guardMemoryUsage();
-  const settings = { ...LOAD_SHEDDING_DEFAULTS, ...options };
+  const { doorSustainedMs: doorOption, ...pressureOptions } = options;
+  const settings = { ...LOAD_SHEDDING_DEFAULTS, ...pressureOptions };
   const sustainedMs = 2 * settings.sampleInterval;
+  const doorSustainedMs = doorOption ?? DOOR_SHED_AFTER_INTERVALS * settings.sampleInterval;
   let pressureSince: number | undefined;
   let pressureSeen = 0;
   await app.register(underPressure, {
@@ -46,6 +60,7 @@ export async function loadLoadShedding(app: FastifyInstance, options: LoadSheddi
       if (pressureSince === undefined || now - pressureSeen > Math.max(2 * sustainedMs, 5_000)) pressureSince = now;
       pressureSeen = now;
       if (now - pressureSince < sustainedMs) return;
+      if (req.routeOptions.config?.auth === 'device' && now - pressureSince < doorSustainedMs) return;
       reply.header('retry-after', SHEDDING_RETRY_AFTER_SECONDS);
       throw new DomainError(
         'UNAVAILABLE',

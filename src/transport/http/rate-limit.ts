@@ -8,9 +8,14 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 const MEMORY_STORE_KEYS = 10_000;
 const REDIS_NAMESPACE = 'portier:ratelimit:';
 
-/** Whose budget a request spends: its API key, its device, or else its client address. */
+/**
+ * Whose budget a request spends: its API key, its device, or else its client address. A publishable
+ * key sits in every guest's browser, so its budget is per key and client address: one abuser
+ * cannot spend the venue's whole budget (docs/booking-page.md, "Publishable key").
+ */
 export function rateLimitKey(req: FastifyRequest): string {
   const principal = req.principal;
+  if (principal?.kind === 'apiKey' && principal.publishable) return `pk:${principal.keyId}:ip:${normalizeIP(req.ip)}`;
   if (principal?.kind === 'apiKey') return `key:${principal.keyId}`;
   if (principal?.kind === 'device') return `device:${principal.deviceId}`;
   return `ip:${normalizeIP(req.ip)}`;

@@ -3,6 +3,7 @@ import { invalidField, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
 import type { ImportContext, ImportResult } from '../../kernel/import-helpers.js';
 import { IMPORT_SECTIONS as SECTIONS, type ImportSection as Section, type SectionImporter } from '../../kernel/deps.js';
+import { CLI_ACTOR, type AuditActor } from '../../modules/audit/index.js';
 
 export type { ImportResult } from '../../kernel/import-helpers.js';
 
@@ -17,7 +18,12 @@ function importersOf(deps: AppDeps): Partial<Record<Section, SectionImporter>> {
   >;
 }
 
-export async function importCatalog(deps: AppDeps, tenantId: string, file: unknown): Promise<ImportResult> {
+export async function importCatalog(
+  deps: AppDeps,
+  tenantId: string,
+  file: unknown,
+  actor: AuditActor = CLI_ACTOR,
+): Promise<ImportResult> {
   const importers = importersOf(deps);
   if (typeof file !== 'object' || file === null || Array.isArray(file)) {
     throw invalidField('file', 'must be a JSON object with catalog sections', 'import_invalid');
@@ -47,6 +53,7 @@ export async function importCatalog(deps: AppDeps, tenantId: string, file: unkno
       trx,
       deps,
       tenantId,
+      actor,
       result: {
         accommodations: {},
         objects: {},

@@ -35,7 +35,7 @@ import { withoutSuggestions } from '../graphql/input-rules.js';
 import { REST_BASE } from '../graphql/yoga.js';
 import { REST_ROUTES, type RestRoute } from './routes.js';
 import type { DirectAnswer } from './direct-answer.js';
-import { sofaIgnore } from './ignore.js';
+import { sofaExtraModels, sofaIgnore } from './ignore.js';
 import { checkParameters } from './params.js';
 import {
   PROBLEM_JSON,
@@ -212,9 +212,23 @@ function readValue(schema: GraphQLSchema, type: TypeNode, value: unknown): unkno
   const named = schema.getType(type.name.value);
   if (named && 'serialize' in named && !('getValues' in named))
     return named.serialize(named.name === 'Boolean' ? value === 'true' || value === true : value);
-  if (named && 'getFields' in named && !('serialize' in named))
-    return value && typeof value === 'object' ? value : JSON.parse(String(value));
+  if (named && 'getFields' in named && !('serialize' in named)) return inputObjectOf(value);
   return value;
+}
+
+/** A parameter that is not the JSON object its input type needs: its field is named in the 400. */
+class NotAnObject extends Error {}
+
+function inputObjectOf(value: unknown): unknown {
+  if (value && typeof value === 'object') return value;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(value));
+  } catch {
+    throw new NotAnObject('must be a JSON object');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new NotAnObject('must be a JSON object');
+  return parsed;
 }
 
 /** The named type of a variable's type (`JSONObject` of `JSONObject!`). */
@@ -248,6 +262,8 @@ export function pickVariables(schema: GraphQLSchema, op: RestOperation, req: Fas
       const value = readValue(schema, definition.type, raw);
       if (value !== undefined) values[name] = value;
     } catch (error) {
+      if (error instanceof NotAnObject)
+        return { ok: false, problem: parameterProblem([{ field: name, message: error.message }]) };
       return {
         ok: false,
         problem: unreadableParameter(error instanceof Error ? error.message || String(error) : String(error)),
@@ -337,7 +353,7 @@ export function registerRestRoutes(
   routes: RestRoute[] = REST_ROUTES,
   directAnswers: Partial<Record<RestRoute['field'], DirectAnswer>> = {},
 ): RestOperation[] {
-  const { models } = createSofa({ schema, basePath: '' });
+  const models = [...createSofa({ schema, basePath: '' }).models, ...sofaExtraModels];
   return routes.map((route) => {
     const op = compileRestOperation(schema, route, models, directAnswers[route.field]);
     fastify.route({

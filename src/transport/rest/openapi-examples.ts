@@ -147,6 +147,8 @@ function stringOf(schema: JsonSchema, name: string): string {
   const format = typeof schema.format === 'string' ? schema.format : undefined;
   if (format === 'uuid') return UUIDS[name] ?? FALLBACK_UUID;
   if (format && FORMATS[format]) return FORMATS[format];
+  // Local dates YYYY-MM-DD (the LocalDate scalar's pattern, as graphql-scalars gives it).
+  if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^\\d{4}-\\d{2}-\\d{2}')) return '2026-12-04';
   // Local times HH:MM (openapi-hints.ts HHMM, the opening hours' patterns).
   if (typeof schema.pattern === 'string' && schema.pattern.includes('[0-5][0-9]')) return LOCAL_TIMES[name] ?? '14:00';
   let value = STRINGS[name] ?? (name ? `${name} example` : 'example');

@@ -36,6 +36,41 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
+const COMMAND_DATA: JsonSchema = {
+  type: 'object',
+  properties: {
+    device: { type: 'object', properties: { id: UUID }, required: ['id'] },
+    command: {
+      type: 'object',
+      properties: {
+        id: UUID,
+        type: { type: 'string', enum: ['unlock'] },
+        doorId: { type: ['string', 'null'], format: 'uuid' },
+        payload: { type: 'object', description: 'As queued (unlock: gpio_pin, duration_seconds).' },
+        status: { type: 'string', enum: ['executed', 'failed'] },
+        result: { description: 'What the device reported with it (any JSON), or null.' },
+        error: { type: ['string', 'null'] },
+        createdAt: ISO,
+        deliveredAt: { type: ['string', 'null'], format: 'date-time' },
+        completedAt: ISO,
+      },
+      required: [
+        'id',
+        'type',
+        'doorId',
+        'payload',
+        'status',
+        'result',
+        'error',
+        'createdAt',
+        'deliveredAt',
+        'completedAt',
+      ],
+    },
+  },
+  required: ['device', 'command'],
+};
+
 const BOOKING_SNAPSHOT: JsonSchema = {
   type: 'object',
   description: 'The booking right after the change.',
@@ -53,6 +88,21 @@ const BOOKING_SNAPSHOT: JsonSchema = {
     currency: { type: 'string' },
     createdAt: ISO,
     refundAmount: { type: 'integer', description: 'Cents refunded; only on a cancellation with a refund.' },
+    noShowAt: { ...ISO, description: 'When it was marked a no-show; only on a booking marked so.' },
+    cancellationReasonCode: {
+      type: 'string',
+      enum: ['GUEST_REQUEST', 'NO_PAYMENT', 'WEATHER', 'MAINTENANCE', 'DUPLICATE', 'VENUE_CLOSED', 'OTHER'],
+      description: 'Why it was cancelled; only on a booking cancelled with a reason.',
+    },
+    cancellationReason: {
+      type: ['string', 'null'],
+      description: 'The cancellation’s free text (with cancellationReasonCode).',
+    },
+    guestLocale: {
+      type: 'string',
+      enum: ['EN', 'DE'],
+      description: 'The language the guest chose (booking page or publishable key); only when one was chosen.',
+    },
     metadata: {
       type: 'object',
       description:
@@ -128,7 +178,148 @@ const deviceData = (extra: Record<string, JsonSchema>): JsonSchema => ({
   required: ['device', 'lastSeenAt', ...Object.keys(extra), 'sequence'],
 });
 
+/** Recurring bookings' events (src/modules/series/series.service.ts seriesEventData()). */
+const SERIES_SNAPSHOT: JsonSchema = {
+  type: 'object',
+  description: 'The series right after the change.',
+  properties: {
+    id: UUID,
+    objectId: UUID,
+    rule: { type: 'string', description: 'The RRULE value, canonical (FREQ=WEEKLY;BYDAY=TU;COUNT=10).' },
+    timeZone: { type: 'string' },
+    startTime: { ...ISO, description: 'The first occurrence’s start (DTSTART).' },
+    durationMinutes: { type: 'integer' },
+    guestName: { type: 'string' },
+    guestEmail: { type: 'string', format: 'email' },
+    status: { type: 'string', enum: ['ACTIVE', 'CANCELLED'] },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    createdAt: ISO,
+    updatedAt: ISO,
+  },
+  required: ['id', 'objectId', 'rule', 'timeZone', 'startTime', 'durationMinutes', 'guestName', 'guestEmail', 'status'],
+};
+
+const seriesChange = (extra: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+  type: 'object',
+  properties: { series: refTo('WebhookSeriesSnapshot'), ...extra },
+  required: ['series', ...required],
+});
+
+const SERIES_CANCEL_CHANGE = {
+  change: { type: 'string', enum: ['cancelled', 'rescheduled'] },
+  scope: { type: 'string', enum: ['THIS', 'FOLLOWING', 'ALL'], description: 'For change cancelled.' },
+  bookingIds: { type: 'array', items: UUID, description: 'For change cancelled: the occurrences cancelled.' },
+  bookingId: { ...UUID, description: 'For change rescheduled: the occurrence moved.' },
+  previous: {
+    type: 'object',
+    properties: { startTime: ISO, endTime: ISO },
+    description: 'For change rescheduled: its times before.',
+  },
+  startTime: { ...ISO, description: 'For change rescheduled: its new start.' },
+  endTime: { ...ISO, description: 'For change rescheduled: its new end.' },
+} satisfies Record<string, JsonSchema>;
+
+/** Customers' events (src/modules/customers/customers.service.ts customerEventData()). */
+const CUSTOMER_SNAPSHOT: JsonSchema = {
+  type: 'object',
+  description: 'The customer right after the change.',
+  properties: {
+    id: UUID,
+    name: { type: 'string' },
+    email: { type: ['string', 'null'], format: 'email' },
+    phone: { type: ['string', 'null'], description: 'E.164.' },
+    marketingConsent: { type: 'boolean' },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    createdAt: ISO,
+    updatedAt: ISO,
+  },
+  required: ['id', 'name', 'email', 'phone', 'marketingConsent', 'metadata', 'createdAt', 'updatedAt'],
+};
+
+const customerChange = (extra: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+  type: 'object',
+  properties: { customer: refTo('WebhookCustomerSnapshot'), ...extra },
+  required: ['customer', ...required],
+});
+
 const DATA: Record<string, { summary: string; component: string; schema: JsonSchema }> = {
+  'customer.created': {
+    summary:
+      'A booking brought a new guest, made a customer (opt-in: written only while an active subscription lists customer.created; docs/webhooks.md).',
+    component: 'CustomerCreatedData',
+    schema: customerChange({}, []),
+  },
+  'customer.updated': {
+    summary: 'Staff changed a customer (updateCustomer); `changed` names the fields.',
+    component: 'CustomerUpdatedData',
+    schema: customerChange(
+      { changed: { type: 'array', items: { type: 'string' }, description: 'The fields changed.' } },
+      ['changed'],
+    ),
+  },
+  'customer.merged': {
+    summary: 'Duplicates were merged into this customer (mergeCustomers); their bookings moved to it.',
+    component: 'CustomerMergedData',
+    schema: customerChange(
+      {
+        mergedIds: { type: 'array', items: UUID, description: 'The customers merged in (they no longer exist).' },
+        movedBookings: { type: 'integer', description: 'How many bookings moved to this customer.' },
+      },
+      ['mergedIds', 'movedBookings'],
+    ),
+  },
+  'customer.erased': {
+    summary:
+      'A customer was erased (GDPR Art. 17): its personal fields and its bookings’ guest fields anonymised; the bookings stay.',
+    component: 'CustomerErasedData',
+    schema: {
+      type: 'object',
+      properties: {
+        customer: {
+          type: 'object',
+          properties: { id: UUID, erasedAt: ISO },
+          required: ['id', 'erasedAt'],
+        },
+      },
+      required: ['customer'],
+    },
+  },
+  'series.created': {
+    summary:
+      'A recurring booking was created; each booked occurrence also has its own booking.created (before this event).',
+    component: 'SeriesCreatedData',
+    schema: seriesChange(
+      {
+        occurrences: {
+          type: 'array',
+          description: 'Every occurrence of the rule: bookingId when booked, conflictCode when skipped.',
+          items: {
+            type: 'object',
+            properties: {
+              index: { type: 'integer' },
+              startTime: ISO,
+              endTime: ISO,
+              bookingId: UUID,
+              conflictCode: { type: 'string' },
+            },
+            required: ['index', 'startTime', 'endTime'],
+          },
+        },
+      },
+      ['occurrences'],
+    ),
+  },
+  'series.updated': {
+    summary:
+      'Occurrences of a series were cancelled (THIS or FOLLOWING) or one was moved (cancelBookingSeries, rescheduleBookingSeriesOccurrence); the bookings have their own events.',
+    component: 'SeriesUpdatedData',
+    schema: seriesChange(SERIES_CANCEL_CHANGE, ['change']),
+  },
+  'series.cancelled': {
+    summary: 'A series has no occurrence left to take place (cancelBookingSeries ALL, or the last ones).',
+    component: 'SeriesCancelledData',
+    schema: seriesChange(SERIES_CANCEL_CHANGE, ['change']),
+  },
   'booking.created': {
     summary: 'A booking was created (REST or GraphQL; not the catalog import).',
     component: 'BookingEventData',
@@ -153,6 +344,18 @@ const DATA: Record<string, { summary: string; component: string; schema: JsonSch
           enum: ['payment_expired'],
           description:
             'Present when Portier cancelled it: payment_expired (the tenant’s pendingExpiryMinutes hold ended unpaid).',
+        },
+        cancellationReason: {
+          type: 'object',
+          description: 'Present when the cancellation gave a reason (docs/bookings.md, "Cancellation reasons").',
+          properties: {
+            code: {
+              type: 'string',
+              enum: ['GUEST_REQUEST', 'NO_PAYMENT', 'WEATHER', 'MAINTENANCE', 'DUPLICATE', 'VENUE_CLOSED', 'OTHER'],
+            },
+            text: { type: ['string', 'null'], maxLength: 500 },
+          },
+          required: ['code', 'text'],
         },
       },
       required: ['booking', 'sequence'],
@@ -182,6 +385,12 @@ const DATA: Record<string, { summary: string; component: string; schema: JsonSch
         required: ['amount', 'reason'],
       },
     }),
+  },
+  'booking.no_show': {
+    summary:
+      'Staff marked a CONFIRMED booking a no-show after its start (markNoShow); its status stays CONFIRMED and booking.noShowAt is set.',
+    component: 'BookingEventData',
+    schema: bookingData(),
   },
   'booking.completed': {
     summary: 'A booking’s status became COMPLETED.',
@@ -247,6 +456,49 @@ const DATA: Record<string, { summary: string; component: string; schema: JsonSch
       },
     }),
   },
+  'device.command.executed': {
+    summary: 'A device reported a command executed (its first report; a repeated one sends nothing).',
+    component: 'DeviceCommandEventData',
+    schema: COMMAND_DATA,
+  },
+  'device.command.failed': {
+    summary: 'A device reported that it could not execute a command (its first report).',
+    component: 'DeviceCommandEventData',
+    schema: COMMAND_DATA,
+  },
+  'access.decided': {
+    summary:
+      'A door decided a scan, online or (reported later) offline. Opt-in and high volume: written only while a subscription of the tenant lists it.',
+    component: 'AccessDecidedData',
+    schema: {
+      type: 'object',
+      description: 'The access-log entry (the accessDecided subscription’s entry).',
+      properties: {
+        id: { ...UUID, description: 'The access-log entry.' },
+        deviceId: UUID,
+        doorId: UUID,
+        bookingId: { type: ['string', 'null'], format: 'uuid' },
+        credentialType: { type: ['string', 'null'], enum: ['qr', 'sms', null] },
+        allowed: { type: 'boolean' },
+        reason: { type: ['string', 'null'], description: 'Why it was denied; null when allowed.' },
+        checkedAt: ISO,
+        mode: { type: 'string', enum: ['online', 'offline'] },
+        tokenId: { type: ['string', 'null'], description: 'The signed token’s id, when one was scanned.' },
+      },
+      required: [
+        'id',
+        'deviceId',
+        'doorId',
+        'bookingId',
+        'credentialType',
+        'allowed',
+        'reason',
+        'checkedAt',
+        'mode',
+        'tokenId',
+      ],
+    },
+  },
   'device.online': {
     summary: 'A device that got a device.offline heartbeated again.',
     component: 'DeviceOnlineData',
@@ -272,6 +524,8 @@ const envelopeName = (type: string) =>
 export function webhooksSection(components: Components): { section: Record<string, unknown>; undescribed: string[] } {
   components.add('WebhookBookingSnapshot', BOOKING_SNAPSHOT);
   components.add('WebhookPaymentSnapshot', PAYMENT_SNAPSHOT);
+  components.add('WebhookSeriesSnapshot', SERIES_SNAPSHOT);
+  components.add('WebhookCustomerSnapshot', CUSTOMER_SNAPSHOT);
   const section: Record<string, unknown> = {};
   const undescribed: string[] = [];
   for (const type of WEBHOOK_EVENT_TYPES) {

@@ -3,7 +3,7 @@ import { buildOperationNodeForField, getDirectiveExtensions } from '@graphql-too
 import { createSofa } from 'sofa-api';
 import { withIdempotencyKey } from './openapi-idempotency.js';
 import type { RestRoute } from './routes.js';
-import { sofaIgnore } from './ignore.js';
+import { sofaExtraModels, sofaIgnore } from './ignore.js';
 import type { JsonSchema, RegisteredRoute, RouteDoc } from './openapi-registry.js';
 import { SchemaConverter, withHint } from './openapi-graphql.js';
 import { METADATA_LIMITS } from '../../kernel/metadata.js';
@@ -81,7 +81,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'The dashboard at /dashboard: its pages and assets, and its sessions (cookie and CSRF token; see docs/dashboard.md).',
   bookings:
     'Bookings of the tenant’s bookable objects: create, list, read, confirm, complete, cancel, reschedule; door credentials; the CSV export.',
+  'booking-series':
+    'Recurring bookings: preview a rule’s occurrences (free or in conflict, with prices), create a series of real bookings, cancel this / following / all, move one occurrence (docs/bookings.md).',
   'cancellation-policies': 'The tenant’s cancellation policies (refund by notice period).',
+  customers:
+    'One record per guest of the tenant, matched on booking: search, update, merge duplicates, the CSV export, and the GDPR tools (one customer’s data, erasure; docs/customers.md).',
   devices:
     'Door controllers: activation, heartbeat, configuration, commands, access checks and the access log (device key), and commands sent to a device (API key).',
   oauth:
@@ -89,9 +93,21 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   events:
     'The events feed: every event of the tenant as the envelope a webhook delivery carries, oldest first, paged without gaps or repeats (docs/events.md).',
   objects: 'Bookable objects: availability, opening hours and booking rules.',
+  guest:
+    'The guest’s own page of a booking behind its manage link (/b/{token}): view, calendar file, receipt, cancel and reschedule (docs/booking-page.md).',
+  'payment-issues':
+    'Money Portier could not settle with the payment provider by itself — failed refunds, differences the reconciliation found — until staff acknowledge them (docs/payments.md).',
   payments: 'The guest’s payment page and the payment provider’s webhook (docs/payments.md).',
   pricing: 'The price preview of a stay.',
+  'provider-credentials':
+    'A venue’s own Stripe, SMTP and SMS credentials: stored sealed, never shown again (whether set, a hint), the environment’s win (admin; docs/payments.md).',
   'pricing-rules': 'Pricing rules (surcharges and discounts).',
+  'booking-page':
+    'A venue’s public booking page, its files and the embeddable widget’s loader (no credential), and its settings: address, payment mode, allowed origins, logo, texts (API key; docs/booking-page.md).',
+  public:
+    'The publishable key’s routes (svc_pk_…, scope booking_page): the booking page’s public parts, published objects, their slots and prices, and PENDING bookings (docs/booking-page.md).',
+  reports:
+    'Occupancy by object and hour, revenue by period and object, payments and refunds, the day’s cash-up and the no-show rate, as JSON and CSV (docs/reports.md).',
   users: 'The audit log of the tenant’s users and keys (CSV export).',
   webhooks:
     'Webhook subscriptions, their deliveries, redelivery, replay and secret rotation; the events Portier sends are under `webhooks` (docs/webhooks.md).',
@@ -128,7 +144,21 @@ const CONFLICTING_FIELDS = new Set([
   'redeliverWebhookEvent',
   'replayWebhookDeliveries',
   'createDeviceCommand',
+  'retryRefund',
+  'updateBookingPageSettings',
+  'createPublicBooking',
 ]);
+
+/**
+ * A success body that is a bare list of a named resource (`devices` answers `[Device!]!`) gets a
+ * name of its own, `<Item>List`, so a generated client has a type for the body as for every other.
+ */
+function listNamed(components: Components, schema: JsonSchema): JsonSchema {
+  const items = schema.items as JsonSchema | undefined;
+  const ref = typeof items?.$ref === 'string' ? items.$ref : undefined;
+  if (schema.type !== 'array' || !ref) return schema;
+  return components.add(`${ref.replace('#/components/schemas/', '')}List`, schema);
+}
 
 function bridgedOperation(
   schema: GraphQLSchema,
@@ -205,13 +235,16 @@ function bridgedOperation(
   // A missing resource named in the path is 404; the path's own tenant is never looked up (403 when it is not the key's).
   const hasResourceInPath = [...inPath].some((name) => name !== 'tenantId');
   const status = route.status ?? 200;
+  const output = listNamed(components, converter.output(field.type, selection));
+  // A field of a scalar type (a JSON document) gets a name too: a generated client has a type for it.
+  const named = '$ref' in output ? output : components.add(`${pascal(fieldName)}Response`, output);
   const success =
     status === 204
       ? { description: 'Done.', headers: RESPONSE_HEADERS }
       : {
           description: 'Success.',
           headers: RESPONSE_HEADERS,
-          content: { 'application/json': { schema: converter.output(field.type, selection) } },
+          content: { 'application/json': { schema: named } },
         };
   return {
     operationId: fieldName,
@@ -244,7 +277,8 @@ function bridgedOperation(
         hasInput,
         hasBody,
         hasPathParams: inPath.size > 0,
-        notFound: hasResourceInPath,
+        // The publishable key's routes answer 404 booking_page_disabled while the venue's page is off.
+        notFound: hasResourceInPath || route.path.includes('/public/'),
         mutates: CONFLICTING_FIELDS.has(fieldName),
       }),
     },
@@ -433,6 +467,7 @@ const RESPONSE_EXAMPLES: Record<string, unknown> = {
         createdAt: '2026-11-02T09:30:00.000Z',
         metadata: { sku: 'court-1' },
         updatedAt: '2026-11-20T16:05:00.000Z',
+        published: true,
       },
     ],
     pagination: { page: 1, pageSize: 20, total: 1 },
@@ -444,13 +479,39 @@ const RESPONSE_EXAMPLES: Record<string, unknown> = {
         objectId: '7a1d3e5f-2b4c-4d6e-8f0a-1b3c5d7e9f20',
         objectName: 'Court 1',
         timeZone: 'Europe/Berlin',
+        // issue #44: the instants, and the times in the zone asked for (timeZone=America/New_York).
         slots: [
-          { start: '08:00', end: '09:00', available: true },
-          { start: '09:00', end: '10:00', available: false },
-          { start: '10:00', end: '11:00', available: true },
+          {
+            start: '08:00',
+            end: '09:00',
+            available: true,
+            startTime: '2026-12-04T07:00:00.000Z',
+            endTime: '2026-12-04T08:00:00.000Z',
+            localStart: '2026-12-04T02:00:00-05:00',
+            localEnd: '2026-12-04T03:00:00-05:00',
+          },
+          {
+            start: '09:00',
+            end: '10:00',
+            available: false,
+            startTime: '2026-12-04T08:00:00.000Z',
+            endTime: '2026-12-04T09:00:00.000Z',
+            localStart: '2026-12-04T03:00:00-05:00',
+            localEnd: '2026-12-04T04:00:00-05:00',
+          },
+          {
+            start: '10:00',
+            end: '11:00',
+            available: true,
+            startTime: '2026-12-04T09:00:00.000Z',
+            endTime: '2026-12-04T10:00:00.000Z',
+            localStart: '2026-12-04T04:00:00-05:00',
+            localEnd: '2026-12-04T05:00:00-05:00',
+          },
         ],
       },
     ],
+    callerTimeZone: 'America/New_York',
   },
   // docs/events.md: one booking event as a delivery's body carries it, and the cursor of the next page.
   eventFeed: {
@@ -527,7 +588,7 @@ export function buildOpenApiDocument(options: {
   const components = new Components();
   components.add('Problem', PROBLEM_SCHEMA);
   const converter = new SchemaConverter(options.schema, components);
-  const { models } = createSofa({ schema: options.schema, basePath: '' });
+  const models = [...createSofa({ schema: options.schema, basePath: '' }).models, ...sofaExtraModels];
   const paths: OpenApiDocument['paths'] = {};
   const undocumented: string[] = [];
   const operationIds = new Set<string>();

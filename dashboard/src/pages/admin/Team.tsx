@@ -20,6 +20,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { dateTime } from '../../format';
 import { useSession } from '../../session';
 import { AuditLog } from './AuditLog';
+import { Invitations } from './Invitations';
 import { formText } from '../../form-data';
 
 const UsersQuery = graphql(`
@@ -98,8 +99,12 @@ export function TeamPage() {
         title="Team"
         description="People who sign in to this dashboard. A role grants the same scopes API keys use, so the API enforces it."
       />
-      <Section title="Invite someone">
-        <form className="stack" onSubmit={submit} aria-label="Invite a team member">
+      <Invitations />
+      <Section
+        title="Add with a password"
+        description="Without mail: you choose an initial password and hand it over; they change it after signing in."
+      >
+        <form className="stack" onSubmit={submit} aria-label="Add a team member with a password">
           <ErrorNotice error={formLevelError(create.error, ['email', 'password', 'role'])} />
           {invited ? (
             <SuccessNotice>
@@ -132,7 +137,7 @@ export function TeamPage() {
           </div>
           <div>
             <button type="submit" className="button button-primary" disabled={create.isPending}>
-              Invite
+              Add member
             </button>
           </div>
         </form>

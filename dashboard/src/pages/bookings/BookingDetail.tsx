@@ -3,22 +3,36 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { BookingNotifications } from './BookingNotifications';
 import { Link, useParams } from 'react-router';
 import { graphql } from '../../gql';
-import type { BookingStatus } from '../../gql/graphql';
+import type { BookingStatus, CancellationReasonCode } from '../../gql/graphql';
 import { useGraphQL, useGraphQLMutation } from '../../api/hooks';
-import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, TableWrap } from '../../components/ui';
+import {
+  Badge,
+  Empty,
+  ErrorNotice,
+  Loading,
+  PageHeader,
+  Section,
+  SelectField,
+  TableWrap,
+  fieldErrorOf,
+} from '../../components/ui';
 import { dateTime, money, timeRange } from '../../format';
 import { useSession } from '../../session';
 import { useDoorNames } from '../../api/doors';
 import { BookingChanges } from './BookingChanges';
 import { BookingPayments, CancellationMoney } from './BookingPayments';
+import { GuestLink } from './GuestLink';
+import { BookingSeriesPanel } from './BookingSeriesPanel';
 
 const BookingQuery = graphql(`
   query DashboardBooking($id: ID!) {
     booking(id: $id) {
       id
+      reference
       guestName
       guestEmail
       guestPhone
+      customerId
       startTime
       endTime
       status
@@ -27,6 +41,10 @@ const BookingQuery = graphql(`
       refundAmount
       createdAt
       paymentUrl
+      noShowAt
+      cancellationReasonCode
+      cancellationReason
+      seriesId
       object {
         id
         name
@@ -102,12 +120,19 @@ const RefundQuery = graphql(`
 `);
 
 const UpdateStatus = graphql(`
-  mutation DashboardUpdateBookingStatus($bookingId: ID!, $status: BookingStatus!) {
-    updateBookingStatus(bookingId: $bookingId, status: $status) {
+  mutation DashboardUpdateBookingStatus(
+    $bookingId: ID!
+    $status: BookingStatus!
+    $reasonCode: CancellationReasonCode
+    $reason: String
+  ) {
+    updateBookingStatus(bookingId: $bookingId, status: $status, reasonCode: $reasonCode, reason: $reason) {
       refundAmount
       booking {
         id
         status
+        cancellationReasonCode
+        cancellationReason
         payment {
           amountRefunded
         }
@@ -115,6 +140,30 @@ const UpdateStatus = graphql(`
     }
   }
 `);
+
+const MarkNoShow = graphql(`
+  mutation DashboardMarkNoShow($bookingId: ID!) {
+    markNoShow(bookingId: $bookingId) {
+      booking {
+        id
+        status
+        noShowAt
+      }
+    }
+  }
+`);
+
+/** The cancel dialog's reasons (docs/bookings.md, "Cancellation reasons"), in the words staff use. */
+const REASONS: { code: CancellationReasonCode; label: string }[] = [
+  { code: 'GUEST_REQUEST', label: 'Guest asked' },
+  { code: 'NO_PAYMENT', label: 'Not paid' },
+  { code: 'WEATHER', label: 'Weather' },
+  { code: 'MAINTENANCE', label: 'Maintenance' },
+  { code: 'DUPLICATE', label: 'Duplicate booking' },
+  { code: 'VENUE_CLOSED', label: 'Venue closed' },
+  { code: 'OTHER', label: 'Other (say why)' },
+];
+const reasonLabel = (code: string) => REASONS.find((r) => r.code === code)?.label ?? code;
 
 const NEXT: Record<BookingStatus, BookingStatus[]> = {
   PENDING: ['CONFIRMED', 'CANCELLED'],
@@ -142,7 +191,10 @@ export function BookingDetailPage() {
     { enabled: session.can('webhooks:read') },
   );
   const update = useGraphQLMutation(UpdateStatus, [['bookings']]);
+  const noShow = useGraphQLMutation(MarkNoShow, [['bookings']]);
   const [cancelling, setCancelling] = useState(false);
+  const [reasonCode, setReasonCode] = useState<CancellationReasonCode | ''>('');
+  const [reasonText, setReasonText] = useState('');
   const refund = useGraphQL(['bookings', id, 'refund'], RefundQuery, { bookingId: id }, { enabled: cancelling });
 
   if (booking.isPending) return <Loading />;
@@ -155,7 +207,16 @@ export function BookingDetailPage() {
   const canWrite = session.can('bookings:write');
   const allowed = canWrite ? NEXT[data.status] : [];
   const setStatus = (status: BookingStatus) =>
-    update.mutate({ bookingId: id, status }, { onSuccess: () => setCancelling(false) });
+    update.mutate(
+      status === 'CANCELLED'
+        ? { bookingId: id, status, reasonCode: reasonCode || undefined, reason: reasonText.trim() || undefined }
+        : { bookingId: id, status },
+      { onSuccess: () => setCancelling(false) },
+    );
+  // After the start a CONFIRMED booking may be marked a no-show (once). The clock at render, as for "Complete booking".
+  // eslint-disable-next-line react-hooks/purity
+  const started = Date.parse(data.startTime) <= Date.now();
+  const canMarkNoShow = canWrite && data.status === 'CONFIRMED' && started && !data.noShowAt;
 
   return (
     <>
@@ -168,6 +229,12 @@ export function BookingDetailPage() {
           <>
             {data.object.name} · {data.object.accommodation.name} · {timeRange(data.startTime, data.endTime, zone)}{' '}
             <Badge value={data.status} />
+            {data.noShowAt ? (
+              <>
+                {' '}
+                <Badge value="NO_SHOW" label="no-show" />
+              </>
+            ) : null}
           </>
         }
         actions={
@@ -199,6 +266,16 @@ export function BookingDetailPage() {
                   onConfirm={() => setStatus('COMPLETED')}
                 />
               ) : null}
+              {canMarkNoShow ? (
+                <ConfirmButton
+                  label="No-show"
+                  confirmLabel="Yes, mark no-show"
+                  tone="secondary"
+                  question="The guest did not come? The booking is kept (and billed) and counted as a no-show."
+                  busy={noShow.isPending}
+                  onConfirm={() => noShow.mutate({ bookingId: id })}
+                />
+              ) : null}
               {allowed.includes('CANCELLED') ? (
                 <button type="button" className="button button-danger-outline" onClick={() => setCancelling(true)}>
                   Cancel booking
@@ -209,6 +286,7 @@ export function BookingDetailPage() {
         }
       />
       <ErrorNotice error={update.error} />
+      <ErrorNotice error={noShow.error} title="The booking could not be marked a no-show" />
       {update.data?.updateBookingStatus.refundAmount != null ? (
         <div className="notice notice-success" role="status">
           Booking cancelled;{' '}
@@ -228,6 +306,36 @@ export function BookingDetailPage() {
             ) : (
               <ErrorNotice error={refund.error} title="The refund could not be worked out" />
             )}
+            <SelectField
+              label="Reason"
+              value={reasonCode}
+              onChange={(e) => setReasonCode(e.target.value as CancellationReasonCode | '')}
+              error={fieldErrorOf(update.error, 'reasonCode')}
+            >
+              <option value="">No reason given</option>
+              {REASONS.map((r) => (
+                <option key={r.code} value={r.code}>
+                  {r.label}
+                </option>
+              ))}
+            </SelectField>
+            <div className="field">
+              <label htmlFor="cancel-reason-note">Note</label>
+              <textarea
+                id="cancel-reason-note"
+                rows={2}
+                maxLength={500}
+                value={reasonText}
+                aria-describedby="cancel-reason-hint"
+                onChange={(e) => setReasonText(e.target.value)}
+              />
+              <p className="field-hint" id="cancel-reason-hint">
+                {fieldErrorOf(update.error, 'reason') ??
+                  (reasonCode === 'OTHER'
+                    ? 'Say why (required for Other), at most 500 characters.'
+                    : 'Optional, at most 500 characters.')}
+              </p>
+            </div>
             <div className="button-row">
               <button
                 type="button"
@@ -245,9 +353,24 @@ export function BookingDetailPage() {
         </section>
       ) : null}
       <BookingChanges booking={data} zone={zone} />
+      {data.seriesId ? (
+        <BookingSeriesPanel
+          seriesId={data.seriesId}
+          bookingId={data.id}
+          zone={zone}
+          canWrite={canWrite}
+          version={`${data.startTime}/${data.endTime}`}
+        />
+      ) : null}
       <div className="grid-2">
         <Section title="Guest">
           <dl className="facts">
+            <div>
+              <dt>Reference</dt>
+              <dd>
+                <code>{data.reference}</code>
+              </dd>
+            </div>
             <div>
               <dt>Name</dt>
               <dd>{data.guestName}</dd>
@@ -260,10 +383,33 @@ export function BookingDetailPage() {
               <dt>Phone</dt>
               <dd>{data.guestPhone ?? '—'}</dd>
             </div>
+            {data.customerId && session.can('customers:read') ? (
+              <div>
+                <dt>Customer</dt>
+                <dd>
+                  <Link to={`/customers/${data.customerId}`}>Customer record</Link>
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>Booked</dt>
               <dd>{dateTime(data.createdAt, zone)}</dd>
             </div>
+            {data.noShowAt ? (
+              <div>
+                <dt>No-show</dt>
+                <dd>Marked {dateTime(data.noShowAt, zone)}</dd>
+              </div>
+            ) : null}
+            {data.cancellationReasonCode ? (
+              <div>
+                <dt>Cancellation reason</dt>
+                <dd>
+                  {reasonLabel(data.cancellationReasonCode)}
+                  {data.cancellationReason ? <span className="muted"> — {data.cancellationReason}</span> : null}
+                </dd>
+              </div>
+            ) : null}
             <div>
               <dt>Payment page</dt>
               <dd className="break">
@@ -305,6 +451,7 @@ export function BookingDetailPage() {
         </Section>
       </div>
       <BookingPayments bookingId={id} zone={zone} />
+      {canWrite ? <GuestLink bookingId={id} /> : null}
       <Section title="Credentials" description="Valid from the start to the end of the booking, while it is confirmed.">
         {credentials.isPending ? (
           <Loading />

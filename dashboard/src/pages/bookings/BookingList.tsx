@@ -49,6 +49,7 @@ const BookingsQuery = graphql(`
     ) {
       bookings {
         id
+        reference
         guestName
         guestEmail
         objectName
@@ -155,7 +156,7 @@ export function BookingListPage() {
             name="search"
             type="search"
             maxLength={200}
-            placeholder="Part of a name or email"
+            placeholder="Part of a name or email, or a reference (PRT-7KQ2M)"
             defaultValue={filters.search ?? ''}
           />
           <SelectField label="Status" name="status" defaultValue={filters.status ?? ''}>
@@ -226,6 +227,7 @@ export function BookingListPage() {
                       {booking.guestName}
                     </Link>
                     <span className="small muted block">{booking.guestEmail}</span>
+                    <span className="small muted block">{booking.reference}</span>
                   </td>
                   <td className="text" data-label="Object">
                     {booking.objectName}

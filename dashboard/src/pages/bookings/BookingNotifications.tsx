@@ -6,6 +6,17 @@ import { useSession } from '../../session';
 
 // The guest's mails and text messages of one booking (docs/notifications.md), with a resend.
 
+/** What each kind of message is, as the log names it. */
+const KIND_LABELS: Record<string, string> = {
+  CONFIRMED: 'confirmed',
+  RESCHEDULED: 'rescheduled',
+  CANCELLED: 'cancelled',
+  REMINDER: 'reminder',
+  PAYMENT_DUE: 'payment due',
+  RECEIPT: 'receipt',
+  SERIES_CONFIRMED: 'series confirmed',
+};
+
 const NotificationsQuery = graphql(`
   query DashboardBookingNotifications($id: ID!) {
     booking(id: $id) {
@@ -68,7 +79,7 @@ export function BookingNotifications({ bookingId, zone }: { bookingId: string; z
             {rows.map((row) => (
               <tr key={row.id}>
                 <td className="strong" data-label="Message">
-                  {row.channel === 'EMAIL' ? 'Email' : 'SMS'} · {row.kind.toLowerCase()}
+                  {row.channel === 'EMAIL' ? 'Email' : 'SMS'} · {KIND_LABELS[row.kind] ?? row.kind.toLowerCase()}
                 </td>
                 <td data-label="To">{row.recipient}</td>
                 <td data-label="Status">

@@ -7,6 +7,9 @@ import { money, timeRange } from '../../format';
 import { CreateBookingMutation, QuoteQuery } from './queries';
 import { hhmmOf, inFormWords, instantOf, minutesOf, newIdempotencyKey } from './calendar-model';
 import { formText } from '../../form-data';
+import { CreateSeriesMutation } from './series-queries';
+import type { DashboardCreateSeriesMutationVariables } from '../../gql/graphql';
+import { RepeatFields, SeriesPreview, ruleOf, weekdayOf, type Repeat } from './SeriesRepeat';
 
 export interface DeskObject {
   id: string;
@@ -54,6 +57,13 @@ export function BookingForm({
   const minimum = objects.find((o) => o.id === prefill.objectId)?.minDurationMinutes ?? 60;
   const [end, setEnd] = useState(hhmmOf(Math.min(1440, minutesOf(prefill.start) + minimum)));
   const [nameLength, setNameLength] = useState(0);
+  const [repeat, setRepeat] = useState<Repeat>({
+    weekly: false,
+    days: [weekdayOf(prefill.date)],
+    ends: 'count',
+    count: '4',
+    until: '',
+  });
   // The key and the request it was first sent with: the same key only goes out with the same request.
   const sent = useRef<{ key: string; request: string } | null>(null);
   const submitting = useRef(false);
@@ -70,6 +80,19 @@ export function BookingForm({
     queryFn: () => execute(QuoteQuery, { objectId, startTime, endTime }),
     enabled: valid,
     retry: false,
+  });
+
+  const rule = ruleOf(repeat);
+  const createSeries = useMutation({
+    mutationFn: ({ key, ...variables }: DashboardCreateSeriesMutationVariables & { key: string }) =>
+      executeWithHeaders(CreateSeriesMutation, variables, { 'Idempotency-Key': key }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['calendar'] });
+      await queryClient.invalidateQueries({ queryKey: ['bookings'] });
+    },
+    onSettled: () => {
+      submitting.current = false;
+    },
   });
 
   const create = useMutation({
@@ -98,7 +121,7 @@ export function BookingForm({
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     // A second click before the first answer is dropped here; one that gets through carries the same key.
-    if (submitting.current || create.isSuccess) return;
+    if (submitting.current || create.isSuccess || createSeries.isSuccess) return;
     submitting.current = true;
     const form = new FormData(event.currentTarget);
     const phone = formText(form, 'guestPhone').trim();
@@ -111,22 +134,59 @@ export function BookingForm({
       endTime,
       status: form.get('confirmNow') === 'on' ? ('CONFIRMED' as const) : ('PENDING' as const),
     };
-    const request = JSON.stringify(variables);
+    const request = JSON.stringify({ ...variables, rule: repeat.weekly ? rule : null });
     if (sent.current?.request !== request) sent.current = { key: newIdempotencyKey(), request };
-    create.mutate({ ...variables, key: sent.current.key });
+    if (repeat.weekly) {
+      if (!rule) {
+        submitting.current = false;
+        return;
+      }
+      createSeries.mutate({ ...variables, rule, key: sent.current.key });
+    } else create.mutate({ ...variables, key: sent.current.key });
   };
 
   const again = () => {
     create.reset();
+    createSeries.reset();
     sent.current = null;
     setNameLength(0);
   };
 
   const made = create.data?.createBooking.booking;
-  const error =
-    create.error instanceof ApiError && create.error.code === 'idempotency_key_in_progress' ? null : create.error;
+  const series = createSeries.data?.createBookingSeries;
+  const failed = create.error ?? createSeries.error;
+  const error = failed instanceof ApiError && failed.code === 'idempotency_key_in_progress' ? null : failed;
   const timeError = (field: 'startTime' | 'endTime') =>
     messageFor(error, field, zone) ?? (quote.error ? messageFor(quote.error, field, zone) : undefined);
+
+  if (series) {
+    const first = series.bookings[0];
+    return (
+      <div className="stack" role="status">
+        <p>
+          Series booked: {series.bookings.length} {series.bookings.length === 1 ? 'booking' : 'bookings'}
+          {series.conflicts.length > 0 ? `, ${series.conflicts.length} skipped (taken or closed)` : ''}.{' '}
+          {first ? (
+            <>
+              First:{' '}
+              <Link to={`/bookings/${first.id}`} className="strong break">
+                {first.guestName}
+              </Link>
+              , {timeRange(first.startTime, first.endTime, zone)} ({zone}).
+            </>
+          ) : null}
+        </p>
+        <div className="row-actions">
+          <button type="button" className="button button-secondary" onClick={again}>
+            Book another
+          </button>
+          <button type="button" className="button button-secondary" onClick={onDone}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
 
   if (made) {
     return (
@@ -154,7 +214,15 @@ export function BookingForm({
   return (
     <form ref={formRef} className="stack" onSubmit={submit} aria-label="New booking" noValidate>
       <ErrorNotice
-        error={formLevelError(error, ['objectId', 'startTime', 'endTime', 'guestName', 'guestEmail', 'guestPhone'])}
+        error={formLevelError(error, [
+          'objectId',
+          'startTime',
+          'endTime',
+          'guestName',
+          'guestEmail',
+          'guestPhone',
+          'rule',
+        ])}
       />
       <SelectField
         label="Object"
@@ -192,6 +260,7 @@ export function BookingForm({
           error={timeError('endTime')}
         />
       </div>
+      <RepeatFields repeat={repeat} onChange={setRepeat} error={messageFor(error, 'rule', zone)} />
       {/* No maxLength: a longer name (a paste) would be cut without a word; the API's refusal says why. */}
       <Field
         label="Guest name"
@@ -228,8 +297,11 @@ export function BookingForm({
           Booked as confirmed: the guest gets the confirmation at once, as when you confirm a pending booking.
         </p>
       </div>
+      {repeat.weekly && rule && valid ? (
+        <SeriesPreview objectId={objectId} startTime={startTime} endTime={endTime} rule={rule} zone={zone} />
+      ) : null}
       <p className="price-line" aria-live="polite">
-        {quote.data ? (
+        {repeat.weekly ? null : quote.data ? (
           <>
             Price: <strong>{money(quote.data.priceQuote.totalPrice, quote.data.priceQuote.currency)}</strong>{' '}
             <span className="small muted break">{quote.data.priceQuote.breakdown}</span>
@@ -241,8 +313,12 @@ export function BookingForm({
         ) : null}
       </p>
       <div className="row-actions">
-        <button type="submit" className="button button-primary" disabled={create.isPending}>
-          Create booking
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={create.isPending || createSeries.isPending || (repeat.weekly && !rule)}
+        >
+          {repeat.weekly ? 'Create series' : 'Create booking'}
         </button>
         <button type="button" className="button button-secondary" onClick={onDone}>
           Cancel

@@ -24,6 +24,13 @@ export const COLUMNS_OF_FIELD: Record<string, readonly BookingViewColumn[]> = {
   refundAmount: ['refund_amount'],
   metadata: ['metadata'],
   updatedAt: ['updated_at'],
+  reference: ['reference'],
+  noShowAt: ['no_show_at'],
+  cancellationReasonCode: ['cancellation_reason_code'],
+  cancellationReason: ['cancellation_reason'],
+  guestLocale: ['guest_locale'],
+  seriesId: ['series_id'],
+  customerId: ['customer_id'],
 };
 
 /**

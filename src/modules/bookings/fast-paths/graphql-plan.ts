@@ -45,6 +45,13 @@ const BOOKING: Columns = {
   refundAmount: col('b.refund_amount'),
   metadata: col('b.metadata'),
   updatedAt: isoInstant('b.updated_at'),
+  reference: col('b.reference'),
+  noShowAt: isoInstant('b.no_show_at'),
+  cancellationReasonCode: col('b.cancellation_reason_code'),
+  cancellationReason: col('b.cancellation_reason'),
+  guestLocale: sql`upper(${sql.ref('b.guest_locale')})`,
+  seriesId: col('b.series_id'),
+  customerId: col('b.customer_id'),
 };
 const OBJECT: Columns = {
   __typename: typename('BookableObject'),

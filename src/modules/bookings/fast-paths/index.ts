@@ -57,7 +57,13 @@ export function bookingFastPaths(on: boolean): BookingFastPaths {
       'Query.bookingPage': {
         selection: BOOKING_PAGE_SELECTION,
         answer: (ctx, variables) =>
-          bookingPageJson(ctx.db, ctx.deps, tenantOf(ctx.principal), parseListBookings(variables)),
+          bookingPageJson(
+            ctx.db,
+            ctx.deps,
+            tenantOf(ctx.principal),
+            parseListBookings(variables),
+            ctx.principal?.kind === 'apiKey' && ctx.principal.scopes.includes('customers:read'),
+          ),
       },
     },
   };

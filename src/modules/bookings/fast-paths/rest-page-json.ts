@@ -24,7 +24,7 @@ import { givenFilters, statementShape, type GivenFilter } from './given-filters.
 
 /** The route's selection (as SOFA derives it from the schema) that bookingPageJson writes. */
 export const BOOKING_PAGE_SELECTION =
-  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}}pagination{page pageSize total}}';
+  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt reference noShowAt cancellationReasonCode cancellationReason guestLocale customerId customer{id}notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}seriesId series{id}}pagination{page pageSize total}}';
 
 /** An instant as a JSON string. */
 const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || ${isoInstant(column)} || '"'`;
@@ -58,12 +58,19 @@ interface PageRow {
   refund_amount: number | null;
   metadata: Metadata;
   updated_at: string;
+  reference: string;
+  no_show_at: string | null;
+  cancellation_reason_code: string | null;
+  cancellation_reason: string | null;
+  guest_locale: string | null;
+  customer_id: string | null;
   payment_status: string;
   amount_paid: number;
   amount_refunded: number;
   payment_provider: string | null;
   paid_at: string | null;
   notifications: string;
+  series_id: string | null;
 }
 
 const str = JSON.stringify;
@@ -73,16 +80,24 @@ const str = JSON.stringify;
  * form JSON.stringify gives the GraphQL execution's result (metadata as pg parsed it); the instants
  * (isoInstant) and the notifications come as PostgreSQL wrote them.
  */
-function bookingJson(b: PageRow, paymentUrl: string): string {
+function bookingJson(b: PageRow, paymentUrl: string, withCustomer: boolean): string {
   return (
     `{"id":"${b.id}","objectId":"${b.object_id}","objectName":${str(b.object_name)},"guestName":${str(b.guest_name)}` +
     `,"guestEmail":${str(b.guest_email)},"guestPhone":${str(b.guest_phone)},"startTime":"${b.start_time}"` +
     `,"endTime":"${b.end_time}","status":${str(b.status)},"totalPrice":${str(b.total_price)}` +
     `,"currency":${str(b.currency)},"createdAt":"${b.created_at}","paymentUrl":${str(paymentUrl)}` +
     `,"refundAmount":${str(b.refund_amount)},"object":{"id":"${b.object_id}"},"metadata":${str(b.metadata)}` +
-    `,"updatedAt":"${b.updated_at}","notifications":${b.notifications},"payment":{"status":${str(b.payment_status)}` +
+    `,"updatedAt":"${b.updated_at}","reference":${str(b.reference)}` +
+    `,"noShowAt":${b.no_show_at === null ? 'null' : `"${b.no_show_at}"`},"cancellationReasonCode":${str(b.cancellation_reason_code)}` +
+    `,"cancellationReason":${str(b.cancellation_reason)},"guestLocale":${str(b.guest_locale?.toUpperCase() ?? null)}` +
+    `,"customerId":${str(b.customer_id)}` +
+    `,"customer":${b.customer_id !== null && withCustomer ? `{"id":"${b.customer_id}"}` : 'null'}` +
+    `,"notifications":${b.notifications},"payment":{"status":${str(b.payment_status)}` +
     `,"amountPaid":${str(b.amount_paid)},"amountRefunded":${str(b.amount_refunded)},"currency":${str(b.currency)}` +
-    `,"provider":${str(b.payment_provider)},"paidAt":${b.paid_at === null ? 'null' : `"${b.paid_at}"`}}}`
+    `,"provider":${str(b.payment_provider)},"paidAt":${b.paid_at === null ? 'null' : `"${b.paid_at}"`}}` +
+    (b.series_id === null
+      ? `,"seriesId":null,"series":null}`
+      : `,"seriesId":"${b.series_id}","series":{"id":"${b.series_id}"}}`)
   );
 }
 
@@ -141,12 +156,19 @@ function pageStatement(db: Executor, tenantId: string, filters: Filters, pageSiz
         'b.refund_amount',
         'b.metadata',
         isoInstant('b.updated_at').as('updated_at'),
+        'b.reference',
+        isoInstant('b.no_show_at').as('no_show_at'),
+        'b.cancellation_reason_code',
+        'b.cancellation_reason',
+        'b.guest_locale',
+        'b.customer_id',
         'b.payment_status',
         'b.amount_paid',
         'b.amount_refunded',
         'b.payment_provider',
         isoInstant('b.paid_at').as('paid_at'),
         notificationsJson.as('notifications'),
+        'b.series_id',
         // Uncorrelated: computed once per statement (the maintained count, or on the index).
         totalMatching(db, tenantId, filters).as('total'),
       ])
@@ -166,6 +188,8 @@ export async function bookingPageJson(
   deps: AppDeps,
   tenantId: string,
   command: ListBookings,
+  /** Whether the caller holds customers:read (Booking.customer is null otherwise). */
+  withCustomer = false,
 ): Promise<string> {
   const page = command.page ?? 1;
   const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
@@ -194,6 +218,6 @@ export async function bookingPageJson(
       )
     : await pageStatement(db, tenantId, filters, pageSize, offset).execute();
   const total = rows[0]?.total ?? (await countMatching(db, tenantId, filters).executeTakeFirstOrThrow()).n;
-  const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row))).join(',');
+  const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row), withCustomer)).join(',');
   return `{"bookings":[${items}],"pagination":{"page":${page},"pageSize":${pageSize},"total":${total}}}`;
 }
