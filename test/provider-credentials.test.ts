@@ -327,9 +327,11 @@ describe('SMTP and SMS set through the API', () => {
     });
     expect(res.status, res.text).toBe(201);
     const smsBefore = sms.requests.length;
-    // The app's own sender may take them first: drain here too, then wait for both peers.
+    // The app's own sender may take them first: drain here too, then wait for both peers. The
+    // drain's summary is not asserted: it also attempts other tests' due notifications in the
+    // shared database (some of those venues' providers are down on purpose).
     const sender = new NotificationSender({ deps: app.deps, timeoutMs: 20_000 });
-    expect((await sender.drain()).failed).toBe(0);
+    await sender.drain();
     const toGrace = () => smtp.mails.some((m) => JSON.stringify(m.parsed.to ?? '').includes('grace@example.com'));
     for (let i = 0; i < 200 && (sms.requests.length === smsBefore || !toGrace()); i += 1)
       await new Promise((r) => setTimeout(r, 50));
