@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, fetchExchange, gql } from '@urql/core';
+import { harness, type Harness } from './harness.js';
+import { buildVenue } from './builders.js';
+import { ownApp, type OwnApp } from './own-app.js';
+
+// An integrator's GraphQL program on urql (@urql/core, its fetch exchange) against a live server
+// (issue #44): it reads a day's availability in its own time zone and books a slot by the slot's
+// instants, exactly as they come (no time-zone library on the client).
+
+let h: Harness;
+let own: OwnApp;
+let baseUrl: string;
+
+beforeAll(async () => {
+  h = await harness();
+  own = await ownApp(h);
+  await own.app.fastify.listen({ port: 0, host: '127.0.0.1' });
+  const address = own.app.fastify.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening on TCP');
+  baseUrl = `http://127.0.0.1:${address.port}`;
+});
+
+afterAll(async () => {
+  await own.close();
+});
+
+interface Slot {
+  start: string;
+  end: string;
+  available: boolean;
+  startTime: string;
+  endTime: string;
+  localStart: string | null;
+  localEnd: string | null;
+}
+
+const AVAILABILITY = gql<
+  { availability: { timeZone: string; callerTimeZone: string | null; slots: Slot[] } },
+  { date: string; objectId: string; timeZone: string }
+>`
+  query Availability($date: String!, $objectId: ID!, $timeZone: String) {
+    availability(date: $date, objectId: $objectId, timeZone: $timeZone) {
+      timeZone
+      callerTimeZone
+      slots { start end available startTime endTime localStart localEnd }
+    }
+  }
+`;
+
+const CREATE = gql<
+  { createBooking: { booking: { id: string; startTime: string; endTime: string; status: string } } },
+  { objectId: string; guestName: string; guestEmail: string; startTime: string; endTime: string }
+>`
+  mutation Create($objectId: ID!, $guestName: String!, $guestEmail: String!, $startTime: DateTime!, $endTime: DateTime!) {
+    createBooking(objectId: $objectId, guestName: $guestName, guestEmail: $guestEmail, startTime: $startTime, endTime: $endTime) {
+      booking { id startTime endTime status }
+    }
+  }
+`;
+
+function client(apiKey: string): Client {
+  return new Client({
+    url: `${baseUrl}/api/v1/graphql`,
+    exchanges: [fetchExchange],
+    requestPolicy: 'network-only',
+    fetchOptions: () => ({ headers: { authorization: `Bearer ${apiKey}` } }),
+  });
+}
+
+describe('an urql program', () => {
+  it('books a slot by the instants availability gives, seeing it in its own time zone', async () => {
+    const venue = await buildVenue(h);
+    const api = client(venue.apiKey);
+    const day = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
+    const read = await api
+      .query(AVAILABILITY, { date: day, objectId: venue.object.id, timeZone: 'America/New_York' })
+      .toPromise();
+    expect(read.error).toBeUndefined();
+    const availability = read.data?.availability;
+    expect(availability?.timeZone).toBe('Europe/Berlin');
+    expect(availability?.callerTimeZone).toBe('America/New_York');
+    const slot = availability?.slots.find((s) => s.available && s.start === '10:00');
+    if (!slot) throw new Error(`no free 10:00 slot on ${day}`);
+    // 10:00 in Berlin is 03:00–05:00 in New York, whatever either side's daylight-saving time; the
+    // local form and the instant are the same moment.
+    expect(slot.localStart).toMatch(new RegExp(`^${day}T0[345]:00:00-0[45]:00$`));
+    expect(Date.parse(slot.localStart ?? '')).toBe(Date.parse(slot.startTime));
+    expect(Date.parse(slot.endTime) - Date.parse(slot.startTime)).toBeGreaterThan(0);
+
+    const created = await api
+      .mutation(CREATE, {
+        objectId: venue.object.id,
+        guestName: 'Ada Lovelace',
+        guestEmail: 'ada@example.com',
+        startTime: slot.startTime,
+        endTime: slot.endTime,
+      })
+      .toPromise();
+    expect(created.error).toBeUndefined();
+    const booking = created.data?.createBooking.booking;
+    expect(booking && Date.parse(booking.startTime)).toBe(Date.parse(slot.startTime));
+    expect(booking && Date.parse(booking.endTime)).toBe(Date.parse(slot.endTime));
+
+    const again = await api
+      .query(AVAILABILITY, { date: day, objectId: venue.object.id, timeZone: 'America/New_York' })
+      .toPromise();
+    expect(again.data?.availability.slots.find((s) => s.startTime === slot.startTime)?.available).toBe(false);
+  });
+});
