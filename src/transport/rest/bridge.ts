@@ -326,7 +326,7 @@ export async function runRestOperation(
   if (op.direct) {
     const body = await directBody(schema, op, op.direct, context, picked.values);
     if (body !== undefined) {
-      if (op.route.method === 'GET' && context.nextCursor) reply.header('link', nextLink(req.url, context.nextCursor));
+      if (isPagedList(op) && context.nextCursor) reply.header('link', nextLink(req.url, context.nextCursor));
       return reply
         .status(op.route.status ?? 200)
         .type(JSON_TYPE)
@@ -343,12 +343,15 @@ export async function runRestOperation(
   }
   const answer = result.data?.[op.fieldName] ?? null;
   const next = context.nextCursor ?? asRecord(answer).next;
-  if (op.route.method === 'GET' && typeof next === 'string') reply.header('link', nextLink(req.url, next));
+  if (isPagedList(op) && typeof next === 'string') reply.header('link', nextLink(req.url, next));
   return reply
     .status(op.route.status ?? 200)
     .type(JSON_TYPE)
     .send(JSON.stringify(answer));
 }
+
+/** A list with cursor paging: a GET route whose field takes `after` (docs/api.md, "Cursor paging"). */
+const isPagedList = (op: RestOperation) => op.route.method === 'GET' && op.field.args.some((a) => a.name === 'after');
 
 /**
  * RFC 8288 `Link` to a list's next page: the request's path and query with `after` set to the
