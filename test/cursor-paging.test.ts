@@ -384,7 +384,7 @@ describe.each(CASES)('cursor paging of $name', (c) => {
       for (const id of ids) expect(mineAll).toContain(id);
       for (const id of ids) expect(theirAll).not.toContain(id);
     } else {
-      // The events feed checks a cursor against the tenant's own events (docs/events.md).
+      // Only the events feed may refuse a position (its `after` also takes event ids: docs/events.md).
       expect(c.name).toBe('events');
       expect(res.status).toBe(400);
     }
