@@ -456,6 +456,8 @@ export type BookingPage = {
   __typename?: 'BookingPage';
   /** The page's bookings, by start time (then id). */
   bookings: Array<Booking>;
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** Where this page lies. */
   pagination: Pagination;
 };
@@ -774,6 +776,8 @@ export type CancellationPolicyList = {
   __typename?: 'CancellationPolicyList';
   /** Every policy of the tenant. */
   cancellationPolicies: Array<CancellationPolicy>;
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
 };
 
 /** What cancelling a booking now would refund, by the tenant's default cancellation policy (the dashboard shows it before it cancels). */
@@ -2455,6 +2459,8 @@ export type ObjectOccupancy = {
 /** One page of the tenant's bookable objects (the REST listing) and where it lies. */
 export type ObjectPage = {
   __typename?: 'ObjectPage';
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** The page's objects, by name (then id). */
   objects: Array<BookableObject>;
   /** Where this page lies. */
@@ -2596,6 +2602,8 @@ export type PaymentIssue = {
 /** The open payment issues (REST: GET /api/v1/tenants/{tenantId}/payment-issues). */
 export type PaymentIssueList = {
   __typename?: 'PaymentIssueList';
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** Oldest first, at most 100. */
   paymentIssues: Array<PaymentIssue>;
 };
@@ -2755,6 +2763,8 @@ export type PricingRule = {
 /** The pricing rules of the tenant, as the REST listing answers them. */
 export type PricingRuleList = {
   __typename?: 'PricingRuleList';
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** In creation order (the order of their adjustments). */
   pricingRules: Array<PricingRule>;
 };
@@ -2927,6 +2937,8 @@ export type PublicObject = {
 /** The published objects, as the REST listing answers them. */
 export type PublicObjectList = {
   __typename?: 'PublicObjectList';
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** The published objects. */
   objects: Array<PublicObject>;
 };
@@ -3313,8 +3325,10 @@ export type QueryBookingDetailsArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryBookingPageArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
   guestEmail?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   objectId?: InputMaybe<Scalars['ID']['input']>;
   page?: InputMaybe<Scalars['Int']['input']>;
@@ -3430,6 +3444,8 @@ export type QueryCancellationPoliciesArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryCancellationPolicyListArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3487,6 +3503,7 @@ export type QueryCustomerDetailsArgs = {
 export type QueryCustomerListArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -3558,6 +3575,8 @@ export type QueryDeviceCommandsArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryDevicesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3730,6 +3749,8 @@ export type QueryObjectDetailsArgs = {
  */
 export type QueryObjectPageArgs = {
   accommodationId?: InputMaybe<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   page?: InputMaybe<Scalars['Int']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
@@ -3769,6 +3790,8 @@ export type QueryOpeningHoursArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryPaymentIssueListArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3841,6 +3864,8 @@ export type QueryPriceQuoteArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryPricingRuleListArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3904,6 +3929,8 @@ export type QueryPublicBookingPageArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryPublicObjectListArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -3982,7 +4009,9 @@ export type QueryWebhookArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryWebhookDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<WebhookDeliveryStatus>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
   webhookId: Scalars['ID']['input'];
@@ -4021,6 +4050,8 @@ export type QueryWebhookDetailsArgs = {
  * tenant is used, and naming another tenant is refused (FORBIDDEN, tenant_mismatch).
  */
 export type QueryWebhookListArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   tenantId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -4460,6 +4491,8 @@ export type WebhookDeliveryList = {
   __typename?: 'WebhookDeliveryList';
   /** The deliveries, newest first. */
   deliveries: Array<WebhookDelivery>;
+  /** The cursor to pass as `after` for the following page of webhookDeliveries; null on the last page (and from bookingWebhookDeliveries, which has no cursor). */
+  next: Maybe<Scalars['String']['output']>;
 };
 
 /** A delivery scheduled again. */
@@ -4481,6 +4514,8 @@ export type WebhookDeliveryStatus =
 /** The REST shape of the list: {webhooks}. */
 export type WebhookList = {
   __typename?: 'WebhookList';
+  /** The cursor to pass as `after` for the following page; null on the last page (docs/api.md, "Cursor paging"). */
+  next: Maybe<Scalars['String']['output']>;
   /** The tenant's subscriptions. */
   webhooks: Array<Webhook>;
 };
@@ -5237,6 +5272,7 @@ export type BookingEdgeResolvers<ContextType = GraphQLContext, ParentType extend
 
 export type BookingPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BookingPage'] = ResolversParentTypes['BookingPage']> = {
   bookings?: Resolver<Array<ResolversTypes['Booking']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pagination?: Resolver<ResolversTypes['Pagination'], ParentType, ContextType>;
 };
 
@@ -5347,6 +5383,7 @@ export type CancellationPolicyResolvers<ContextType = GraphQLContext, ParentType
 
 export type CancellationPolicyListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationPolicyList'] = ResolversParentTypes['CancellationPolicyList']> = {
   cancellationPolicies?: Resolver<Array<ResolversTypes['CancellationPolicy']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type CancellationQuoteResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancellationQuote'] = ResolversParentTypes['CancellationQuote']> = {
@@ -5785,6 +5822,7 @@ export type ObjectOccupancyResolvers<ContextType = GraphQLContext, ParentType ex
 };
 
 export type ObjectPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ObjectPage'] = ResolversParentTypes['ObjectPage']> = {
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   objects?: Resolver<Array<ResolversTypes['BookableObject']>, ParentType, ContextType>;
   pagination?: Resolver<ResolversTypes['Pagination'], ParentType, ContextType>;
 };
@@ -5857,6 +5895,7 @@ export type PaymentIssueResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type PaymentIssueListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PaymentIssueList'] = ResolversParentTypes['PaymentIssueList']> = {
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   paymentIssues?: Resolver<Array<ResolversTypes['PaymentIssue']>, ParentType, ContextType>;
 };
 
@@ -5934,6 +5973,7 @@ export type PricingRuleResolvers<ContextType = GraphQLContext, ParentType extend
 };
 
 export type PricingRuleListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PricingRuleList'] = ResolversParentTypes['PricingRuleList']> = {
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   pricingRules?: Resolver<Array<ResolversTypes['PricingRule']>, ParentType, ContextType>;
 };
 
@@ -5997,6 +6037,7 @@ export type PublicObjectResolvers<ContextType = GraphQLContext, ParentType exten
 };
 
 export type PublicObjectListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PublicObjectList'] = ResolversParentTypes['PublicObjectList']> = {
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   objects?: Resolver<Array<ResolversTypes['PublicObject']>, ParentType, ContextType>;
 };
 
@@ -6275,6 +6316,7 @@ export type WebhookDeliveryEdgeResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type WebhookDeliveryListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryList'] = ResolversParentTypes['WebhookDeliveryList']> = {
   deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type WebhookDeliveryPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDeliveryPayload'] = ResolversParentTypes['WebhookDeliveryPayload']> = {
@@ -6282,6 +6324,7 @@ export type WebhookDeliveryPayloadResolvers<ContextType = GraphQLContext, Parent
 };
 
 export type WebhookListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookList'] = ResolversParentTypes['WebhookList']> = {
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 

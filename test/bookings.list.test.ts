@@ -108,7 +108,7 @@ describe('GET /bookings', () => {
     for (const [i, p] of pages.entries()) expect(p.body.pagination).toEqual({ page: i + 1, pageSize: 10, total: 28 });
     const beyond = await list(data.v, '?page=9&pageSize=10');
     expect(beyond.status).toBe(200);
-    expect(beyond.body).toEqual({ bookings: [], pagination: { page: 9, pageSize: 10, total: 28 } });
+    expect(beyond.body).toEqual({ bookings: [], pagination: { page: 9, pageSize: 10, total: 28 }, next: null });
   });
 
   it('allows pageSize 100 and refuses more, or less than 1, with a 400 naming the field', async () => {

@@ -40,6 +40,7 @@ describe('cancellation policies', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       cancellationPolicies: [{ id: standard.id, name: 'Flexible', isDefault: true, tiers: STANDARD }],
+      next: null,
     });
 
     const deleted = await h.graphql(apiKey, `mutation($id: ID!) { deleteCancellationPolicy(id: $id) }`, {

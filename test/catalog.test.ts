@@ -137,7 +137,7 @@ describe('GET /objects', () => {
     await buildVenue(h); // another tenant's objects stay out
     const res = await list(v.tenantId, v.apiKey);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['objects', 'pagination']);
+    expect(Object.keys(res.body).sort()).toEqual(['next', 'objects', 'pagination']);
     expect(res.body.pagination).toEqual({ page: 1, pageSize: 20, total: 3 });
     expect(
       res.body.objects.map((o: { id: string; name: string; accommodationId: string; timeZone: string }) => [
@@ -202,12 +202,12 @@ describe('GET /objects', () => {
     const third = await list(v.tenantId, v.apiKey, 'pageSize=2&page=3');
     expect(names(third)).toEqual(['Court 4', 'Court 5']);
     const past = await list(v.tenantId, v.apiKey, 'pageSize=2&page=9');
-    expect(past.body).toEqual({ objects: [], pagination: { page: 9, pageSize: 2, total: 6 } });
+    expect(past.body).toEqual({ objects: [], pagination: { page: 9, pageSize: 2, total: 6 }, next: null });
     const annex = await list(v.tenantId, v.apiKey, `accommodationId=${other.id}`);
     expect(names(annex)).toEqual(['Annex 1']);
     expect(annex.body.pagination.total).toBe(1);
     const none = await list(v.tenantId, v.apiKey, 'accommodationId=00000000-0000-4000-8000-000000000000');
-    expect(none.body).toEqual({ objects: [], pagination: { page: 1, pageSize: 20, total: 0 } });
+    expect(none.body).toEqual({ objects: [], pagination: { page: 1, pageSize: 20, total: 0 }, next: null });
   });
 
   it('refuses bad paging and ids naming the field, another tenant, and keys without catalog:read', async () => {

@@ -657,9 +657,10 @@ describe('REST-only root fields', () => {
     const one = await get(`/bookings/${booking.id}`);
     expect(one.status).toBe(200);
     expect(one.body.booking.id).toBe(booking.id);
-    expect((await get('/webhooks')).body).toEqual({ webhooks: [] });
-    expect((await get('/pricing-rules')).body).toEqual({ pricingRules: [] });
-    expect((await get('/cancellation-policies')).body).toEqual({ cancellationPolicies: [] });
+    // `next`: the cursor of the following page (docs/api.md, "Cursor paging"); null, as there is none.
+    expect((await get('/webhooks')).body).toEqual({ webhooks: [], next: null });
+    expect((await get('/pricing-rules')).body).toEqual({ pricingRules: [], next: null });
+    expect((await get('/cancellation-policies')).body).toEqual({ cancellationPolicies: [], next: null });
     const slots = await get(`/objects/availability?date=2027-06-01&objectId=${v.object.id}`);
     expect(slots.status).toBe(200);
     expect(slots.body.objects[0].objectId).toBe(v.object.id);

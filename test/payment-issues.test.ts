@@ -153,7 +153,7 @@ describe('#42: a failed refund is a payment issue staff can retry', () => {
       apiKey: v.apiKey,
     });
     expect(rest.status, rest.text).toBe(200);
-    expect(rest.body).toEqual({ paymentIssues: [issue] });
+    expect(rest.body).toEqual({ paymentIssues: [issue], next: null });
 
     // Another tenant sees nothing of it and cannot retry it.
     const other = await h.tenant('another venue');

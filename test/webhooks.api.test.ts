@@ -38,7 +38,7 @@ describe('webhook subscriptions over REST', () => {
 
     const list = await h.request({ method: 'GET', url: base(tenantId), apiKey });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ webhooks: [webhook] });
+    expect(list.body).toEqual({ webhooks: [webhook], next: null });
 
     const one = await h.request({ method: 'GET', url: `${base(tenantId)}/${webhook.id}`, apiKey });
     expect(one.status).toBe(200);

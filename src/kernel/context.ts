@@ -14,6 +14,11 @@ export interface GraphQLContext {
   currentUser: Principal | null;
   /** The client's address (fastify's req.ip), for the audit log. */
   clientAddress: string | null;
+  /**
+   * The cursor of the page after the one a list resolver answered, when its answer has no field
+   * for it (a bare list): the REST bridge sends it as a `Link: <…>; rel="next"` header.
+   */
+  nextCursor?: string | null;
 }
 
 export function createContext(

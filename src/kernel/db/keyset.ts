@@ -19,3 +19,23 @@ export const olderThan = (
   idType: 'uuid' | 'bigint',
 ): RawBuilder<boolean> =>
   sql<boolean>`(${sql.ref(timeColumn)}, ${sql.ref(idColumn)}) < (${key.at}::timestamptz, ${key.id}::${sql.raw(idType)})`;
+
+/** Rows after the key in (time asc, id asc) order: (time, id) > (key time, key id). */
+export const newerThan = (timeColumn: string, idColumn: string, key: { at: string; id: string }): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(timeColumn)}, ${sql.ref(idColumn)}) > (${key.at}::timestamptz, ${key.id}::uuid)`;
+
+/** Rows after the key in (time desc, id asc) order: an earlier time, or the same time and a larger id. */
+export const olderThenIdAfter = (
+  timeColumn: string,
+  idColumn: string,
+  key: { at: string; id: string },
+): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(timeColumn)} < ${key.at}::timestamptz or (${sql.ref(timeColumn)} = ${key.at}::timestamptz and ${sql.ref(idColumn)} > ${key.id}::uuid))`;
+
+/** Rows after the key in (position asc, id asc) order. */
+export const afterPosition = (
+  positionColumn: string,
+  idColumn: string,
+  key: { position: number; id: string },
+): RawBuilder<boolean> =>
+  sql<boolean>`(${sql.ref(positionColumn)}, ${sql.ref(idColumn)}) > (${key.position}::bigint, ${key.id}::uuid)`;

@@ -4,7 +4,8 @@ import { inTransaction } from '../../kernel/graphql-helpers.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import { auditRequest } from '../audit/index.js';
 import { parsePricePreview } from '../bookings/index.js';
-import { setObjectsPublished } from '../catalog/index.js';
+import { objectKeyOf, setObjectsPublished } from '../catalog/index.js';
+import { REST_CURSOR_PAGE, cursorPageOf } from '../../kernel/paging.js';
 import {
   bookingPageSettings,
   settingsChanges,
@@ -22,6 +23,8 @@ import {
   publicBookingChallenge,
   publicBookingPage,
   publicObjects,
+  publicObjectPage,
+  PUBLIC_OBJECT_CURSOR,
   publicPriceQuote,
 } from './public.service.js';
 import { parseAvailabilityQuery } from '../availability/index.js';
@@ -45,9 +48,12 @@ export const bookingPageResolvers: Resolvers = {
     bookingPageSettings: (_, a, ctx) => bookingPageSettings(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     publicBookingPage: (_, a, ctx) => publicBookingPage(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     publicObjects: (_, a, ctx) => publicObjects(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    publicObjectList: async (_, a, ctx) => ({
-      objects: await publicObjects(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    }),
+    publicObjectList: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, (c) => objectKeyOf(c, PUBLIC_OBJECT_CURSOR));
+      if (cursor) return publicObjectPage(ctx.db, tenantId, cursor);
+      return { objects: await publicObjects(ctx.db, tenantId), next: null };
+    },
     publicAvailability: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       const query = parseAvailabilityQuery({ date: a.date, objectId: a.objectId, timeZone: a.timeZone });

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../kernel/deps.js';
 import type { ObjectRow } from '../../kernel/db/types.js';
 import { DomainError, invalid, notFound } from '../../kernel/errors.js';
 import * as catalog from '../catalog/index.js';
+import { cursorPageRows, type CursorPage } from '../../kernel/paging.js';
 import { availabilityOn } from '../availability/index.js';
 import { createBookingOfObject, manageUrl, paymentUrlOf, previewPrice, type PricePreview } from '../bookings/index.js';
 import { getTenant } from '../tenants/index.js';
@@ -25,7 +26,28 @@ export async function publicBookingPage(db: Executor, tenantId: string): Promise
 
 export async function publicObjects(db: Executor, tenantId: string): Promise<PublicObjectView[]> {
   await enabledPage(db, tenantId);
-  const objects = (await catalog.listObjects(db, tenantId)).filter((o) => o.published);
+  return withAccommodations(
+    db,
+    tenantId,
+    (await catalog.listObjects(db, tenantId)).filter((o) => o.published),
+  );
+}
+
+export const PUBLIC_OBJECT_CURSOR = 'public-object';
+
+/** The published objects after a cursor (cursor paging of the REST list), by name then id. */
+export async function publicObjectPage(
+  db: Executor,
+  tenantId: string,
+  cursor: CursorPage<catalog.ObjectKey>,
+): Promise<{ objects: PublicObjectView[]; next: string | null }> {
+  await enabledPage(db, tenantId);
+  const rows = await catalog.publishedObjectsPage(db, tenantId, { after: cursor.after, limit: cursor.limit + 1 });
+  const { items, next } = cursorPageRows(rows, cursor.limit, (o) => catalog.objectCursor(o, PUBLIC_OBJECT_CURSOR));
+  return { objects: await withAccommodations(db, tenantId, items), next };
+}
+
+async function withAccommodations(db: Executor, tenantId: string, objects: ObjectRow[]): Promise<PublicObjectView[]> {
   if (objects.length === 0) return [];
   const accommodations = new Map((await catalog.listAccommodations(db, tenantId)).map((a) => [a.id, a]));
   return objects.flatMap((object) => {

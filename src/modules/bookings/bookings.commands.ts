@@ -218,7 +218,8 @@ export interface BookingsConnectionCommand {
  * A cursor's sort key (start time, then id). Booking times are whole milliseconds (every write
  * path takes them as JavaScript Dates), so the ISO text is the exact key.
  */
-function bookingKeyOf(cursor: string): BookingsConnectionCommand['key'] {
+/** The sort key of a booking cursor (the connection's and the REST list's: one order, one cursor). */
+export function bookingKeyOf(cursor: string): NonNullable<BookingsConnectionCommand['key']> {
   const [startTime = '', id = ''] = decodeCursor(BOOKING_CURSOR, cursor, [ISO_INSTANT, UUID_PART]);
   const at = new Date(startTime);
   if (Number.isNaN(at.getTime())) throw invalidField('after', 'is not a cursor this connection returned');

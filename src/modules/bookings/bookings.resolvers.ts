@@ -8,8 +8,9 @@ import { cancellationReasonOf, isRefusal, type CancellationReason } from './outc
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction, nonNull, selectedFieldNames } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
-import { PAGE_SIZES, pageSizeOf } from '../../kernel/paging.js';
+import { PAGE_SIZES, cursorPageOf, pageSizeOf } from '../../kernel/paging.js';
 import {
+  bookingKeyOf,
   parseBookingsConnection,
   parseCreateBooking,
   parseListBookings,
@@ -96,8 +97,16 @@ export const bookingResolvers: Resolvers = {
       primeRelated(ctx, page.related);
       return page;
     },
-    bookingPage: async (_, a, ctx) => {
-      const page = await bookings.listBookings(ctx.db, tenantOf(ctx.principal, a.tenantId), parseListBookings(a));
+    bookingPage: async (_, { after, limit, ...a }, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const command = parseListBookings(a);
+      const cursor = cursorPageOf(
+        { after, limit },
+        { page: a.page, pageSize: a.pageSize },
+        PAGE_SIZES.bookings,
+        bookingKeyOf,
+      );
+      const page = await bookings.listBookings(ctx.db, tenantId, command, {}, cursor);
       primeRelated(ctx, page.related);
       return page;
     },

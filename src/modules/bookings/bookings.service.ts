@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../kernel/db/index.js';
 import type { AccommodationRow, BookingRow, BookingStatus, BookingView, ObjectRow } from '../../kernel/db/types.js';
-import { PAGE_SIZES, connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
+import {
+  PAGE_SIZES,
+  connectionOf,
+  cursorPageRows,
+  encodeCursor,
+  type Connection,
+  type CursorPage,
+} from '../../kernel/paging.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import { DomainError, conflict, invalid, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
@@ -391,9 +398,11 @@ export async function listBookings(
   tenantId: string,
   command: ListBookings,
   options: { withTotal?: boolean; plan?: repo.ListPlan } = {},
+  /** Cursor paging (after, limit) instead of the page numbers. */
+  cursor: CursorPage<repo.BookingKey> | null = null,
 ) {
-  const page = command.page ?? 1;
-  const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
+  const page = cursor ? 1 : (command.page ?? 1);
+  const pageSize = cursor ? cursor.limit : (command.pageSize ?? PAGE_SIZES.bookings.default);
   const filters = {
     status: command.status,
     objectId: command.objectId,
@@ -409,14 +418,24 @@ export async function listBookings(
     db,
     tenantId,
     filters,
-    pageSize,
+    cursor ? pageSize + 1 : pageSize,
     (page - 1) * pageSize,
     options.withTotal ?? true,
     options.plan,
+    cursor?.after ?? null,
   );
+  // A page of page numbers has a next cursor too (its last booking's) when more bookings follow.
+  const last = result.rows.at(-1);
+  const { items, next } = cursor
+    ? cursorPageRows(result.rows, pageSize, bookingCursor)
+    : {
+        items: result.rows,
+        next: last && (page - 1) * pageSize + result.rows.length < result.total ? bookingCursor(last) : null,
+      };
   return {
-    bookings: result.rows,
+    bookings: items,
     pagination: { page, pageSize, total: result.total },
+    next,
     related: { objects: result.objects, accommodations: result.accommodations },
   };
 }

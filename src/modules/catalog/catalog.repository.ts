@@ -174,10 +174,19 @@ export interface ObjectFilter {
   accommodationId?: string;
   metadata?: Metadata | null;
   updatedSince?: Date | null;
+  /** Only published objects (the booking page's). */
+  published?: boolean;
+}
+
+/** An object's place in the listing order (name, then id): what a cursor carries. */
+export interface ObjectKey {
+  name: string;
+  id: string;
 }
 
 function filteredObjects(db: Executor, tenantId: string, filter: ObjectFilter) {
   let query = db.selectFrom('objects').where('tenant_id', '=', tenantId);
+  if (filter.published) query = query.where('published', '=', true);
   if (filter.accommodationId) query = query.where('accommodation_id', '=', filter.accommodationId);
   if (filter.metadata && Object.keys(filter.metadata).length)
     query = query.where(sql<boolean>`metadata @> ${JSON.stringify(filter.metadata)}::jsonb`);
@@ -208,26 +217,41 @@ export async function objectPage(
   db: Executor,
   tenantId: string,
   filter: ObjectFilter,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; after?: ObjectKey | null },
 ): Promise<{ rows: ObjectRow[]; total: number }> {
   const query = filteredObjects(db, tenantId, filter);
   const [rows, counted] = await Promise.all([
-    query.selectAll().orderBy('name').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    query
+      .selectAll()
+      .$if(page.after != null, (q) => q.where(afterObject(page.after)))
+      .orderBy('name')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(counted.total) };
 }
+
+/** Rows after the key in (name, id) order, compared by the database (its collation orders the names). */
+const afterObject = (key: ObjectKey | null | undefined) =>
+  sql<boolean>`(name, id) > (${key?.name ?? ''}, ${key?.id ?? null}::uuid)`;
 
 export async function listObjects(
   db: Executor,
   tenantId: string,
   accommodationId?: string,
   filter: Omit<ObjectFilter, 'accommodationId'> = {},
+  /** A keyset page (cursor paging): the rows after `after`, at most `limit`. */
+  page?: { after: ObjectKey | null; limit: number },
 ): Promise<ObjectRow[]> {
   return filteredObjects(db, tenantId, { ...filter, accommodationId })
     .selectAll()
+    .$if(page?.after != null, (q) => q.where(afterObject(page?.after)))
     .orderBy('name')
     .orderBy('id')
+    .$if(page !== undefined, (q) => q.limit(page?.limit ?? 0))
     .execute();
 }
 

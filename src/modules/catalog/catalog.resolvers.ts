@@ -3,6 +3,7 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { inTransaction, nonNull } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
+import { PAGE_SIZES, cursorPageOf } from '../../kernel/paging.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import type { ObjectRow } from '../../kernel/db/types.js';
 import * as repo from './catalog.repository.js';
@@ -31,9 +32,12 @@ export const catalogResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
       return catalog.listObjects(ctx.db, tenantId, parseObjectFilters(a));
     },
-    objectPage: (_, a, ctx) => {
+    objectPage: (_, { after, limit, ...a }, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return catalog.objectPage(ctx.db, tenantId, parseListObjects(a));
+      const command = parseListObjects(a);
+      const pageArgs = { page: a.page, pageSize: a.pageSize };
+      const cursor = cursorPageOf({ after, limit }, pageArgs, PAGE_SIZES.objects, (c) => catalog.objectKeyOf(c));
+      return catalog.objectPage(ctx.db, tenantId, command, cursor);
     },
     bookableObject: (_, a, ctx) => catalog.getObject(ctx.db, tenantOf(ctx.principal), a.id),
     objectDetails: async (_, a, ctx) => ({

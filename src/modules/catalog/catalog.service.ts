@@ -9,6 +9,7 @@ import type {
 } from '../../kernel/db/types.js';
 import { conflict, invalid, invalidField, notFound } from '../../kernel/errors.js';
 import { isLocalDate, isUuid } from '../../kernel/validation.js';
+import { TEXT_PART, UUID_PART, decodeListCursor, encodeListCursor, type CursorPage } from '../../kernel/paging.js';
 import type {
   CreateAccommodation,
   CreateDoor,
@@ -21,6 +22,7 @@ import type {
   UpdateObject,
 } from './catalog.commands.js';
 import * as repo from './catalog.repository.js';
+export type { ObjectKey } from './catalog.repository.js';
 import { mergeMetadata, metadataUnchanged } from '../../kernel/metadata.js';
 import { mergeBookingRules, normalizeSchedule, validateSchedule, type BookingRules } from './catalog.rules.js';
 
@@ -133,7 +135,15 @@ export async function objectPage(
   db: Executor,
   tenantId: string,
   command: ListObjects,
-): Promise<{ objects: ObjectRow[]; pagination: { page: number; pageSize: number; total: number } }> {
+  /** Cursor paging (after, limit) instead of the page numbers. */
+  cursor: CursorPage<repo.ObjectKey> | null = null,
+): Promise<{
+  objects: ObjectRow[];
+  pagination: { page: number; pageSize: number; total: number };
+  next: string | null;
+}> {
+  const page = cursor ? 1 : command.page;
+  const pageSize = cursor ? cursor.limit : command.pageSize;
   const { rows, total } = await repo.objectPage(
     db,
     tenantId,
@@ -142,10 +152,37 @@ export async function objectPage(
       metadata: command.metadata,
       updatedSince: command.updatedSince,
     },
-    { limit: command.pageSize, offset: (command.page - 1) * command.pageSize },
+    cursor
+      ? { limit: pageSize + 1, offset: 0, after: cursor.after }
+      : { limit: pageSize, offset: (page - 1) * pageSize },
   );
-  return { objects: rows, pagination: { page: command.page, pageSize: command.pageSize, total } };
+  const last = rows.at(cursor ? pageSize - 1 : -1);
+  const more = cursor ? rows.length > pageSize : (page - 1) * pageSize + rows.length < total;
+  return {
+    objects: rows.slice(0, pageSize),
+    pagination: { page, pageSize, total },
+    next: more && last ? objectCursor(last) : null,
+  };
 }
+
+export const OBJECT_CURSOR = 'object';
+
+/** An object's cursor: its place in the listing order (name, then id). */
+export const objectCursor = (o: { name: string; id: string }, kind = OBJECT_CURSOR): string =>
+  encodeListCursor(kind, [o.name, o.id]);
+
+/** The sort key of an object cursor of the list `kind`; anything else is refused naming `after`. */
+export function objectKeyOf(cursor: string, kind = OBJECT_CURSOR): repo.ObjectKey {
+  const [name = '', id = ''] = decodeListCursor(kind, cursor, [TEXT_PART, UUID_PART]);
+  return { name, id };
+}
+
+/** A keyset page of the tenant's published objects (the booking page's), by name then id. */
+export const publishedObjectsPage = (
+  db: Executor,
+  tenantId: string,
+  page: { after: repo.ObjectKey | null; limit: number },
+) => repo.listObjects(db, tenantId, undefined, { published: true }, page);
 
 /** Changes the given fields; `db` must be the caller's transaction (the row is locked for the metadata merge). */
 export async function updateObject(

@@ -5,7 +5,8 @@ import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers
 import { whenReady } from '../../kernel/db/batch.js';
 import type { CustomerRow } from '../../kernel/db/types.js';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
-import { connectionOf } from '../../kernel/paging.js';
+import { CONNECTION_PAGE, connectionOf, pageSizeOf } from '../../kernel/paging.js';
+import { invalid } from '../../kernel/errors.js';
 import { auditRequest } from '../audit/index.js';
 import {
   customerBookingCursor,
@@ -56,9 +57,16 @@ export const customerResolvers: Resolvers = {
       const tenantId = tenantOf(ctx.principal);
       return getCustomer(ctx.db, tenantId, parseCustomerId(a).id);
     },
-    customerList: async (_, a, ctx) => {
+    customerList: async (_, { limit, ...a }, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      const page = await listCustomers(ctx.db, tenantId, parseListCustomers(a), false);
+      // `limit` is cursor paging's name for `first` (docs/api.md, "Cursor paging"); not both.
+      if (limit != null && a.first != null)
+        throw invalid([
+          { field: 'limit', message: 'cannot be combined with first' },
+          { field: 'first', message: 'cannot be combined with limit' },
+        ]);
+      const first = limit != null ? pageSizeOf(CONNECTION_PAGE, limit, 'limit') : a.first;
+      const page = await listCustomers(ctx.db, tenantId, parseListCustomers({ ...a, first }), false);
       return { customers: page.nodes, next: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null };
     },
     customerDetails: async (_, a, ctx) => {

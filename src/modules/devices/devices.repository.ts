@@ -1,6 +1,7 @@
 import { compiledOnce } from '../../kernel/db/compiled-once.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
+import { microsecondKey, olderThenIdAfter } from '../../kernel/db/keyset.js';
 import type { DeviceRow, DoorRow } from '../../kernel/db/types.js';
 
 export async function insertDevice(
@@ -27,6 +28,25 @@ export async function listDevices(db: Executor, tenantId: string): Promise<Devic
     .where('tenant_id', '=', tenantId)
     .orderBy('created_at', 'desc')
     .orderBy('id')
+    .execute();
+}
+
+/** A keyset page of the devices (newest first, then id) after `after`, at most `limit`. */
+export async function devicesPage(
+  db: Executor,
+  tenantId: string,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<Array<DeviceRow & { sort_at: string }>> {
+  return db
+    .selectFrom('devices')
+    .selectAll()
+    .select(microsecondKey('created_at').as('sort_at'))
+    .where('tenant_id', '=', tenantId)
+    .$if(after !== null, (q) => q.where(olderThenIdAfter('created_at', 'id', after ?? { at: '', id: '' })))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

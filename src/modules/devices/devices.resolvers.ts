@@ -2,7 +2,7 @@ import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { inTransaction } from '../../kernel/graphql-helpers.js';
 import * as commands from './commands.service.js';
-import { PAGE_SIZES, pageSizeOf } from '../../kernel/paging.js';
+import { PAGE_SIZES, REST_CURSOR_PAGE, cursorPageOf, pageSizeOf } from '../../kernel/paging.js';
 import { parseCreateDeviceCommand, parseRegisterDevice, parseSetDeviceDoors } from './devices.commands.js';
 import * as devices from './devices.service.js';
 import { deviceStatus, isOnline } from './devices.rules.js';
@@ -11,7 +11,15 @@ import { announceDeviceCommands, announceDeviceRevoked } from './command-channel
 
 export const deviceResolvers: Resolvers = {
   Query: {
-    devices: (_, a, ctx) => devices.listDevices(ctx.db, tenantOf(ctx.principal, a.tenantId)),
+    devices: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, devices.DEVICE_CURSOR.keyOf);
+      if (!cursor) return devices.listDevices(ctx.db, tenantId);
+      // A bare list has no field for the next cursor: REST sends it as the Link header.
+      const { items, next } = await devices.devicePage(ctx.db, tenantId, cursor);
+      ctx.nextCursor = next;
+      return items;
+    },
     device: (_, a, ctx) => devices.getDevice(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
     deviceCommands: (_, a, ctx) =>
       commands.listCommands(

@@ -7,6 +7,7 @@ import type { DevicePrincipal } from '../../kernel/auth/principal.js';
 import { displayPrefix, randomToken, sha256 } from '../../kernel/crypto.js';
 import { DomainError, conflict, invalidField, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { cursorPageRows, instantCursor, type CursorPage } from '../../kernel/paging.js';
 import { newActivationCode, normalizeActivationCode } from './activation-code.js';
 import type { ActivateDevice, RegisterDevice, SetDeviceDoors } from './devices.commands.js';
 import { ACTIVATION_CODE_TTL_DAYS, DEVICE_KEY_PREFIX, HEARTBEAT_INTERVAL_SECONDS } from './devices.rules.js';
@@ -63,6 +64,14 @@ export async function getDevice(db: Executor, tenantId: string, id: string): Pro
 }
 
 export const listDevices = repo.listDevices;
+
+export const DEVICE_CURSOR = instantCursor('device');
+
+/** A cursor page of the devices (REST cursor paging), newest first. */
+export async function devicePage(db: Executor, tenantId: string, cursor: CursorPage<{ at: string; id: string }>) {
+  const rows = await repo.devicesPage(db, tenantId, cursor.after, cursor.limit + 1);
+  return cursorPageRows(rows, cursor.limit, DEVICE_CURSOR.of);
+}
 
 export async function setDeviceDoors(
   trx: Executor,

@@ -1,6 +1,14 @@
 import type { Executor } from '../../kernel/db/index.js';
 import type { PaymentDiscrepancyRow, RefundIntentRow } from '../../kernel/db/types.js';
-import { conflict, notFound } from '../../kernel/errors.js';
+import { conflict, invalidField, notFound } from '../../kernel/errors.js';
+import {
+  ISO_INSTANT,
+  UUID_PART,
+  cursorPageRows,
+  decodeListCursor,
+  encodeListCursor,
+  type CursorPage,
+} from '../../kernel/paging.js';
 import * as repo from './payment-issues.repository.js';
 import { bookingExists } from './payments.repository.js';
 
@@ -64,8 +72,38 @@ export async function openPaymentIssues(db: Executor, tenantId: string): Promise
     repo.openDiscrepancies(db, tenantId),
   ]);
   return [...refunds.map(issueOfRefund), ...differences.map(issueOfDiscrepancy)]
-    .sort((a, b) => a.since.getTime() - b.since.getTime() || a.id.localeCompare(b.id))
+    .sort(byIssueOrder)
     .slice(0, repo.ISSUES_LIMIT);
+}
+
+/** The list's order: oldest first, then id. */
+const byIssueOrder = (a: { since: Date; id: string }, b: { since: Date; id: string }) =>
+  a.since.getTime() - b.since.getTime() || a.id.localeCompare(b.id);
+
+/** A payment issue's cursor: its place in the list's order (since, to the millisecond as listed, then id). */
+export const PAYMENT_ISSUE_CURSOR = {
+  of: (issue: { since: Date; id: string }) => encodeListCursor('payment-issue', [issue.since.toISOString(), issue.id]),
+  keyOf: (cursor: string) => {
+    const [since = '', id = ''] = decodeListCursor('payment-issue', cursor, [ISO_INSTANT, UUID_PART]);
+    const at = new Date(since);
+    if (Number.isNaN(at.getTime())) throw invalidField('after', 'is not a cursor this list returned');
+    return { since: at, id };
+  },
+};
+
+/**
+ * A cursor page of the open issues (REST cursor paging). The list is at most ISSUES_LIMIT of each
+ * kind and merged here, so the page is cut here too, in the same comparison that orders it.
+ */
+export async function paymentIssuePage(
+  db: Executor,
+  tenantId: string,
+  cursor: CursorPage<{ since: Date; id: string }>,
+): Promise<{ items: PaymentIssue[]; next: string | null }> {
+  const after = cursor.after;
+  const open = await openPaymentIssues(db, tenantId);
+  const rest = after ? open.filter((issue) => byIssueOrder(issue, after) > 0) : open;
+  return cursorPageRows(rest.slice(0, cursor.limit + 1), cursor.limit, PAYMENT_ISSUE_CURSOR.of);
 }
 
 /**

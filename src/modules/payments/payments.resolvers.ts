@@ -8,7 +8,14 @@ import {
   parseRetryRefund,
   parseUpdateTenantSettings,
 } from './payments.commands.js';
-import { acknowledgeIssue, openPaymentIssues, retryFailedRefund } from './payment-issues.service.js';
+import {
+  PAYMENT_ISSUE_CURSOR,
+  acknowledgeIssue,
+  openPaymentIssues,
+  paymentIssuePage,
+  retryFailedRefund,
+} from './payment-issues.service.js';
+import { REST_CURSOR_PAGE, cursorPageOf } from '../../kernel/paging.js';
 import { lockBooking } from './payments.repository.js';
 import { markBookingPaid, paymentHistory } from './payments.service.js';
 import { settingsOf, updateSettings } from './settings.service.js';
@@ -18,9 +25,13 @@ export const paymentResolvers: Resolvers = {
     tenantSettings: (_, __, ctx) => settingsOf(ctx.db, tenantOf(ctx.principal)),
     paymentRecords: (_, a, ctx) => paymentHistory(ctx.db, tenantOf(ctx.principal), a.bookingId),
     paymentIssues: (_, a, ctx) => openPaymentIssues(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    paymentIssueList: async (_, a, ctx) => ({
-      paymentIssues: await openPaymentIssues(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    }),
+    paymentIssueList: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, PAYMENT_ISSUE_CURSOR.keyOf);
+      if (!cursor) return { paymentIssues: await openPaymentIssues(ctx.db, tenantId), next: null };
+      const { items, next } = await paymentIssuePage(ctx.db, tenantId, cursor);
+      return { paymentIssues: items, next };
+    },
   },
   Mutation: {
     updateTenantSettings: (_, a, ctx) => {

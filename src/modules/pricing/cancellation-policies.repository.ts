@@ -1,4 +1,5 @@
 import type { Executor } from '../../kernel/db/index.js';
+import { afterPosition } from '../../kernel/db/keyset.js';
 import type { CancellationPolicyRow, CancellationTier } from '../../kernel/db/types.js';
 
 export interface PolicyValues {
@@ -66,12 +67,20 @@ export async function findDefaultPolicy(db: Executor, tenantId: string): Promise
     .executeTakeFirst();
 }
 
-export async function listPolicies(db: Executor, tenantId: string): Promise<CancellationPolicyRow[]> {
+/** The tenant's policies in position order; with `page`, the rows after its key, at most its limit (cursor paging). */
+export async function listPolicies(
+  db: Executor,
+  tenantId: string,
+  page?: { after: { position: number; id: string } | null; limit: number },
+): Promise<CancellationPolicyRow[]> {
   return db
     .selectFrom('cancellation_policies')
     .selectAll()
     .where('tenant_id', '=', tenantId)
+    .$if(page?.after != null, (q) => q.where(afterPosition('position', 'id', page?.after ?? { position: 0, id: '' })))
     .orderBy('position')
+    .orderBy('id')
+    .$if(page !== undefined, (q) => q.limit(page?.limit ?? 0))
     .execute();
 }
 

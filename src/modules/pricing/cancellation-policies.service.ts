@@ -2,6 +2,7 @@ import type { Executor } from '../../kernel/db/index.js';
 import type { CancellationPolicyRow } from '../../kernel/db/types.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { cursorPageRows, positionCursor, type CursorPage } from '../../kernel/paging.js';
 import type { CreatePolicy, UpdatePolicy } from './cancellation-policies.commands.js';
 import * as repo from './cancellation-policies.repository.js';
 
@@ -41,7 +42,15 @@ export async function getPolicy(db: Executor, tenantId: string, id: string): Pro
   return row;
 }
 
-export const listPolicies = repo.listPolicies;
+export const listPolicies = (db: Executor, tenantId: string) => repo.listPolicies(db, tenantId);
+
+export const POLICY_CURSOR = positionCursor('cancellation-policy');
+
+/** A cursor page of the tenant's policies (REST cursor paging), in position order. */
+export async function policyPage(db: Executor, tenantId: string, cursor: CursorPage<{ position: number; id: string }>) {
+  const rows = await repo.listPolicies(db, tenantId, { after: cursor.after, limit: cursor.limit + 1 });
+  return cursorPageRows(rows, cursor.limit, POLICY_CURSOR.of);
+}
 
 /** Given fields replace the stored ones; isDefault true makes it the default, false leaves the tenant without one. */
 export async function updatePolicy(

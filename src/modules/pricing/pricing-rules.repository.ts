@@ -1,4 +1,5 @@
 import type { Executor } from '../../kernel/db/index.js';
+import { afterPosition } from '../../kernel/db/keyset.js';
 import type { PricingRuleRow } from '../../kernel/db/types.js';
 import type { PricingRule } from './engine.js';
 
@@ -65,8 +66,21 @@ export async function findPricingRule(db: Executor, tenantId: string, id: string
 }
 
 /** In creation order, which is also the order their adjustments appear in a quote. */
-export async function listPricingRules(db: Executor, tenantId: string): Promise<PricingRuleRow[]> {
-  return db.selectFrom('pricing_rules').selectAll().where('tenant_id', '=', tenantId).orderBy('position').execute();
+/** The tenant's rules in position order; with `page`, the rows after its key, at most its limit (cursor paging). */
+export async function listPricingRules(
+  db: Executor,
+  tenantId: string,
+  page?: { after: { position: number; id: string } | null; limit: number },
+): Promise<PricingRuleRow[]> {
+  return db
+    .selectFrom('pricing_rules')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .$if(page?.after != null, (q) => q.where(afterPosition('position', 'id', page?.after ?? { position: 0, id: '' })))
+    .orderBy('position')
+    .orderBy('id')
+    .$if(page !== undefined, (q) => q.limit(page?.limit ?? 0))
+    .execute();
 }
 
 export async function deletePricingRule(db: Executor, tenantId: string, id: string): Promise<boolean> {

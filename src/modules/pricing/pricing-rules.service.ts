@@ -2,6 +2,7 @@ import type { Executor } from '../../kernel/db/index.js';
 import type { PricingRuleRow } from '../../kernel/db/types.js';
 import { invalidField, notFound } from '../../kernel/errors.js';
 import { isUuid } from '../../kernel/validation.js';
+import { cursorPageRows, positionCursor, type CursorPage } from '../../kernel/paging.js';
 import * as catalog from '../catalog/index.js';
 import type { PricingRule } from './engine.js';
 import * as repo from './pricing-rules.repository.js';
@@ -30,6 +31,18 @@ export async function getPricingRule(db: Executor, tenantId: string, id: string)
 }
 
 export const listPricingRules = (db: Executor, tenantId: string) => repo.listPricingRules(db, tenantId);
+
+export const PRICING_RULE_CURSOR = positionCursor('pricing-rule');
+
+/** A cursor page of the tenant's rules (REST cursor paging), in position order. */
+export async function pricingRulePage(
+  db: Executor,
+  tenantId: string,
+  cursor: CursorPage<{ position: number; id: string }>,
+) {
+  const rows = await repo.listPricingRules(db, tenantId, { after: cursor.after, limit: cursor.limit + 1 });
+  return cursorPageRows(rows, cursor.limit, PRICING_RULE_CURSOR.of);
+}
 
 /**
  * Given fields replace the stored ones (null keeps them); a new type drops the old type's fields.

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { inTransaction } from '../../kernel/graphql-helpers.js';
+import { REST_CURSOR_PAGE, cursorPageOf } from '../../kernel/paging.js';
 import * as policies from './cancellation-policies.service.js';
 import { parseCreatePolicy, parseUpdatePolicy } from './cancellation-policies.commands.js';
 import * as rules from './pricing-rules.service.js';
@@ -9,13 +10,21 @@ import { parsePricingRule, ruleInputOf } from './rule-input.js';
 export const pricingResolvers: Resolvers = {
   Query: {
     pricingRules: (_, a, ctx) => rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    pricingRuleList: async (_, a, ctx) => ({
-      pricingRules: await rules.listPricingRules(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    }),
+    pricingRuleList: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, rules.PRICING_RULE_CURSOR.keyOf);
+      if (!cursor) return { pricingRules: await rules.listPricingRules(ctx.db, tenantId), next: null };
+      const { items, next } = await rules.pricingRulePage(ctx.db, tenantId, cursor);
+      return { pricingRules: items, next };
+    },
     cancellationPolicies: (_, a, ctx) => policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    cancellationPolicyList: async (_, a, ctx) => ({
-      cancellationPolicies: await policies.listPolicies(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    }),
+    cancellationPolicyList: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, policies.POLICY_CURSOR.keyOf);
+      if (!cursor) return { cancellationPolicies: await policies.listPolicies(ctx.db, tenantId), next: null };
+      const { items, next } = await policies.policyPage(ctx.db, tenantId, cursor);
+      return { cancellationPolicies: items, next };
+    },
   },
   Mutation: {
     createPricingRule: async (_, a, ctx) => {

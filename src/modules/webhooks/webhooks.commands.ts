@@ -115,6 +115,12 @@ export interface DeliveriesConnectionCommand {
   status: (typeof STATUSES)[number] | null;
 }
 
+/** The sort key of a delivery cursor (the connection's `after`, the REST list's `after`). */
+export function deliveryKeyOf(cursor: string): { at: string; id: string } {
+  const [at = '', id = ''] = decodeCursor(DELIVERY_CURSOR, cursor, [MICROSECOND_INSTANT, UUID_PART]);
+  return { at, id };
+}
+
 export function parseDeliveriesConnection(input: unknown): DeliveriesConnectionCommand {
   const { first, after, webhookId, bookingId, status } = parseCommand(DeliveriesConnection, input);
   let key: DeliveriesConnectionCommand['key'] = null;

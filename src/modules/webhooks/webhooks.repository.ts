@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../kernel/db/index.js';
+import { microsecondKey, newerThan } from '../../kernel/db/keyset.js';
 import type { WebhookRow } from '../../kernel/db/types.js';
 
 // Subscriptions. Every query is scoped by tenant.
@@ -22,6 +23,25 @@ export async function listWebhooks(db: Executor, tenantId: string): Promise<Webh
     .where('tenant_id', '=', tenantId)
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+/** A keyset page of the subscriptions (oldest first, then id) after `after`, at most `limit`. */
+export async function webhooksPage(
+  db: Executor,
+  tenantId: string,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<Array<WebhookRow & { sort_at: string }>> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .select(microsecondKey('created_at').as('sort_at'))
+    .where('tenant_id', '=', tenantId)
+    .$if(after !== null, (q) => q.where(newerThan('created_at', 'id', after ?? { at: '', id: '' })))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

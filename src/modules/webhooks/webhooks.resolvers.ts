@@ -4,7 +4,9 @@ import type { WebhookAttemptRow } from '../../kernel/db/types.js';
 import { tenantOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
 import * as webhooks from './webhooks.service.js';
+import { PAGE_SIZES, REST_CURSOR_PAGE, cursorPageOf } from '../../kernel/paging.js';
 import {
+  deliveryKeyOf,
   parseCreateWebhook,
   parseDeliveriesConnection,
   parseListBookingDeliveries,
@@ -36,9 +38,13 @@ export const webhookResolvers: Resolvers = {
   Query: {
     webhooks: (_, a, ctx) => webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)),
     webhook: (_, a, ctx) => webhooks.getWebhook(ctx.db, tenantOf(ctx.principal), a.id),
-    webhookList: async (_, a, ctx) => ({
-      webhooks: await webhooks.listWebhooks(ctx.db, tenantOf(ctx.principal, a.tenantId)),
-    }),
+    webhookList: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const cursor = cursorPageOf(a, {}, REST_CURSOR_PAGE, webhooks.WEBHOOK_CURSOR.keyOf);
+      if (!cursor) return { webhooks: await webhooks.listWebhooks(ctx.db, tenantId), next: null };
+      const { items, next } = await webhooks.webhookPage(ctx.db, tenantId, cursor);
+      return { webhooks: items, next };
+    },
     webhookDetails: async (_, a, ctx) => ({
       webhook: await webhooks.getWebhook(ctx.db, tenantOf(ctx.principal, a.tenantId), a.webhookId),
     }),
@@ -48,6 +54,7 @@ export const webhookResolvers: Resolvers = {
         tenantOf(ctx.principal, a.tenantId),
         parseListBookingDeliveries({ bookingId: a.bookingId, first: a.first }),
       ),
+      next: null,
     }),
     webhookDeliveriesConnection: (_, a, ctx, info) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
@@ -71,14 +78,19 @@ export const webhookResolvers: Resolvers = {
     eventDetails: async (_, a, ctx) => ({
       event: await feedEvent(ctx.db, tenantOf(ctx.principal, a.tenantId), a.eventId),
     }),
-    webhookDeliveries: async (_, a, ctx) => ({
-      deliveries: await webhooks.listDeliveries(
-        ctx.db,
-        tenantOf(ctx.principal, a.tenantId),
-        a.webhookId,
-        parseListDeliveries({ first: a.first, status: a.status }),
-      ),
-    }),
+    webhookDeliveries: async (_, a, ctx) => {
+      const tenantId = tenantOf(ctx.principal, a.tenantId);
+      const { first, status } = parseListDeliveries({ first: a.first, status: a.status });
+      // `limit` is cursor paging's name for `first`; `first` may go with `after`, `limit` may not go with `first`.
+      const cursor = cursorPageOf(
+        { after: a.after, limit: a.limit ?? a.first },
+        a.limit != null ? { first: a.first } : {},
+        PAGE_SIZES.webhookDeliveries,
+        deliveryKeyOf,
+      ) ?? { after: null, limit: first };
+      const { items, next } = await webhooks.deliveryLogPage(ctx.db, tenantId, a.webhookId, status, cursor);
+      return { deliveries: items, next };
+    },
   },
   Mutation: {
     // No transaction around creation and test: both wait on the network (DNS, the receiver).

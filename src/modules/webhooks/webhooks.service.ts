@@ -1,4 +1,11 @@
-import { connectionOf, encodeCursor, type Connection } from '../../kernel/paging.js';
+import {
+  connectionOf,
+  cursorPageRows,
+  encodeCursor,
+  instantCursor,
+  type Connection,
+  type CursorPage,
+} from '../../kernel/paging.js';
 import type { AppDeps } from '../../kernel/deps.js';
 import type { Executor } from '../../kernel/db/index.js';
 import type { WebhookDeliveryStatus, WebhookRow } from '../../kernel/db/types.js';
@@ -130,6 +137,28 @@ export async function listDeliveries(
 ) {
   await getWebhook(db, tenantId, webhookId);
   return deliveries.listDeliveries(db, tenantId, webhookId, { status: status ? STATUS_OF[status] : undefined }, first);
+}
+
+export const WEBHOOK_CURSOR = instantCursor('webhook');
+
+/** A cursor page of the subscriptions (REST cursor paging), oldest first. */
+export async function webhookPage(db: Executor, tenantId: string, cursor: CursorPage<{ at: string; id: string }>) {
+  const rows = await repo.webhooksPage(db, tenantId, cursor.after, cursor.limit + 1);
+  return cursorPageRows(rows, cursor.limit, WEBHOOK_CURSOR.of);
+}
+
+/** A subscription's delivery log after a cursor (the connection's, one order), newest first. */
+export async function deliveryLogPage(
+  db: Executor,
+  tenantId: string,
+  webhookId: string,
+  status: ListDeliveries['status'],
+  cursor: CursorPage<{ at: string; id: string }>,
+) {
+  await getWebhook(db, tenantId, webhookId);
+  const filters = { status: status ? STATUS_OF[status] : undefined };
+  const rows = await deliveries.deliveriesPage(db, tenantId, webhookId, filters, cursor.after, cursor.limit + 1);
+  return cursorPageRows(rows, cursor.limit, (row) => encodeCursor(DELIVERY_CURSOR, [row.sort_at, row.id]));
 }
 
 /** What became of one booking's events: their deliveries to every subscription, newest first. */

@@ -325,11 +325,13 @@ export async function runRestOperation(
   const context = createContext(deps, req.principal, req.ip);
   if (op.direct) {
     const body = await directBody(schema, op, op.direct, context, picked.values);
-    if (body !== undefined)
+    if (body !== undefined) {
+      if (isPagedList(op) && context.nextCursor) reply.header('link', nextLink(req.url, context.nextCursor));
       return reply
         .status(op.route.status ?? 200)
         .type(JSON_TYPE)
         .send(body);
+    }
   }
   const result = await op.run(context, picked.values);
   if (!('data' in result)) return sendProblem(reply, coercionProblem(op, result.errors ?? [], picked.values));
@@ -339,10 +341,31 @@ export async function runRestOperation(
       problemOfErrors(result.errors, (cause) => deps.log.error({ err: cause }, 'unexpected error in a resolver')),
     );
   }
+  const answer = result.data?.[op.fieldName] ?? null;
+  const next = context.nextCursor ?? asRecord(answer).next;
+  if (isPagedList(op) && typeof next === 'string') reply.header('link', nextLink(req.url, next));
   return reply
     .status(op.route.status ?? 200)
     .type(JSON_TYPE)
-    .send(JSON.stringify(result.data?.[op.fieldName] ?? null));
+    .send(JSON.stringify(answer));
+}
+
+/** A list with cursor paging: a GET route whose field takes `after` (docs/api.md, "Cursor paging"). */
+const isPagedList = (op: RestOperation) => op.route.method === 'GET' && op.field.args.some((a) => a.name === 'after');
+
+/**
+ * RFC 8288 `Link` to a list's next page: the request's path and query with `after` set to the
+ * cursor, and the page numbers (which cannot go with a cursor) left out — `pageSize` becomes
+ * `limit`. A path-absolute reference, so it holds behind any proxy.
+ */
+export function nextLink(url: string, next: string): string {
+  const [path = '', queryText = ''] = url.split('?');
+  const query = new URLSearchParams(queryText);
+  const pageSize = query.get('pageSize');
+  for (const name of ['after', 'page', 'pageSize']) query.delete(name);
+  if (pageSize !== null && !query.has('limit') && !query.has('first')) query.set('limit', pageSize);
+  query.set('after', next);
+  return `<${path}?${query.toString()}>; rel="next"`;
 }
 
 /** Registers every REST route (each its own fastify route) and returns their operations. */

@@ -25,6 +25,13 @@ export const RESPONSE_HEADERS = {
   'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
 };
 
+/** The RFC 8288 Link header of a list's answer that has a next page (cursor paging). */
+export const NEXT_LINK_HEADER = {
+  description:
+    'The next page, when there is one (RFC 8288): `</api/v1/…?…&after=<cursor>>; rel="next"` — the same path and filters with `after` set (docs/api.md, "Cursor paging").',
+  schema: { type: 'string' },
+};
+
 /** The problem body (one definition for fastify and the document: src/kernel/problem-schema.ts). */
 export const PROBLEM_SCHEMA: JsonSchema = JSON.parse(JSON.stringify(ProblemSchema)) as JsonSchema;
 

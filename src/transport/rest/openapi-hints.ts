@@ -17,7 +17,7 @@ import {
   PERCENT_RANGE,
   PRICING_RULE_TYPES,
 } from '../../modules/pricing/index.js';
-import { PAGE_SIZES } from '../../kernel/paging.js';
+import { CONNECTION_PAGE, PAGE_SIZES, REST_CURSOR_PAGE, type PageLimits } from '../../kernel/paging.js';
 import { WEEKDAYS } from '../../kernel/validation.js';
 import type { DeviceCommandStatus } from '../../kernel/db/types.js';
 
@@ -44,6 +44,7 @@ const DATE_OR_INSTANT: JsonSchema = {
   description:
     'An ISO 8601 date (YYYY-MM-DD, midnight UTC) or a timestamp with an offset, such as 2026-11-20T10:00:00Z.',
 };
+const cursorLimit = (limits: PageLimits): JsonSchema => ({ minimum: 1, maximum: limits.max, default: limits.default });
 const enumOf = (values: readonly string[]): JsonSchema => ({ enum: [...values] });
 
 /**
@@ -110,6 +111,17 @@ const ARGUMENT_LIMITS: Record<string, JsonSchema> = {
   'bookingPage(pageSize)': { default: PAGE_SIZES.bookings.default },
   'objectPage(page)': { default: 1 },
   'objectPage(pageSize)': { default: PAGE_SIZES.objects.default },
+  // Cursor paging (docs/api.md, "Cursor paging"): `limit` beside the page numbers of every list.
+  'bookingPage(limit)': cursorLimit(PAGE_SIZES.bookings),
+  'objectPage(limit)': cursorLimit(PAGE_SIZES.objects),
+  'webhookDeliveries(limit)': cursorLimit(PAGE_SIZES.webhookDeliveries),
+  'customerList(limit)': cursorLimit(CONNECTION_PAGE),
+  'webhookList(limit)': cursorLimit(REST_CURSOR_PAGE),
+  'pricingRuleList(limit)': cursorLimit(REST_CURSOR_PAGE),
+  'cancellationPolicyList(limit)': cursorLimit(REST_CURSOR_PAGE),
+  'publicObjectList(limit)': cursorLimit(REST_CURSOR_PAGE),
+  'paymentIssueList(limit)': cursorLimit(REST_CURSOR_PAGE),
+  'devices(limit)': cursorLimit(REST_CURSOR_PAGE),
 };
 
 /** The TypeBox command that checks a bridged root field's arguments. */

@@ -17,6 +17,7 @@ import {
   COMMON_HEADERS,
   ERROR_RESPONSES,
   PROBLEM_SCHEMA,
+  NEXT_LINK_HEADER,
   RESPONSE_HEADERS,
   bearerSecurity,
   errorResponses,
@@ -238,12 +239,14 @@ function bridgedOperation(
   const output = listNamed(components, converter.output(field.type, selection));
   // A field of a scalar type (a JSON document) gets a name too: a generated client has a type for it.
   const named = '$ref' in output ? output : components.add(`${pascal(fieldName)}Response`, output);
+  // A list with cursor paging names its next page in a Link header too (docs/api.md, "Cursor paging").
+  const paged = route.method === 'GET' && field.args.some((a) => a.name === 'after');
   const success =
     status === 204
       ? { description: 'Done.', headers: RESPONSE_HEADERS }
       : {
           description: 'Success.',
-          headers: RESPONSE_HEADERS,
+          headers: paged ? { ...RESPONSE_HEADERS, Link: NEXT_LINK_HEADER } : RESPONSE_HEADERS,
           content: { 'application/json': { schema: named } },
         };
   return {

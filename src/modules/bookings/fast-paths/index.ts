@@ -56,14 +56,19 @@ export function bookingFastPaths(on: boolean): BookingFastPaths {
     directAnswers: {
       'Query.bookingPage': {
         selection: BOOKING_PAGE_SELECTION,
-        answer: (ctx, variables) =>
-          bookingPageJson(
+        answer: async (ctx, { after, limit, ...variables }) => {
+          // Cursor paging (after, limit) takes the general path: this one writes page numbers only.
+          if (after != null || limit != null) throw new Error('cursor paging: the operation answers');
+          const { body, next } = await bookingPageJson(
             ctx.db,
             ctx.deps,
             tenantOf(ctx.principal),
             parseListBookings(variables),
             ctx.principal?.kind === 'apiKey' && ctx.principal.scopes.includes('customers:read'),
-          ),
+          );
+          ctx.nextCursor = next;
+          return body;
+        },
       },
     },
   };

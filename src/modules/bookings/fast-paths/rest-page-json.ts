@@ -6,7 +6,7 @@ import type { Metadata } from '../../../kernel/db/types.js';
 import { PAGE_SIZES } from '../../../kernel/paging.js';
 import { countMatching, filtered, totalMatching } from '../bookings.repository.js';
 import type { ListBookings } from '../bookings.commands.js';
-import { paymentUrlOf } from '../bookings.service.js';
+import { bookingCursor, paymentUrlOf } from '../bookings.service.js';
 import { compiledPerShape } from '../../../kernel/db/compiled-once.js';
 import { givenFilters, statementShape, type GivenFilter } from './given-filters.js';
 
@@ -24,7 +24,7 @@ import { givenFilters, statementShape, type GivenFilter } from './given-filters.
 
 /** The route's selection (as SOFA derives it from the schema) that bookingPageJson writes. */
 export const BOOKING_PAGE_SELECTION =
-  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt reference noShowAt cancellationReasonCode cancellationReason guestLocale customerId customer{id}notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}seriesId series{id}}pagination{page pageSize total}}';
+  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt reference noShowAt cancellationReasonCode cancellationReason guestLocale customerId customer{id}notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}seriesId series{id}}pagination{page pageSize total}next}';
 
 /** An instant as a JSON string. */
 const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || ${isoInstant(column)} || '"'`;
@@ -190,7 +190,7 @@ export async function bookingPageJson(
   command: ListBookings,
   /** Whether the caller holds customers:read (Booking.customer is null otherwise). */
   withCustomer = false,
-): Promise<string> {
+): Promise<{ body: string; next: string | null }> {
   const page = command.page ?? 1;
   const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
   const offset = (page - 1) * pageSize;
@@ -219,5 +219,12 @@ export async function bookingPageJson(
     : await pageStatement(db, tenantId, filters, pageSize, offset).execute();
   const total = rows[0]?.total ?? (await countMatching(db, tenantId, filters).executeTakeFirstOrThrow()).n;
   const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row), withCustomer)).join(',');
-  return `{"bookings":[${items}],"pagination":{"page":${page},"pageSize":${pageSize},"total":${total}}}`;
+  // The general path's `next`: the last booking's cursor when more bookings follow this page.
+  const last = rows.at(-1);
+  const next =
+    last !== undefined && offset + rows.length < total
+      ? bookingCursor({ start_time: new Date(last.start_time), id: last.id })
+      : null;
+  const body = `{"bookings":[${items}],"pagination":{"page":${page},"pageSize":${pageSize},"total":${total}},"next":${str(next)}}`;
+  return { body, next };
 }
