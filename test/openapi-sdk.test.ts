@@ -328,7 +328,7 @@ describe('the SDKs of three generators', () => {
   }, 600_000);
 
   it.each(GENERATORS)(
-    '%s: the program creates, confirms and cancels a booking and exchanges an authorization code for a token',
+    '%s: the program books a slot by its instants, walks the day by cursor, creates, confirms and cancels a booking and exchanges an authorization code for a token',
     async (generator) => {
       const { verifier, challenge } = pkce();
       const flow = await runAuthorization(injectHttp(app.fastify), {
@@ -368,6 +368,9 @@ describe('the SDKs of three generators', () => {
       expect(program.code).toBe(0);
       expect(JSON.parse(program.stdout.trim())).toEqual({
         statuses: ['PENDING', 'PENDING', 'CONFIRMED', 'CONFIRMED', 'CANCELLED', 'CANCELLED'],
+        // The slot at hour:00 UTC seen in New York: hour − 5 in winter, hour − 4 in summer.
+        slot: { callerTimeZone: 'America/New_York', localStart: expect.stringMatching(/^\d\d:00:00-0[45]:00$/) },
+        pagedOnce: true,
         refundAmount: 2000,
         token: { type: 'Bearer', scope: SCOPE, expiresIn: 3600, refresh: true },
         readWithToken: 'CANCELLED',

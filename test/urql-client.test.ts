@@ -43,7 +43,15 @@ const AVAILABILITY = gql<
     availability(date: $date, objectId: $objectId, timeZone: $timeZone) {
       timeZone
       callerTimeZone
-      slots { start end available startTime endTime localStart localEnd }
+      slots {
+        start
+        end
+        available
+        startTime
+        endTime
+        localStart
+        localEnd
+      }
     }
   }
 `;
@@ -52,9 +60,26 @@ const CREATE = gql<
   { createBooking: { booking: { id: string; startTime: string; endTime: string; status: string } } },
   { objectId: string; guestName: string; guestEmail: string; startTime: string; endTime: string }
 >`
-  mutation Create($objectId: ID!, $guestName: String!, $guestEmail: String!, $startTime: DateTime!, $endTime: DateTime!) {
-    createBooking(objectId: $objectId, guestName: $guestName, guestEmail: $guestEmail, startTime: $startTime, endTime: $endTime) {
-      booking { id startTime endTime status }
+  mutation Create(
+    $objectId: ID!
+    $guestName: String!
+    $guestEmail: String!
+    $startTime: DateTime!
+    $endTime: DateTime!
+  ) {
+    createBooking(
+      objectId: $objectId
+      guestName: $guestName
+      guestEmail: $guestEmail
+      startTime: $startTime
+      endTime: $endTime
+    ) {
+      booking {
+        id
+        startTime
+        endTime
+        status
+      }
     }
   }
 `;

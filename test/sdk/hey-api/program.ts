@@ -1,10 +1,18 @@
 // An integrator's program on the client @hey-api/openapi-ts generates from Portier's
 // /api/openapi.json (its fetch client, @hey-api/client-fetch, written into ./generated/).
 // test/openapi-sdk.test.ts generates it next to a copy of this file, type-checks both with `strict`,
-// then runs it against a live server: create → confirm → cancel a booking (reading the status back
-// each time), exchange an authorization code for a token and read the booking with it. It prints
-// one JSON line.
-import { bookingDetails, createBooking, oauthToken, updateBooking } from './generated/index.js';
+// then runs it against a live server: find the slot in availability (its instants, seen in the
+// program's own time zone), create → confirm → cancel a booking by them (reading the status back
+// each time), walk the day's bookings by cursor, exchange an authorization code for a token and
+// read the booking with it. It prints one JSON line.
+import {
+  bookingDetails,
+  bookingPage,
+  createBooking,
+  oauthToken,
+  objectAvailability,
+  updateBooking,
+} from './generated/index.js';
 import type { Booking, OAuthTokenResponse } from './generated/index.js';
 import { createClient, createConfig, type Client } from './generated/client/index.js';
 
@@ -28,6 +36,21 @@ async function statusOf(client: Client, bookingId: string): Promise<Booking['sta
   return read.data.booking.status;
 }
 
+// The day's slots in the program's own zone: the slot's instants are what a booking sends, no
+// time-zone arithmetic here.
+const date = input.startTime.slice(0, 10);
+const availability = (
+  await objectAvailability({
+    client: api,
+    path: { tenantId },
+    query: { date, objectId: input.objectId, timeZone: 'America/New_York' },
+    throwOnError: true,
+  })
+).data;
+if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
+const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
+if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
+
 // throwOnError: an error answer rejects (with the Problem body) instead of returning { error }.
 const created = await createBooking({
   client: api,
@@ -36,7 +59,7 @@ const created = await createBooking({
     objectId: input.objectId,
     guestName: 'Ada Lovelace',
     guestEmail: 'ada@example.com',
-    startTime: input.startTime,
+    startTime: slot.startTime,
     endTime: input.endTime,
   },
   throwOnError: true,
@@ -50,6 +73,17 @@ statuses.push(confirmed.data.booking.status, await statusOf(api, booking.id));
 
 const cancelled = await updateBooking({ client: api, path, body: { status: 'CANCELLED' }, throwOnError: true });
 statuses.push(cancelled.data.booking.status, await statusOf(api, booking.id));
+
+// Every booking of the day, one per page, by the cursor each page hands on.
+const seen: string[] = [];
+let after: string | undefined;
+for (let pages = 0; pages < 50; pages += 1) {
+  const query = { from: date, objectId: input.objectId, limit: 1, ...(after ? { after } : {}) };
+  const page = (await bookingPage({ client: api, path: { tenantId }, query, throwOnError: true })).data;
+  seen.push(...page.bookings.map((b) => b.id));
+  if (!page.next) break;
+  after = page.next;
+}
 
 // The generated operation encodes the form body itself; a confidential app signs in with Basic.
 const basic = Buffer.from(`${input.oauth.clientId}:${input.oauth.clientSecret}`).toString('base64');
@@ -70,6 +104,8 @@ const asApp = createClient(createConfig({ baseUrl: input.baseUrl, auth: () => to
 console.log(
   JSON.stringify({
     statuses,
+    slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
+    pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.data.refundAmount,
     token: { type: token.token_type, scope: token.scope, expiresIn: token.expires_in, refresh: !!token.refresh_token },
     readWithToken: await statusOf(asApp, booking.id),

@@ -35,6 +35,19 @@ async function statusOf(client: typeof api, bookingId: string): Promise<Booking[
   return read.booking.status;
 }
 
+// The day's slots in the program's own zone: the slot's instants are what a booking sends, no
+// time-zone arithmetic here.
+const date = input.startTime.slice(0, 10);
+const availability = ok(
+  'availability',
+  await api.GET('/api/v1/tenants/{tenantId}/objects/availability', {
+    params: { path: { tenantId }, query: { date, objectId: input.objectId, timeZone: 'America/New_York' } },
+  }),
+);
+if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
+const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
+if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
+
 const created = ok(
   'create',
   await api.POST('/api/v1/tenants/{tenantId}/bookings', {
@@ -43,7 +56,7 @@ const created = ok(
       objectId: input.objectId,
       guestName: 'Ada Lovelace',
       guestEmail: 'ada@example.com',
-      startTime: input.startTime,
+      startTime: slot.startTime,
       endTime: input.endTime,
     },
   }),
@@ -57,6 +70,20 @@ statuses.push(confirmed.booking.status, await statusOf(api, booking.id));
 
 const cancelled = ok('cancel', await api.PATCH(bookingPath, { params: { path }, body: { status: 'CANCELLED' } }));
 statuses.push(cancelled.booking.status, await statusOf(api, booking.id));
+
+// Every booking of the day, one per page, by the cursor each page hands on.
+const seen: string[] = [];
+let after: string | undefined;
+for (let pages = 0; pages < 50; pages += 1) {
+  const query = { from: date, objectId: input.objectId, limit: 1, ...(after ? { after } : {}) };
+  const page = ok(
+    'page',
+    await api.GET('/api/v1/tenants/{tenantId}/bookings', { params: { path: { tenantId }, query } }),
+  );
+  seen.push(...page.bookings.map((b) => b.id));
+  if (!page.next) break;
+  after = page.next;
+}
 
 // The token endpoint takes a form body; openapi-fetch encodes one when the content type says so.
 const basic = Buffer.from(`${input.oauth.clientId}:${input.oauth.clientSecret}`).toString('base64');
@@ -80,6 +107,8 @@ const asApp = createClient<paths>({
 console.log(
   JSON.stringify({
     statuses,
+    slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
+    pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.refundAmount,
     token: { type: token.token_type, scope: token.scope, expiresIn: token.expires_in, refresh: !!token.refresh_token },
     readWithToken: await statusOf(asApp, booking.id),

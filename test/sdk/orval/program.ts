@@ -1,10 +1,19 @@
 // An integrator's program on the client orval generates from Portier's /api/openapi.json
 // (`client: 'fetch'`, one file ./generated/portier.ts, with ./fetch.ts as its mutator).
 // test/openapi-sdk.test.ts generates it next to a copy of this file, type-checks both with `strict`,
-// then runs it against a live server: create → confirm → cancel a booking (reading the status back
-// each time), exchange an authorization code for a token and read the booking with it. It prints
-// one JSON line.
-import { BookingStatus, bookingDetails, createBooking, oauthToken, updateBooking } from './generated/portier.js';
+// then runs it against a live server: find the slot in availability (its instants, seen in the
+// program's own time zone), create → confirm → cancel a booking by them (reading the status back
+// each time), walk the day's bookings by cursor, exchange an authorization code for a token and
+// read the booking with it. It prints one JSON line.
+import {
+  BookingStatus,
+  bookingDetails,
+  bookingPage,
+  createBooking,
+  oauthToken,
+  objectAvailability,
+  updateBooking,
+} from './generated/portier.js';
 import type { Booking, OAuthTokenResponse } from './generated/portier.js';
 import { configure } from './fetch.js';
 
@@ -32,11 +41,22 @@ async function statusOf(bookingId: string): Promise<BookingStatus> {
 }
 
 configure({ baseUrl: input.baseUrl, token: input.apiKey });
+
+// The day's slots in the program's own zone: the slot's instants are what a booking sends, no
+// time-zone arithmetic here.
+const date = input.startTime.slice(0, 10);
+const read = await objectAvailability(tenantId, { date, objectId: input.objectId, timeZone: 'America/New_York' });
+if (read.status !== 200) throw failed('availability', read);
+const availability = read.data;
+if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
+const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
+if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
+
 const created = await createBooking(tenantId, {
   objectId: input.objectId,
   guestName: 'Ada Lovelace',
   guestEmail: 'ada@example.com',
-  startTime: input.startTime,
+  startTime: slot.startTime,
   endTime: input.endTime,
 });
 if (created.status !== 201) throw failed('create', created);
@@ -50,6 +70,22 @@ statuses.push(confirmed.data.booking.status, await statusOf(booking.id));
 const cancelled = await updateBooking(tenantId, booking.id, { status: BookingStatus.CANCELLED });
 if (cancelled.status !== 200) throw failed('cancel', cancelled);
 statuses.push(cancelled.data.booking.status, await statusOf(booking.id));
+
+// Every booking of the day, one per page, by the cursor each page hands on.
+const seen: string[] = [];
+let after: string | undefined;
+for (let pages = 0; pages < 50; pages += 1) {
+  const page = await bookingPage(tenantId, {
+    from: date,
+    objectId: input.objectId,
+    limit: 1,
+    ...(after ? { after } : {}),
+  });
+  if (page.status !== 200) throw failed('page', page);
+  seen.push(...page.data.bookings.map((b) => b.id));
+  if (!page.data.next) break;
+  after = page.data.next;
+}
 
 // The generated operation encodes the form body itself; a confidential app signs in with Basic.
 const basic = Buffer.from(`${input.oauth.clientId}:${input.oauth.clientSecret}`).toString('base64');
@@ -69,6 +105,8 @@ configure({ baseUrl: input.baseUrl, token: token.access_token });
 console.log(
   JSON.stringify({
     statuses,
+    slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
+    pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.data.refundAmount,
     token: { type: token.token_type, scope: token.scope, expiresIn: token.expires_in, refresh: !!token.refresh_token },
     readWithToken: await statusOf(booking.id),
