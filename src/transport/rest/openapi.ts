@@ -312,11 +312,25 @@ function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
+/**
+ * Path parameters of hand-written routes that are uuid primary keys (migrations/) but are read as
+ * plain strings (the device routes check no format, to keep the door path cheap): documented
+ * `format: uuid` all the same, as the bridged routes' ids are (issue #44).
+ */
+const UUID_PATH_PARAMETERS = new Set(['tenantId', 'deviceId', 'commandId']);
+
+function withUuidFormat(parameter: Parameter): Parameter {
+  const { schema } = parameter;
+  if (parameter.in !== 'path' || !UUID_PATH_PARAMETERS.has(parameter.name)) return parameter;
+  if (schema.type !== 'string' || schema.format !== undefined || schema.pattern !== undefined) return parameter;
+  return { ...parameter, schema: { ...schema, format: 'uuid' } };
+}
+
 function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc, components: Components): Operation {
   const pathNames = pathParamsOf(route.url);
   const operationId = doc.operationId ?? operationIdOf(route.method, route.url);
   const parameters = [
-    ...parametersOfSchema(doc.params, 'path', pathNames),
+    ...parametersOfSchema(doc.params, 'path', pathNames).map(withUuidFormat),
     ...parametersOfSchema(doc.querystring, 'query', []),
   ];
   const responses: Record<string, unknown> = {};
