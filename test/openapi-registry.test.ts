@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from '../src/transport/rest/openapi.js';
 import { buildSchema } from '../src/transport/graphql/schema.js';
 import { dereference } from './openapi-helpers.js';
 import { Components } from '../src/transport/rest/openapi-components.js';
+import { VERSION_PARAMETER } from '../src/transport/rest/openapi-common.js';
 
 // How a hand-written route (devices, price preview) shows up in the document: from its fastify
 // schema and config, with nothing to register by hand.
@@ -127,11 +128,13 @@ describe('hand-written routes in the OpenAPI document', () => {
     expect(heartbeat.operationId).toBe('postApiDevicesByDeviceIdHeartbeat');
     expect(heartbeat.parameters).toEqual([
       { name: 'deviceId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+      VERSION_PARAMETER,
     ]);
 
     expect(paths['/pay/{token}'].get).toMatchObject({ operationId: 'paymentPage', security: [] });
     expect(paths['/pay/{token}'].get.parameters).toEqual([
       { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+      VERSION_PARAMETER,
     ]);
     expect(paths['/internal']).toBeUndefined();
     // A route with no description at all is reported (and the route-equality test fails on it).
@@ -184,6 +187,7 @@ describe('bridged mutations in the OpenAPI document', () => {
       'path:tenantId',
       'path:objectId',
       'header:Idempotency-Key',
+      'header:Portier-Version',
     ]);
     expect(rules.requestBody).toEqual({
       required: true,

@@ -1,5 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import { requireApiKey, tenantOf } from '../../kernel/auth/principal.js';
+import { isScope } from '../../kernel/auth/scopes.js';
+import { notFound } from '../../kernel/errors.js';
 import * as tenants from './tenants.service.js';
 import { parseCreateApiKey, parseCreatePublishableKey, parseUpdateApiKey } from './tenants.commands.js';
 import { apiKeyChanges } from './api-key-changes.js';
@@ -11,6 +13,12 @@ export const tenantResolvers: Resolvers = {
   Query: {
     viewer: (_, __, ctx) => tenants.getTenant(ctx.db, requireApiKey(ctx.principal).tenantId),
     apiKeys: (_, args, ctx) => tenants.listApiKeys(ctx.db, tenantOf(ctx.principal, args.tenantId)),
+    apiKey: async (_, args, ctx) => {
+      const keys = await tenants.listApiKeys(ctx.db, tenantOf(ctx.principal, args.tenantId));
+      const key = keys.find((k) => k.id === args.id);
+      if (!key) throw notFound('API key', args.id);
+      return key;
+    },
   },
   Mutation: {
     createApiKey: (_, args, ctx) => {
@@ -117,6 +125,8 @@ export const tenantResolvers: Resolvers = {
   },
   ApiKey: {
     prefix: (row) => row.key_prefix,
+    // The same strings, typed: ApiScope's internal values are the scope strings (src/transport/graphql/wire-enums.ts).
+    apiScopes: (row) => row.scopes.filter(isScope),
     rateLimitPerMinute: (row) => row.rate_limit_per_minute,
     createdAt: (row) => row.created_at,
     revokedAt: (row) => row.revoked_at,

@@ -1,4 +1,5 @@
 import type { RouteDoc } from '../../kernel/route-doc.js';
+import { SCOPES } from '../../kernel/auth/scopes.js';
 
 // OpenAPI descriptions of the dashboard's session routes (docs/dashboard.md has the whole story).
 
@@ -22,7 +23,12 @@ const SESSION_BODY = {
       required: ['id', 'name'],
       properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } },
     },
-    scopes: { type: 'array', items: { type: 'string' }, description: "The role's effective scopes (admin expanded)." },
+    scopes: {
+      type: 'array',
+      // A closed set: generated clients get a union type (issue #44).
+      items: { type: 'string', enum: [...SCOPES] },
+      description: "The role's effective scopes (admin expanded).",
+    },
     csrfToken: {
       type: 'string',
       description: 'Send as the X-CSRF-Token header with every state-changing request this session makes.',

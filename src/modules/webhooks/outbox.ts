@@ -43,7 +43,9 @@ export const EVENT_TYPES = [
  * "Opt-in events"): one per access decision is too many to keep for nobody.
  */
 export const OPT_IN_EVENT_TYPES = ['access.decided', 'customer.created'] as const;
-export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+/** An event type a subscription may list (GraphQL's WebhookEventType). */
+export type SubscribableEventType = (typeof EVENT_TYPES)[number];
+export type EventType = SubscribableEventType | 'webhook.test';
 
 /**
  * Writes an event to the outbox. Call it with the transaction of the change that causes the event,

@@ -67,7 +67,9 @@ export const webhookResolvers: Resolvers = {
     },
     events: (_, a, ctx, info) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      const command = parseEventsConnection({ first: a.first, after: a.after, types: a.types });
+      // eventTypes (WebhookEventType values, whose internal values are the type strings) widen types.
+      const types = a.eventTypes ? [...(a.types ?? []), ...a.eventTypes] : a.types;
+      const command = parseEventsConnection({ first: a.first, after: a.after, types });
       return eventsConnection(ctx.db, tenantId, command, connectionSelection(info).totalCount);
     },
     eventFeed: (_, a, ctx) => {

@@ -1,6 +1,7 @@
-import { GraphQLError, Kind, type ASTNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, getNamedType, type ASTNode, type ValidationRule } from 'graphql';
 import type { Plugin } from '@envelop/core';
 import { stringProblem } from '../../kernel/input-guard.js';
+import { isUuid } from '../../kernel/validation.js';
 
 // GraphQL's share of the input guard (src/kernel/input-guard.ts): variables arrive in a JSON body or
 // query string that fastify has already checked; these rules cover what the document itself
@@ -37,6 +38,41 @@ export const NoUnstorableStringLiterals: ValidationRule = (context) => ({
     if (problem) context.reportError(badInput(`Argument "${ownerName(parent, ancestors)}" ${problem}`, [node]));
   },
 });
+
+const INVALID_UUID = 'invalid_uuid';
+
+/**
+ * A UUID literal that is no UUID, named by its argument or input field (`Argument "id" must be a
+ * UUID …`). The UUID scalar refuses it too, without the name; that error is dropped (see below).
+ */
+export const NamedUuidLiterals: ValidationRule = (context) => ({
+  StringValue(node, _key, parent, _path, ancestors) {
+    const type = context.getInputType();
+    const shown = JSON.stringify(node.value.slice(0, 100));
+    if (!type || getNamedType(type).name !== 'UUID' || isUuid(node.value)) return;
+    context.reportError(
+      new GraphQLError(
+        `Argument "${ownerName(parent, ancestors)}" must be a UUID (8-4-4-4-12 hexadecimal digits), got ${shown}`,
+        {
+          nodes: [node],
+          extensions: { code: 'BAD_USER_INPUT', reason: INVALID_UUID, http: { status: 400, spec: false } },
+        },
+      ),
+    );
+  },
+});
+
+/**
+ * The UUID scalar's own errors (`UUID must be …`, without a location: graphql-js reports a literal's
+ * parse error as the scalar threw it) once NamedUuidLiterals named the argument.
+ */
+function withoutUnnamedUuidErrors(errors: Error[]): Error[] {
+  const named = errors.some((e) => (e as Partial<GraphQLError>).extensions?.reason === INVALID_UUID);
+  if (!named) return errors;
+  return errors.filter(
+    (e) => (e as Partial<GraphQLError>).extensions?.reason === INVALID_UUID || !e.message.startsWith('UUID must be'),
+  );
+}
 
 /** graphql-js's "Did you mean …?" hints name values the caller did not ask about; they are removed. */
 export function withoutSuggestions(message: string): string {
@@ -81,13 +117,16 @@ export function inputRulesPlugin(): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(NoUnstorableStringLiterals);
+      addValidationRule(NamedUuidLiterals);
       return ({ valid, result, setResult }) => {
         // A GraphQLError may come from a second copy of graphql (tests alias it), so the name is checked too.
         if (!valid)
           setResult(
-            (result as readonly Error[]).map((e) =>
-              // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
-              e instanceof GraphQLError || e.name === 'GraphQLError' ? withoutHints(e as GraphQLError) : e,
+            withoutUnnamedUuidErrors(
+              (result as readonly Error[]).map((e) =>
+                // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
+                e instanceof GraphQLError || e.name === 'GraphQLError' ? withoutHints(e as GraphQLError) : e,
+              ),
             ),
           );
       };

@@ -5,9 +5,10 @@ import {
   LocalDateResolver,
   LocalTimeResolver,
   URLResolver,
+  UUIDResolver,
 } from 'graphql-scalars';
 import { MAX_YEAR, MIN_YEAR, isStorableInstant } from '../../kernel/input-guard.js';
-import { isEmail, isHhmm, isLocalDate } from '../../kernel/validation.js';
+import { isEmail, isHhmm, isLocalDate, isUuid } from '../../kernel/validation.js';
 
 const outOfRange = () =>
   new GraphQLError(`DateTime must lie between the years ${String(MIN_YEAR).padStart(4, '0')} and ${MAX_YEAR}`, {
@@ -126,5 +127,23 @@ export const URLScalar = formatScalar(
   'An absolute URL (RFC 3986), returned exactly as it was given.',
   {
     extensions: { codegenScalarType: 'string', jsonSchema: { type: 'string', format: 'uri' } },
+  },
+);
+
+/** RFC 9562's text form of a UUID, the one Portier's ids have (PostgreSQL uuid columns). */
+export const UUID_SPECIFIED_BY = 'https://www.rfc-editor.org/rfc/rfc9562';
+
+/**
+ * A UUID in its text form (8-4-4-4-12 hexadecimal digits, either case), passed through unchanged.
+ * Used by arguments and fields added since ID was chosen for ids (docs/schema.md, "UUID").
+ */
+export const UUIDScalar = formatScalar(
+  UUIDResolver,
+  isUuid,
+  'a UUID (8-4-4-4-12 hexadecimal digits)',
+  'A UUID (RFC 9562) in its text form, 8-4-4-4-12 hexadecimal digits, returned as it was given.',
+  {
+    specifiedByURL: UUID_SPECIFIED_BY,
+    extensions: { codegenScalarType: 'string', jsonSchema: { type: 'string', format: 'uuid' } },
   },
 );

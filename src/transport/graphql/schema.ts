@@ -4,7 +4,15 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirectiveExtensions, MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import { GraphQLSchema } from 'graphql';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
-import { DateTimeScalar, EmailAddressScalar, LocalDateScalar, LocalTimeScalar, URLScalar } from './scalars.js';
+import {
+  DateTimeScalar,
+  EmailAddressScalar,
+  LocalDateScalar,
+  LocalTimeScalar,
+  URLScalar,
+  UUIDScalar,
+} from './scalars.js';
+import { API_SCOPE_VALUES, WEBHOOK_EVENT_TYPE_VALUES } from './wire-enums.js';
 import type { PortierModule } from '../../kernel/module.js';
 
 const schemaDir = fileURLToPath(new URL('../../../schema/', import.meta.url));
@@ -44,6 +52,10 @@ export function resolversOf(modules: readonly PortierModule[]): object[] {
     LocalTime: LocalTimeScalar,
     EmailAddress: EmailAddressScalar,
     URL: URLScalar,
+    UUID: UUIDScalar,
+    // The wire-string enums: each value's internal value is the string clients send over REST (docs/schema.md).
+    ApiScope: API_SCOPE_VALUES,
+    WebhookEventType: WEBHOOK_EVENT_TYPE_VALUES,
     JSON: JSONResolver,
     JSONObject: JSONObjectResolver,
   };

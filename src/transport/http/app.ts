@@ -28,6 +28,7 @@ import { clientErrorHandler } from './connections.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerQueryGuard } from './query-guard.js';
+import { registerApiVersion } from './api-version.js';
 import { registerCors, registerPublishableOrigins } from './cors.js';
 import { originAllowedFor, originListedAnywhere } from '../../modules/booking-page/index.js';
 import { registerIdempotency } from './idempotency.js';
@@ -147,7 +148,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
   const drain = registerGracefulClose(fastify);
 
-  // onRequest, in this order: request id → CORS → load shedding → principal → rate limit (spends the
+  // onRequest, in this order: request id → CORS → Portier-Version → load shedding → principal → rate limit (spends the
   // principal's budget, or the client address's) → 401/403 for refused credentials.
   limiter.headers = registerSecurityHeaders(fastify, deps.env.publicUrl);
   registerRequestContext(fastify);
@@ -160,6 +161,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     self: new URL(deps.env.publicUrl).origin,
   };
   await registerCors(fastify, deps.env.corsOrigins, pageOrigins);
+  // Portier-Version (docs/api.md#api-versions): checked and echoed before anything else can refuse.
+  registerApiVersion(fastify);
   await loadLoadShedding(fastify, {
     maxEventLoopDelay: deps.env.loadSheddingMaxEventLoopDelayMs,
     ...options.loadShedding,

@@ -12,6 +12,7 @@ const EXPOSED_HEADERS = [
   'Retry-After',
   'Idempotent-Replayed',
   'WWW-Authenticate',
+  'Portier-Version',
 ];
 
 /** The booking pages' allowed origins (docs/booking-page.md, "Publishable key"). */

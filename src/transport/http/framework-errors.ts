@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem } from '../../kernel/errors.js';
 import type { RateLimit } from './rate-limit.js';
+import { VERSION_HEADER, versionEchoed } from './api-version.js';
 import { isManagePath, sendManageLinkNotFound } from '../../modules/guest/index.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
@@ -15,6 +16,7 @@ export function frameworkErrorHandler(holder: { rateLimit?: RateLimit; headers?:
   return async (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     reply.header('x-request-id', req.id);
     if (holder.headers) reply.headers(holder.headers);
+    reply.header(VERSION_HEADER, versionEchoed(req.headers['portier-version']));
     const limit = holder.rateLimit ? await holder.rateLimit.check(req).catch(() => undefined) : undefined;
     if (limit && !limit.isAllowed) {
       reply

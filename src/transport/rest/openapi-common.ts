@@ -1,5 +1,6 @@
 import type { JsonSchema } from './openapi-registry.js';
 import { ProblemSchema } from '../../kernel/problem-schema.js';
+import { API_VERSIONS, CURRENT_API_VERSION, VERSION_HEADER } from '../http/api-version.js';
 
 // The parts every operation of the OpenAPI document shares: the problem body, the rate-limit
 // and request-id headers, the error responses and the security schemes.
@@ -15,6 +16,10 @@ export const COMMON_HEADERS = {
     { type: 'string' },
   ),
   'Retry-After': header('Seconds to wait before retrying.'),
+  [VERSION_HEADER]: header(
+    `The API version that served the request: the Portier-Version sent, or the current one (${CURRENT_API_VERSION}) when none was sent or it was refused (docs/api.md, "API versions").`,
+    { type: 'string', format: 'date', enum: [...API_VERSIONS] },
+  ),
 };
 
 /** Headers documented on every response. */
@@ -23,6 +28,16 @@ export const RESPONSE_HEADERS = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
   'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+  [VERSION_HEADER]: { $ref: `#/components/headers/${VERSION_HEADER}` },
+};
+
+/** The Portier-Version request header every operation takes (src/transport/http/api-version.ts). */
+export const VERSION_PARAMETER = {
+  name: VERSION_HEADER,
+  in: 'header' as const,
+  required: false,
+  description: `The API version (a release date) the request is served with; without it, the current one (${CURRENT_API_VERSION}). Another value is refused with 400 unsupported_api_version. The answer names the version used in the same header. See docs/api.md, "API versions".`,
+  schema: { type: 'string', format: 'date', enum: [...API_VERSIONS] } as JsonSchema,
 };
 
 /** The RFC 8288 Link header of a list's answer that has a next page (cursor paging). */
@@ -64,7 +79,9 @@ const insufficientScope = {
 };
 
 export const ERROR_RESPONSES = {
-  BadRequest: problemResponse('Malformed request or invalid fields (errors[] names each field).'),
+  BadRequest: problemResponse(
+    'Malformed request or invalid fields (errors[] names each field); also an unsupported Portier-Version (unsupported_api_version).',
+  ),
   Unauthorized: problemResponse('Missing, unknown or revoked credential.', wwwAuthenticate),
   Forbidden: problemResponse(
     'Valid credential, but another tenant (tenant_mismatch) or a missing scope (missing_scope).',
@@ -140,7 +157,6 @@ export function bearerSecurity(scopeSets: readonly (readonly string[])[]): Recor
 
 export interface ErrorSet {
   authenticated: boolean;
-  hasInput: boolean;
   hasBody: boolean;
   hasPathParams: boolean;
   /** A resource named in the path may not exist (404). */
@@ -152,7 +168,8 @@ export interface ErrorSet {
 export function errorResponses(set: ErrorSet): Record<string, { $ref: string }> {
   const ref = (name: ErrorResponseName) => ({ $ref: `#/components/responses/${name}` });
   return {
-    ...(set.hasInput ? { 400: ref('BadRequest') } : {}),
+    // Every operation takes Portier-Version, so any can be refused with 400 (and any argument too).
+    400: ref('BadRequest'),
     ...(set.authenticated ? { 401: ref('Unauthorized'), 403: ref('Forbidden') } : {}),
     ...(set.notFound ? { 404: ref('NotFound') } : {}),
     408: ref('RequestTimeout'),

@@ -425,7 +425,7 @@ const DATA: Record<string, { summary: string; component: string; schema: JsonSch
           properties: {
             id: UUID,
             url: { type: 'string', format: 'uri' },
-            events: { type: 'array', items: { type: 'string' } },
+            events: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
             active: { type: 'boolean', const: false },
             createdAt: ISO,
           },

@@ -19,6 +19,7 @@ import {
   PROBLEM_SCHEMA,
   NEXT_LINK_HEADER,
   RESPONSE_HEADERS,
+  VERSION_PARAMETER,
   bearerSecurity,
   errorResponses,
   securitySchemes,
@@ -231,8 +232,6 @@ function bridgedOperation(
     throw new Error(`REST route ${route.method} ${route.path}: ${route.field} has no argument ${missing.join(', ')}`);
 
   const hasBody = Object.keys(bodyProperties).length > 0;
-  // Any argument can be refused with 400 (an empty tenantId in the path too: "must not be empty").
-  const hasInput = field.args.length > 0;
   // A missing resource named in the path is 404; the path's own tenant is never looked up (403 when it is not the key's).
   const hasResourceInPath = [...inPath].some((name) => name !== 'tenantId');
   const status = route.status ?? 200;
@@ -277,7 +276,6 @@ function bridgedOperation(
       [status]: success,
       ...errorResponses({
         authenticated: true,
-        hasInput,
         hasBody,
         hasPathParams: inPath.size > 0,
         // The publishable key's routes answer 404 booking_page_disabled while the venue's page is off.
@@ -317,11 +315,25 @@ function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
+/**
+ * Path parameters of hand-written routes that are uuid primary keys (migrations/) but are read as
+ * plain strings (the device routes check no format, to keep the door path cheap): documented
+ * `format: uuid` all the same, as the bridged routes' ids are (issue #44).
+ */
+const UUID_PATH_PARAMETERS = new Set(['tenantId', 'deviceId', 'commandId']);
+
+function withUuidFormat(parameter: Parameter): Parameter {
+  const { schema } = parameter;
+  if (parameter.in !== 'path' || !UUID_PATH_PARAMETERS.has(parameter.name)) return parameter;
+  if (schema.type !== 'string' || schema.format !== undefined || schema.pattern !== undefined) return parameter;
+  return { ...parameter, schema: { ...schema, format: 'uuid' } };
+}
+
 function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc, components: Components): Operation {
   const pathNames = pathParamsOf(route.url);
   const operationId = doc.operationId ?? operationIdOf(route.method, route.url);
   const parameters = [
-    ...parametersOfSchema(doc.params, 'path', pathNames),
+    ...parametersOfSchema(doc.params, 'path', pathNames).map(withUuidFormat),
     ...parametersOfSchema(doc.querystring, 'query', []),
   ];
   const responses: Record<string, unknown> = {};
@@ -360,7 +372,6 @@ function handWrittenOperation(route: RegisteredRoute, doc: RouteDoc, components:
   const hasBody = !!doc.body;
   const common = errorResponses({
     authenticated,
-    hasInput: parameters.length > 0 || hasBody,
     hasBody,
     hasPathParams: pathNames.length > 0,
     // A device route's own deviceId is the key's device (another one is 403 device_mismatch), never a lookup.
@@ -606,6 +617,7 @@ export function buildOpenApiDocument(options: {
       continue;
     }
     operation = withIdempotencyKey(route.method, route.url, operation);
+    operation.parameters = [...(operation.parameters ?? []), { ...VERSION_PARAMETER }];
     if (operationIds.has(operation.operationId))
       operation.operationId = `${operation.operationId}${route.method.charAt(0)}${route.method.slice(1).toLowerCase()}`;
     operationIds.add(operation.operationId);
@@ -627,7 +639,8 @@ export function buildOpenApiDocument(options: {
       version: options.version,
       description:
         'Reservations and door access. Tenant-scoped REST routes live under /api/v1, devices and the price preview under /api. ' +
-        'Errors are RFC 9457 problem+json. Every response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and X-Request-Id.',
+        'Errors are RFC 9457 problem+json. Every response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id and Portier-Version. ' +
+        'A Portier-Version request header (a release date) pins the API version; without it the current one serves the request.',
     },
     servers: [{ url: options.publicUrl }],
     tags,
