@@ -368,6 +368,7 @@ describe('the SDKs of three generators', () => {
       expect(program.code).toBe(0);
       expect(JSON.parse(program.stdout.trim())).toEqual({
         statuses: ['PENDING', 'PENDING', 'CONFIRMED', 'CONFIRMED', 'CANCELLED', 'CANCELLED'],
+        version: '2026-12-03',
         // The slot at hour:00 UTC seen in New York: hour − 5 in winter, hour − 4 in summer.
         slot: { callerTimeZone: 'America/New_York', localStart: expect.stringMatching(/^\d\d:00:00-0[45]:00$/) },
         pagedOnce: true,

@@ -84,12 +84,35 @@ const CREATE = gql<
   }
 `;
 
-function client(apiKey: string): Client {
+const PAGE = gql<
+  { bookingPage: { bookings: { id: string }[]; next: string | null } },
+  { objectId: string; after?: string; limit: number }
+>`
+  query Page($objectId: ID!, $after: String, $limit: Int) {
+    bookingPage(objectId: $objectId, after: $after, limit: $limit) {
+      bookings {
+        id
+      }
+      next
+    }
+  }
+`;
+
+/** The Portier-Version of each answer the client got. */
+const versions: (string | null)[] = [];
+
+/** urql's client with the key and the API version it was written against pinned on every request. */
+function client(apiKey: string, version = '2026-12-03'): Client {
   return new Client({
     url: `${baseUrl}/api/v1/graphql`,
     exchanges: [fetchExchange],
     requestPolicy: 'network-only',
-    fetchOptions: () => ({ headers: { authorization: `Bearer ${apiKey}` } }),
+    fetchOptions: () => ({ headers: { authorization: `Bearer ${apiKey}`, 'portier-version': version } }),
+    fetch: async (url, init) => {
+      const res = await fetch(url, init);
+      versions.push(res.headers.get('portier-version'));
+      return res;
+    },
   });
 }
 
@@ -131,5 +154,46 @@ describe('an urql program', () => {
       .query(AVAILABILITY, { date: day, objectId: venue.object.id, timeZone: 'America/New_York' })
       .toPromise();
     expect(again.data?.availability.slots.find((s) => s.startTime === slot.startTime)?.available).toBe(false);
+  });
+
+  it('pins the API version (echoed on every answer) and walks the bookings by cursor', async () => {
+    const venue = await buildVenue(h);
+    const api = client(venue.apiKey);
+    const day = new Date(Date.now() + 13 * 86_400_000).toISOString().slice(0, 10);
+    const ids: string[] = [];
+    for (const hour of [10, 12, 14]) {
+      const made = await api
+        .mutation(CREATE, {
+          objectId: venue.object.id,
+          guestName: `Guest ${hour}`,
+          guestEmail: `guest${hour}@example.com`,
+          startTime: `${day}T${hour}:00:00Z`,
+          endTime: `${day}T${hour + 1}:00:00Z`,
+        })
+        .toPromise();
+      expect(made.error).toBeUndefined();
+      ids.push(made.data?.createBooking.booking.id ?? '');
+    }
+    versions.length = 0;
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let pages = 0; pages < 10; pages += 1) {
+      const page = await api.query(PAGE, { objectId: venue.object.id, limit: 1, after }).toPromise();
+      expect(page.error).toBeUndefined();
+      seen.push(...(page.data?.bookingPage.bookings.map((b) => b.id) ?? []));
+      const next = page.data?.bookingPage.next;
+      if (!next) break;
+      after = next;
+    }
+    expect(seen).toEqual(ids);
+    expect(versions.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(versions)).toEqual(new Set(['2026-12-03']));
+
+    // A version that was never released is an error naming the header, not another version's answer.
+    const refused = await client(venue.apiKey, '2020-01-01')
+      .query(PAGE, { objectId: venue.object.id, limit: 1 })
+      .toPromise();
+    expect(refused.data).toBeUndefined();
+    expect(refused.error?.message).toContain('Portier-Version');
   });
 });

@@ -29,7 +29,11 @@ const input = JSON.parse(process.argv[2] ?? '') as Input;
 const { tenantId } = input;
 
 // `auth` answers the bearer security of every operation that has one; the token endpoint has none.
-const api = createClient(createConfig({ baseUrl: input.baseUrl, auth: () => input.apiKey }));
+// Portier-Version pins the API version the program was written against; every answer echoes it.
+const PORTIER_VERSION = '2026-12-03';
+const api = createClient(
+  createConfig({ baseUrl: input.baseUrl, auth: () => input.apiKey, headers: { 'portier-version': PORTIER_VERSION } }),
+);
 
 async function statusOf(client: Client, bookingId: string): Promise<Booking['status']> {
   const read = await bookingDetails({ client, path: { tenantId, bookingId }, throwOnError: true });
@@ -39,14 +43,14 @@ async function statusOf(client: Client, bookingId: string): Promise<Booking['sta
 // The day's slots in the program's own zone: the slot's instants are what a booking sends, no
 // time-zone arithmetic here.
 const date = input.startTime.slice(0, 10);
-const availability = (
-  await objectAvailability({
-    client: api,
-    path: { tenantId },
-    query: { date, objectId: input.objectId, timeZone: 'America/New_York' },
-    throwOnError: true,
-  })
-).data;
+const availabilityAnswer = await objectAvailability({
+  client: api,
+  path: { tenantId },
+  query: { date, objectId: input.objectId, timeZone: 'America/New_York' },
+  throwOnError: true,
+});
+const availability = availabilityAnswer.data;
+const version = availabilityAnswer.response.headers.get('portier-version');
 if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
 const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
 if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
@@ -104,6 +108,7 @@ const asApp = createClient(createConfig({ baseUrl: input.baseUrl, auth: () => to
 console.log(
   JSON.stringify({
     statuses,
+    version,
     slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
     pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.data.refundAmount,

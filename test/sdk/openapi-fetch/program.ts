@@ -29,7 +29,12 @@ function ok<T>(what: string, result: { data?: T; error?: unknown; response: Resp
   return result.data;
 }
 
-const api = createClient<paths>({ baseUrl: input.baseUrl, headers: { authorization: `Bearer ${input.apiKey}` } });
+// Portier-Version pins the API version the program was written against; every answer echoes it.
+const PORTIER_VERSION = '2026-12-03';
+const api = createClient<paths>({
+  baseUrl: input.baseUrl,
+  headers: { authorization: `Bearer ${input.apiKey}`, 'portier-version': PORTIER_VERSION },
+});
 const bookingPath = '/api/v1/tenants/{tenantId}/bookings/{bookingId}';
 
 async function statusOf(client: typeof api, bookingId: string): Promise<Booking['status']> {
@@ -40,12 +45,11 @@ async function statusOf(client: typeof api, bookingId: string): Promise<Booking[
 // The day's slots in the program's own zone: the slot's instants are what a booking sends, no
 // time-zone arithmetic here.
 const date = input.startTime.slice(0, 10);
-const availability = ok(
-  'availability',
-  await api.GET('/api/v1/tenants/{tenantId}/objects/availability', {
-    params: { path: { tenantId }, query: { date, objectId: input.objectId, timeZone: 'America/New_York' } },
-  }),
-);
+const availabilityAnswer = await api.GET('/api/v1/tenants/{tenantId}/objects/availability', {
+  params: { path: { tenantId }, query: { date, objectId: input.objectId, timeZone: 'America/New_York' } },
+});
+const availability = ok('availability', availabilityAnswer);
+const version = availabilityAnswer.response.headers.get('portier-version');
 if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
 const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
 if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
@@ -109,6 +113,7 @@ const asApp = createClient<paths>({
 console.log(
   JSON.stringify({
     statuses,
+    version,
     slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
     pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.refundAmount,

@@ -40,7 +40,9 @@ async function statusOf(bookingId: string): Promise<BookingStatus> {
   return read.data.booking.status;
 }
 
-configure({ baseUrl: input.baseUrl, token: input.apiKey });
+// Portier-Version pins the API version the program was written against; every answer echoes it.
+const PORTIER_VERSION = '2026-12-03';
+configure({ baseUrl: input.baseUrl, token: input.apiKey, version: PORTIER_VERSION });
 
 // The day's slots in the program's own zone: the slot's instants are what a booking sends, no
 // time-zone arithmetic here.
@@ -48,6 +50,7 @@ const date = input.startTime.slice(0, 10);
 const read = await objectAvailability(tenantId, { date, objectId: input.objectId, timeZone: 'America/New_York' });
 if (read.status !== 200) throw failed('availability', read);
 const availability = read.data;
+const version = read.headers.get('portier-version');
 if (!('objects' in availability)) throw new Error('availability: a range answered for one date');
 const slot = availability.objects[0]?.slots.find((s) => Date.parse(s.startTime) === Date.parse(input.startTime));
 if (!slot?.available) throw new Error(`availability: no free slot at ${input.startTime}`);
@@ -100,11 +103,12 @@ const exchanged = await oauthToken(
 );
 if (exchanged.status !== 200) throw failed('token', exchanged);
 const token: OAuthTokenResponse = exchanged.data;
-configure({ baseUrl: input.baseUrl, token: token.access_token });
+configure({ baseUrl: input.baseUrl, token: token.access_token, version: PORTIER_VERSION });
 
 console.log(
   JSON.stringify({
     statuses,
+    version,
     slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
     pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.data.refundAmount,
