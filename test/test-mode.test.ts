@@ -12,6 +12,7 @@ import {
 } from './builders.js';
 import { WebhookDispatcher, dispatcherOptionsOf } from '../src/modules/webhooks/dispatcher.js';
 import type { Sender } from '../src/modules/webhooks/sender.js';
+import { buildUser, sessionGraphql, signIn } from './dashboard.js';
 
 // Test mode (issue #44, docs/test-mode.md): svc_test_ keys act on the live tenant's sandbox, whose
 // data is apart from the live tenant's; every object and event says which mode it is in.
@@ -247,5 +248,30 @@ describe('test-mode events', () => {
     ).toBe(true);
     const liveFeed = await h.graphql(live.apiKey, '{ events(first: 5) { nodes { livemode tenantId } } }');
     expect(liveFeed.body.data.events.nodes.every((e: { livemode: boolean }) => e.livemode)).toBe(true);
+  });
+});
+
+describe('the dashboard in test mode', () => {
+  it('acts on the sandbox of the user’s tenant with X-Portier-Mode: test, made on the first such request', async () => {
+    const live = await buildVenue(h);
+    const user = await buildUser(h, live.tenantId);
+    const session = await signIn(h.request, user.email);
+    const VIEWER = '{ viewer { id livemode liveTenantId } bookableObjects { id livemode } }';
+    const asLive = await sessionGraphql(h.request, session, VIEWER);
+    expect(asLive.body.data.viewer).toEqual({ id: live.tenantId, livemode: true, liveTenantId: null });
+    expect(asLive.body.data.bookableObjects).toEqual([{ id: live.object.id, livemode: true }]);
+
+    const asTest = await sessionGraphql(h.request, session, VIEWER, {}, { 'x-portier-mode': 'test' });
+    expect(asTest.body.errors).toBeUndefined();
+    const sandbox = asTest.body.data.viewer;
+    expect(sandbox).toMatchObject({ livemode: false, liveTenantId: live.tenantId });
+    expect(asTest.body.data.bookableObjects).toEqual([]);
+    // The same sandbox every time, and the one a test key of the tenant acts on.
+    const again = await sessionGraphql(h.request, session, VIEWER, {}, { 'x-portier-mode': 'test' });
+    expect(again.body.data.viewer.id).toBe(sandbox.id);
+    const made = await h.graphql(live.apiKey, CREATE_KEY, { name: 'Test', scopes: ['admin'], livemode: false });
+    expect((await h.graphql(made.body.data.createApiKey.apiKey, '{ viewer { id } }')).body.data.viewer.id).toBe(
+      sandbox.id,
+    );
   });
 });
