@@ -160,10 +160,12 @@ export type ApiKey = {
   createdAt: Scalars['DateTime']['output'];
   /** The key's id (UUID). */
   id: Scalars['ID']['output'];
-  /** SECRET (svc_…, keep it on a server) or PUBLISHABLE (svc_pk_…, safe in a browser: the booking_page scope only). */
+  /** SECRET (svc_… or, in test mode, svc_test_…; keep it on a server) or PUBLISHABLE (svc_pk_…, safe in a browser: the booking_page scope only). */
   kind: ApiKeyKind;
   /** When the key was last used, to the minute; null when it never was. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** False for a key of a sandbox tenant (test mode: svc_test_…, docs/test-mode.md). */
+  livemode: Scalars['Boolean']['output'];
   /** A name for recognising it, 1–200 characters. */
   name: Scalars['String']['output'];
   /** The first characters of the key, for recognising it; the key itself is shown only at creation. */
@@ -359,6 +361,8 @@ export type BookableObject = {
   createdAt: Scalars['DateTime']['output'];
   /** The object's id (UUID). */
   id: Scalars['ID']['output'];
+  /** False when the object belongs to a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** Your own keys and values (string→string, at most 50 keys; docs/bookings.md, "Metadata"); {} when none. */
   metadata: Scalars['JSONObject']['output'];
   /** 1–200 characters. */
@@ -402,6 +406,8 @@ export type Booking = {
   guestPhone: Maybe<Scalars['String']['output']>;
   /** The booking's id (UUID). */
   id: Scalars['ID']['output'];
+  /** False when the booking belongs to a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** Your own keys and values (string→string, at most 50 keys; docs/bookings.md, "Metadata"); {} when none. */
   metadata: Scalars['JSONObject']['output'];
   /** When staff marked the booking a no-show (markNoShow, after its start); null otherwise. The status stays CONFIRMED: the contract fixes the statuses. */
@@ -1014,6 +1020,8 @@ export type Customer = {
   erasedAt: Maybe<Scalars['DateTime']['output']>;
   /** The customer's id (UUID). */
   id: Scalars['ID']['output'];
+  /** False when the customer belongs to a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** Whether the guest agreed to marketing messages. */
   marketingConsent: Scalars['Boolean']['output'];
   /** When the guest agreed to marketing messages; null while they have not. */
@@ -1159,6 +1167,8 @@ export type Device = {
   keyPrefix: Maybe<Scalars['String']['output']>;
   /** When the last heartbeat arrived; null before the first. */
   lastHeartbeatAt: Maybe<Scalars['DateTime']['output']>;
+  /** False when the device belongs to a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** A name for staff, 1–200 characters. */
   name: Scalars['String']['output'];
   /** True while heartbeats arrive within 3 heartbeat intervals (45 s). */
@@ -1355,6 +1365,8 @@ export type Event = {
   data: Scalars['JSON']['output'];
   /** The event's id: the webhook-id of every delivery of it. */
   id: Scalars['ID']['output'];
+  /** False for an event of a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** The tenant whose event it is. */
   tenantId: Scalars['ID']['output'];
   /** When the event happened (ISO 8601, UTC). */
@@ -1717,6 +1729,7 @@ export type MutationCreateAccommodationArgs = {
 
 /** Writes. Each root field names the scopes it needs with @requiresScopes (or @authenticated). */
 export type MutationCreateApiKeyArgs = {
+  livemode?: InputMaybe<Scalars['Boolean']['input']>;
   name: Scalars['String']['input'];
   rateLimitPerMinute?: InputMaybe<Scalars['Int']['input']>;
   scopes: Array<Scalars['String']['input']>;
@@ -4331,8 +4344,14 @@ export type Tenant = {
   createdAt: Scalars['DateTime']['output'];
   /** The tenant's id (UUID): the {tenantId} of the REST paths. */
   id: Scalars['ID']['output'];
+  /** A sandbox's live tenant; null for a live tenant. */
+  liveTenantId: Maybe<Scalars['ID']['output']>;
+  /** False for a sandbox (test mode, docs/test-mode.md): its data is apart from the live tenant's. */
+  livemode: Scalars['Boolean']['output'];
   /** The operator's name. */
   name: Scalars['String']['output'];
+  /** A live tenant's sandbox (made by the first createApiKey(livemode: false)); null while it has none, and for a sandbox. */
+  sandboxTenantId: Maybe<Scalars['ID']['output']>;
 };
 
 /** A tenant's payment settings. */
@@ -4450,6 +4469,8 @@ export type Webhook = {
   events: Array<Scalars['String']['output']>;
   /** The subscription's id (UUID). */
   id: Scalars['ID']['output'];
+  /** False when the subscription belongs to a sandbox tenant (test mode, docs/test-mode.md); true for live data. */
+  livemode: Scalars['Boolean']['output'];
   /** The receiver; it must be a public http(s) address. */
   url: Scalars['URL']['output'];
 };
@@ -5233,6 +5254,7 @@ export type ApiKeyResolvers<ContextType = GraphQLContext, ParentType extends Res
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['ApiKeyKind'], ParentType, ContextType>;
   lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   prefix?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishableKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -5311,6 +5333,7 @@ export type BookableObjectResolvers<ContextType = GraphQLContext, ParentType ext
   bookingRules?: Resolver<ResolversTypes['BookingRules'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   openingHours?: Resolver<ResolversTypes['OpeningHours'], ParentType, ContextType>;
@@ -5333,6 +5356,7 @@ export type BookingResolvers<ContextType = GraphQLContext, ParentType extends Re
   guestName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   guestPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   noShowAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   notifications?: Resolver<Array<ResolversTypes['Notification']>, ParentType, ContextType>;
@@ -5570,6 +5594,7 @@ export type CustomerResolvers<ContextType = GraphQLContext, ParentType extends R
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   erasedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   marketingConsent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   marketingConsentAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
@@ -5642,6 +5667,7 @@ export type DeviceResolvers<ContextType = GraphQLContext, ParentType extends Res
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   keyPrefix?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lastHeartbeatAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   online?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   revokedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5724,6 +5750,7 @@ export type EventResolvers<ContextType = GraphQLContext, ParentType extends Reso
   apiVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   data?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   tenantId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   timestamp?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6333,7 +6360,10 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
 export type TenantResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  liveTenantId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sandboxTenantId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
 };
 
 export type TenantSettingsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TenantSettings'] = ResolversParentTypes['TenantSettings']> = {
@@ -6380,6 +6410,7 @@ export type WebhookResolvers<ContextType = GraphQLContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  livemode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 

@@ -32,11 +32,13 @@ export interface VenueOptions {
   openingHours?: Record<string, DayHours>;
   bookingRules?: Partial<BookingRules>;
   objects?: number;
+  /** The tenant to furnish (e.g. a sandbox and its test key); default: a new one. */
+  tenant?: { tenantId: string; apiKey: string };
 }
 
 /** A tenant with an admin key, one accommodation and `objects` bookable objects. */
 export async function buildVenue(h: Harness, options: VenueOptions = {}) {
-  const { tenantId, apiKey } = await h.tenant();
+  const { tenantId, apiKey } = options.tenant ?? (await h.tenant());
   const db = h.deps.database.db;
   const accommodation = await createAccommodation(
     db,

@@ -30,6 +30,7 @@ describe('the Device schema in the OpenAPI document', () => {
         'id',
         'keyPrefix',
         'lastHeartbeatAt',
+        'livemode',
         'name',
         'online',
         'revokedAt',

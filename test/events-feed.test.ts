@@ -38,7 +38,7 @@ const feedUrl = (tenantId: string, query = '') => `/api/v1/tenants/${tenantId}/e
 
 const EVENTS_QUERY = `query Events($first: Int, $after: String, $types: [String!]) {
   events(first: $first, after: $after, types: $types) {
-    edges { cursor node { id type timestamp tenantId apiVersion data } }
+    edges { cursor node { id type timestamp tenantId apiVersion data livemode } }
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
 }`;

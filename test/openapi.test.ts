@@ -356,7 +356,7 @@ describe('the OpenAPI document for SDK generators', () => {
         properties: Record<string, { const?: unknown }>;
         required: string[];
       };
-      expect(envelope.required).toEqual(['id', 'type', 'timestamp', 'tenantId', 'apiVersion', 'data']);
+      expect(envelope.required).toEqual(['id', 'type', 'timestamp', 'tenantId', 'apiVersion', 'data', 'livemode']);
       expect(envelope.properties.type.const).toBe(type);
     }
     const rescheduled = dereference(

@@ -79,7 +79,7 @@ describe('GET /tenants/{tenantId}/events/{eventId}', () => {
     const [first] = items;
     const gql = await h.graphql(
       venue.apiKey,
-      'query($id: ID!) { event(id: $id) { id type timestamp tenantId apiVersion data } }',
+      'query($id: ID!) { event(id: $id) { id type timestamp tenantId apiVersion data livemode } }',
       { id: first.id },
     );
     expect(gql.body.errors).toBeUndefined();

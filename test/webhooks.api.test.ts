@@ -33,6 +33,8 @@ describe('webhook subscriptions over REST', () => {
       events: body.events,
       active: true,
       createdAt: expect.any(String),
+      // Additive (test mode, docs/test-mode.md): a live key's subscription is live.
+      livemode: true,
     });
     expect(new Date(webhook.createdAt).toISOString()).toBe(webhook.createdAt);
 

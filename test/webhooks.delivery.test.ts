@@ -133,6 +133,7 @@ describe('signed deliveries', () => {
       tenantId: expect.any(String),
       apiVersion: API_VERSION,
       data: { booking: expect.objectContaining({ id: bookingId, status: 'PENDING' }), sequence: 1 },
+      livemode: true,
     });
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
 

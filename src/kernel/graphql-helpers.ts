@@ -8,10 +8,23 @@ import {
 import type { Transaction } from 'kysely';
 import type { DB } from './db/types.js';
 import type { GraphQLContext } from './context.js';
+import { livemodeOf } from './auth/principal.js';
 
 /** Entry points open the transaction and pass it down (PGlite: never use the root handle inside it). */
 export function inTransaction<T>(ctx: GraphQLContext, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(work);
+}
+
+/**
+ * Whether a tenant-owned row of `tenantId` is live data (test mode, docs/test-mode.md): the
+ * principal's own tenant is answered from the principal (no statement); another tenant (a key just
+ * made for the sandbox) is read.
+ */
+export async function tenantLivemode(ctx: GraphQLContext, tenantId: string): Promise<boolean> {
+  const principal = ctx.principal;
+  if (principal?.tenantId === tenantId) return livemodeOf(principal);
+  const row = await ctx.db.selectFrom('tenants').select('livemode').where('id', '=', tenantId).executeTakeFirst();
+  return row?.livemode ?? true;
 }
 
 export const nonNull = <T>(value: T | undefined, what: string): T => {

@@ -55,6 +55,29 @@ interface ResponseBody<T> {
 }
 
 let csrfToken: string | null = null;
+
+const TEST_MODE_KEY = 'portier.testMode';
+/**
+ * Test mode (docs/test-mode.md): every GraphQL call then sends X-Portier-Mode: test, which the
+ * session resolves to the sandbox of the user's tenant. Kept in the browser across reloads.
+ */
+export function isTestMode(): boolean {
+  try {
+    return window.localStorage.getItem(TEST_MODE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** Switches test mode; the caller reloads so that nothing of the other mode stays on screen. */
+export function setTestMode(on: boolean): void {
+  try {
+    if (on) window.localStorage.setItem(TEST_MODE_KEY, '1');
+    else window.localStorage.removeItem(TEST_MODE_KEY);
+  } catch {
+    // Storage refused (private mode): the switch lasts until the reload.
+  }
+}
 let onUnauthenticated: () => void = () => undefined;
 
 /** The session's X-CSRF-Token header, for calls made with fetch directly (the CSV downloads). */
@@ -94,6 +117,7 @@ export async function executeWithHeaders<TResult, TVariables>(
     ...extraHeaders,
   };
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
+  if (isTestMode()) headers['x-portier-mode'] = 'test';
   const body = JSON.stringify({ query: document.toString(), variables });
   const response = await fetchRetryingOverload(GRAPHQL_URL, {
     method: 'POST',

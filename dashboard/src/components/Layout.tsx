@@ -1,6 +1,7 @@
 import { Suspense, useId, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useLiveBookings, type LiveState } from '../api/live';
+import { isTestMode, setTestMode } from '../api/client';
 import { useSession, useSessionApi } from '../session';
 import { ErrorNotice, Loading } from './ui';
 
@@ -56,8 +57,10 @@ function LiveStatus({ state }: { state: LiveState }) {
 export function Layout() {
   const session = useSession();
   const canReadBookings = session.can('bookings:read');
+  const testMode = isTestMode();
   // One subscription for every page under the shell: Overview, Bookings and Calendar refresh from it.
-  const live = useLiveBookings(canReadBookings);
+  // Not in test mode: the live stream carries no mode header and would show live bookings.
+  const live = useLiveBookings(canReadBookings && !testMode);
   const { signOut } = useSessionApi();
   const [menuOpen, setMenuOpen] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
@@ -104,7 +107,18 @@ export function Layout() {
           <span className="brand-tenant">{session.tenant.name}</span>
         </div>
         <div className="topbar-user">
-          {canReadBookings ? <LiveStatus state={live} /> : null}
+          <label className="test-mode-switch">
+            <input
+              type="checkbox"
+              checked={testMode}
+              onChange={(event) => {
+                setTestMode(event.target.checked);
+                window.location.reload();
+              }}
+            />
+            Test mode
+          </label>
+          {canReadBookings && !testMode ? <LiveStatus state={live} /> : null}
           {/* Escape from the menu's own button and links bubbles here; the container is not a control itself. */}
           {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions */}
           <div
@@ -158,6 +172,11 @@ export function Layout() {
           </button>
         </div>
       </header>
+      {testMode ? (
+        <p className="test-mode-banner" role="status">
+          TEST MODE: you are looking at the sandbox, apart from live data. Switch off “Test mode” for live data.
+        </p>
+      ) : null}
       <div className="frame">
         <nav id={navId} className={`sidebar${menuOpen ? ' sidebar-open' : ''}`} aria-label="Main">
           <p className="nav-heading">Venue</p>

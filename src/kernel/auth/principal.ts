@@ -14,6 +14,11 @@ export interface ApiKeyPrincipal {
    */
   publishable?: true;
   /**
+   * False when the key's tenant is a sandbox (test mode, docs/test-mode.md); absent for a live
+   * tenant, so a principal made without it is live.
+   */
+  livemode?: false;
+  /**
    * Set when a person acts rather than a key: a dashboard session, or an OAuth app for a user.
    * `keyId` is then the rate-limit bucket (`user:<userId>`, `oauth:<clientId>:<tenantId>`).
    */
@@ -41,6 +46,11 @@ export interface DevicePrincipal {
 }
 
 export type Principal = ApiKeyPrincipal | DevicePrincipal;
+
+/** Whether the principal acts on a live tenant (false: a sandbox, docs/test-mode.md). */
+export function livemodeOf(principal: Principal | null | undefined): boolean {
+  return !(principal?.kind === 'apiKey' && principal.livemode === false);
+}
 
 /** The bearer token of an Authorization header, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {

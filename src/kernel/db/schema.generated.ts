@@ -490,6 +490,8 @@ export interface SpecialDates {
 export interface Tenants {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
+  live_tenant_id: string | null;
+  livemode: Generated<boolean>;
   name: string;
 }
 

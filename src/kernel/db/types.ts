@@ -15,6 +15,10 @@ export interface TenantsTable {
   id: Generated<string>;
   name: string;
   created_at: CreatedAt;
+  /** False for a sandbox tenant (test mode, docs/test-mode.md). */
+  livemode: Generated<boolean>;
+  /** A sandbox's live tenant; null for a live tenant. */
+  live_tenant_id: string | null;
 }
 
 export interface ApiKeysTable {

@@ -5,7 +5,7 @@ import type { Executor } from '../../kernel/db/index.js';
 import type { Locale } from '../../kernel/i18n.js';
 import { invalidField } from '../../kernel/errors.js';
 import { cancellationReasonOf, isRefusal, type CancellationReason } from './outcomes.rules.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { tenantOf, livemodeOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction, nonNull, selectedFieldNames } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
 import { PAGE_SIZES, cursorPageOf, pageSizeOf } from '../../kernel/paging.js';
@@ -220,6 +220,7 @@ export const bookingResolvers: Resolvers = {
     },
   },
   Booking: {
+    livemode: (_, __, ctx) => livemodeOf(ctx.principal),
     objectId: (row) => row.object_id,
     objectName: (row, _, ctx) => whenReady(ctx.loaders.objectById.get(row.object_id), (o) => nonNull(o, 'object').name),
     guestName: (row) => row.guest_name,

@@ -1,6 +1,6 @@
 import { auditRequest as audit } from '../audit/index.js';
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { tenantOf, livemodeOf } from '../../kernel/auth/principal.js';
 import { inTransaction, nonNull } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
 import { PAGE_SIZES, cursorPageOf } from '../../kernel/paging.js';
@@ -194,6 +194,7 @@ export const catalogResolvers: Resolvers = {
     objects: (row, _, ctx) => ctx.loaders.objectsByAccommodation.load(row.id),
   },
   BookableObject: {
+    livemode: (_, __, ctx) => livemodeOf(ctx.principal),
     pricePerHour: (row) => row.price_per_hour,
     accommodationId: (row) => row.accommodation_id,
     accommodation: (row, _, ctx) =>

@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { livemodeOf, tenantOf } from '../../kernel/auth/principal.js';
 import { inTransaction } from '../../kernel/graphql-helpers.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import { auditRequest } from '../audit/index.js';
@@ -16,7 +16,7 @@ async function store(
   input: Record<string, string | null | undefined>,
 ) {
   const tenantId = tenantOf(ctx.principal, tenantIdArg);
-  const stored = parseCredentials(ctx.deps, kind, input);
+  const stored = parseCredentials(ctx.deps, kind, input, livemodeOf(ctx.principal));
   const view = await inTransaction(ctx, async (trx) => {
     const { replaced, hint } = await setCredentials(trx, ctx.deps, tenantId, kind, stored);
     await auditRequest(
@@ -29,10 +29,11 @@ async function store(
         provider: kind,
         hint,
         replaced,
-        environmentOverrides: (await credentialsView(trx, ctx.deps, tenantId))[kind].source === 'ENVIRONMENT',
+        environmentOverrides:
+          (await credentialsView(trx, ctx.deps, tenantId, livemodeOf(ctx.principal)))[kind].source === 'ENVIRONMENT',
       },
     );
-    return credentialsView(trx, ctx.deps, tenantId);
+    return credentialsView(trx, ctx.deps, tenantId, livemodeOf(ctx.principal));
   });
   ctx.deps.providers.invalidate(tenantId, kind);
   return view;
@@ -40,7 +41,8 @@ async function store(
 
 export const credentialsResolvers: Resolvers = {
   Query: {
-    providerCredentials: (_, a, ctx) => credentialsView(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId)),
+    providerCredentials: (_, a, ctx) =>
+      credentialsView(ctx.db, ctx.deps, tenantOf(ctx.principal, a.tenantId), livemodeOf(ctx.principal)),
   },
   Mutation: {
     setStripeCredentials: (_, a, ctx) => store(ctx, a.tenantId, 'stripe', { ...a.input }),
@@ -59,7 +61,7 @@ export const credentialsResolvers: Resolvers = {
             { type: 'tenant', id: tenantId },
             { provider: kind },
           );
-        return credentialsView(trx, ctx.deps, tenantId);
+        return credentialsView(trx, ctx.deps, tenantId, livemodeOf(ctx.principal));
       });
       ctx.deps.providers.invalidate(tenantId, kind);
       return view;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentSets, fieldErrorOf, hintOf, lastFour } from './credentials.rules.js';
+import { environmentSets, fieldErrorOf, hintOf, isStripeTestKey, lastFour } from './credentials.rules.js';
 
 describe('hintOf: never the secret', () => {
   it.each([
@@ -59,4 +59,18 @@ describe('fieldErrorOf: the env parser’s message, in the input’s names', () 
     ['SMS_ACCOUNT_SID must be letters and digits only', 'accountSid', 'accountSid must be letters and digits only'],
     ['something else', 'input', 'something else'],
   ])('%s', (message, field, text) => expect(fieldErrorOf(message, 'input')).toEqual({ field, message: text }));
+});
+
+describe('isStripeTestKey: what a sandbox tenant stores (docs/test-mode.md)', () => {
+  it.each([
+    ['sk_test_51ABCDEFGH', true],
+    ['rk_test_51ABCDEFGH', true],
+    ['sk_live_51ABCDEFGH', false],
+    ['rk_live_51ABCDEFGH', false],
+    ['pk_test_51ABCDEFGH', false],
+    ['sk_testing', false],
+    ['', false],
+  ])('%s → %s', (key, expected) => {
+    expect(isStripeTestKey(key)).toBe(expected);
+  });
 });

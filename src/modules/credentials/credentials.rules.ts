@@ -70,3 +70,6 @@ export function fieldErrorOf(message: string, fallback: string): { field: string
   const needs = /\bneeds?\b/.test(message) && names.length > 1 ? names[1] : names[0];
   return { field: needs ? (FIELD_OF[needs] ?? fallback) : fallback, message: text };
 }
+
+/** A Stripe test-mode key (sk_test_…, rk_test_…): the only kind a sandbox tenant stores (docs/test-mode.md). */
+export const isStripeTestKey = (secretKey: string): boolean => /^(sk|rk)_test_/.test(secretKey);

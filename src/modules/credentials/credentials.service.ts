@@ -3,7 +3,14 @@ import type { AppDeps } from '../../kernel/deps.js';
 import { providerSettingsParsers } from '../../kernel/env.js';
 import { invalid } from '../../kernel/errors.js';
 import { credentialsOf, deleteCredential, storeCredential } from './credentials.repository.js';
-import { environmentSets, fieldErrorOf, hintOf, type ProviderKind, type StoredByKind } from './credentials.rules.js';
+import {
+  environmentSets,
+  fieldErrorOf,
+  hintOf,
+  isStripeTestKey,
+  type ProviderKind,
+  type StoredByKind,
+} from './credentials.rules.js';
 import { sealContext } from './tenant-providers.js';
 import type { CredentialStatusView, CredentialsView } from './views.js';
 
@@ -14,14 +21,21 @@ export const SEAL_INFO = 'provider-credentials';
 
 export type { CredentialStatusView, CredentialsView } from './views.js';
 
-export async function credentialsView(db: Executor, deps: AppDeps, tenantId: string): Promise<CredentialsView> {
+/** `livemode` false (a sandbox, docs/test-mode.md): the environment's Stripe keys never apply. */
+export async function credentialsView(
+  db: Executor,
+  deps: AppDeps,
+  tenantId: string,
+  livemode = true,
+): Promise<CredentialsView> {
   const rows = new Map((await credentialsOf(db, tenantId)).map((r) => [r.kind, r]));
   const statusOf = (kind: ProviderKind): CredentialStatusView => {
     const row = rows.get(kind);
     return {
       set: Boolean(row),
       hint: row?.hint ?? null,
-      source: environmentSets(deps.env, kind) ? 'ENVIRONMENT' : row ? 'DASHBOARD' : 'NONE',
+      source:
+        (livemode || kind !== 'stripe') && environmentSets(deps.env, kind) ? 'ENVIRONMENT' : row ? 'DASHBOARD' : 'NONE',
       updatedAt: row?.updated_at ?? null,
     };
   };
@@ -47,6 +61,8 @@ export function parseCredentials<K extends ProviderKind>(
   deps: AppDeps,
   kind: K,
   input: Record<string, string | null | undefined>,
+  /** False for a sandbox tenant (test mode), which takes Stripe test keys only. */
+  livemode = true,
 ): StoredByKind[K] {
   const required = (fields: string[]) => {
     const missing = fields.filter((f) => trimmed(input[f]) === '');
@@ -68,6 +84,11 @@ export function parseCredentials<K extends ProviderKind>(
       problems.push({
         field: 'secretKey',
         message: 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)',
+      });
+    else if (!livemode && !isStripeTestKey(secretKey))
+      problems.push({
+        field: 'secretKey',
+        message: 'must be a Stripe test key (sk_test_…, rk_test_…): this is a test-mode tenant (docs/test-mode.md)',
       });
     if (!/^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(webhookSecret))
       problems.push({ field: 'webhookSecret', message: 'must be the webhook endpoint’s signing secret (whsec_…)' });

@@ -39,6 +39,8 @@ export class TenantProviders {
   private readonly cache = new Map<string, Entry<ProviderKind>>();
   /** storedKinds' answers per tenant, kept RECHECK_MS (dropped by invalidate). */
   private readonly kinds = new Map<string, { kinds: Set<ProviderKind>; checkedAt: number }>();
+  /** Each tenant's mode once read (it never changes): a sandbox never uses the environment's Stripe keys. */
+  private readonly modes = new Map<string, boolean>();
   /** Bumped by invalidate: a read begun under an older generation does not store its answer. */
   private readonly generations = new Map<string, number>();
 
@@ -75,7 +77,7 @@ export class TenantProviders {
    * through `db` — the caller's transaction when one is open (PGlite has one connection).
    */
   async configured(db: Executor, tenantId: string, kind: ProviderKind): Promise<boolean> {
-    if (this.fromEnvironment()[kind]) return true;
+    if (this.fromEnvironment()[kind] && (await this.environmentApplies(db, tenantId, kind))) return true;
     return (await credentialStamp(db, tenantId, kind)) !== undefined;
   }
 
@@ -125,7 +127,7 @@ export class TenantProviders {
 
   private async get<K extends ProviderKind>(tenantId: string, kind: K): Promise<Built[K] | null> {
     const own = this.fromEnvironment()[kind] as Built[K] | null;
-    if (own) return own;
+    if (own && (await this.environmentApplies(this.db, tenantId, kind))) return own;
     const key = `${tenantId}|${kind}`;
     const now = this.clock();
     const cached = this.cache.get(key) as Entry<K> | undefined;
@@ -146,6 +148,22 @@ export class TenantProviders {
     this.drop(tenantId, kind);
     this.cache.set(key, { value, stamp: row?.updated_at.getTime() ?? null, checkedAt: now });
     return value;
+  }
+
+  /**
+   * Whether the environment's provider of `kind` serves the tenant: always, but for Stripe in a
+   * sandbox (test mode, docs/test-mode.md), which uses only its own stored test keys.
+   */
+  private async environmentApplies(db: Executor, tenantId: string, kind: ProviderKind): Promise<boolean> {
+    if (kind !== 'stripe') return true;
+    let livemode = this.modes.get(tenantId);
+    if (livemode === undefined) {
+      const row = await db.selectFrom('tenants').select('livemode').where('id', '=', tenantId).executeTakeFirst();
+      livemode = row?.livemode ?? true;
+      if (this.modes.size > MAX_CACHED_TENANTS) this.modes.clear();
+      this.modes.set(tenantId, livemode);
+    }
+    return livemode;
   }
 
   private build<K extends ProviderKind>(kind: K, stored: StoredByKind[K]): Built[K] {

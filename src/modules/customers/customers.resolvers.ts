@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../kernel/context.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { tenantOf, livemodeOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
 import { whenReady } from '../../kernel/db/batch.js';
 import type { CustomerRow } from '../../kernel/db/types.js';
@@ -134,6 +134,7 @@ export const customerResolvers: Resolvers = {
     },
   },
   Customer: {
+    livemode: (_, __, ctx) => livemodeOf(ctx.principal),
     marketingConsent: (row) => row.marketing_consent,
     marketingConsentAt: (row) => row.marketing_consent_at,
     erasedAt: (row) => row.erased_at,

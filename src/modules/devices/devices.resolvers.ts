@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../../generated/graphql.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { tenantOf, livemodeOf } from '../../kernel/auth/principal.js';
 import { inTransaction } from '../../kernel/graphql-helpers.js';
 import * as commands from './commands.service.js';
 import { PAGE_SIZES, REST_CURSOR_PAGE, cursorPageOf, pageSizeOf } from '../../kernel/paging.js';
@@ -106,6 +106,7 @@ export const deviceResolvers: Resolvers = {
     },
   },
   Device: {
+    livemode: (_, __, ctx) => livemodeOf(ctx.principal),
     status: (row, _, ctx) => deviceStatus(row, ctx.deps.now()),
     online: (row, _, ctx) => isOnline(row, ctx.deps.now()),
     lastHeartbeatAt: (row) => row.last_heartbeat_at,

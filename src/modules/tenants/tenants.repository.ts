@@ -27,12 +27,35 @@ export async function insertApiKey(
 }
 
 const activeApiKeyByHash = compiledOnce(['keyHash'], (db, p) =>
-  db.selectFrom('api_keys').selectAll().where('key_hash', '=', p.keyHash).where('revoked_at', 'is', null),
+  db
+    .selectFrom('api_keys')
+    .innerJoin('tenants', 'tenants.id', 'api_keys.tenant_id')
+    .selectAll('api_keys')
+    .select('tenants.livemode')
+    .where('api_keys.key_hash', '=', p.keyHash)
+    .where('api_keys.revoked_at', 'is', null),
 );
 
-/** The key behind a hash (every API request). */
-export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+/** The key behind a hash (every API request), with its tenant's mode (test mode, docs/test-mode.md). */
+export async function findActiveApiKeyByHash(
+  db: Executor,
+  keyHash: string,
+): Promise<(ApiKeyRow & { livemode: boolean }) | undefined> {
   return (await activeApiKeyByHash(db, { keyHash }))[0];
+}
+
+/** A live tenant's sandbox (docs/test-mode.md), or undefined when it has none yet. */
+export async function findSandbox(db: Executor, liveTenantId: string): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('live_tenant_id', '=', liveTenantId).executeTakeFirst();
+}
+
+/** Makes the live tenant's sandbox unless it has one (two callers at once: one row, the unique index). */
+export async function insertSandbox(db: Executor, live: TenantRow): Promise<void> {
+  await db
+    .insertInto('tenants')
+    .values({ name: live.name, livemode: false, live_tenant_id: live.id })
+    .onConflict((oc) => oc.column('live_tenant_id').doNothing())
+    .execute();
 }
 
 /** Records a use of the key, unless one was recorded since `since` (another process may have). */

@@ -5,7 +5,7 @@ import { notFound } from '../../kernel/errors.js';
 import * as tenants from './tenants.service.js';
 import { parseCreateApiKey, parseCreatePublishableKey, parseUpdateApiKey } from './tenants.commands.js';
 import { apiKeyChanges } from './api-key-changes.js';
-import { inTransaction } from '../../kernel/graphql-helpers.js';
+import { inTransaction, tenantLivemode } from '../../kernel/graphql-helpers.js';
 import { auditRequest } from '../audit/index.js';
 import { announceCredentialChange } from '../../kernel/live/index.js';
 
@@ -29,12 +29,13 @@ export const tenantResolvers: Resolvers = {
         rateLimitPerMinute: args.rateLimitPerMinute,
       });
       return inTransaction(ctx, async (trx) => {
-        const created = await tenants.createApiKey(trx, { tenantId, ...command });
+        const target = await tenants.keyTenant(trx, tenantId, args.livemode ?? undefined);
+        const created = await tenants.createApiKey(trx, { tenantId: target.id, ...command });
         const { key } = created;
         await auditRequest(
           ctx,
           trx,
-          tenantId,
+          target.id,
           'api_key.created',
           { type: 'apiKey', id: key.id },
           { name: key.name, prefix: key.key_prefix, scopes: key.scopes },
@@ -122,6 +123,10 @@ export const tenantResolvers: Resolvers = {
   },
   Tenant: {
     createdAt: (row) => row.created_at,
+    livemode: (row) => row.livemode,
+    liveTenantId: (row) => row.live_tenant_id,
+    sandboxTenantId: async (row, _, ctx) =>
+      row.livemode ? ((await tenants.sandboxOf(ctx.db, row))?.id ?? null) : null,
   },
   ApiKey: {
     prefix: (row) => row.key_prefix,
@@ -133,5 +138,6 @@ export const tenantResolvers: Resolvers = {
     lastUsedAt: (row) => row.last_used_at,
     kind: (row) => (row.kind === 'publishable' ? 'PUBLISHABLE' : 'SECRET'),
     publishableKey: (row) => row.publishable_key,
+    livemode: (row, _, ctx) => tenantLivemode(ctx, row.tenant_id),
   },
 };

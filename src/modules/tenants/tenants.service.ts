@@ -1,7 +1,7 @@
 import type { Executor } from '../../kernel/db/index.js';
 import type { ApiKeyRow, TenantRow } from '../../kernel/db/types.js';
 import { displayPrefix, randomToken, sha256 } from '../../kernel/crypto.js';
-import { conflict, notFound } from '../../kernel/errors.js';
+import { conflict, forbidden, notFound } from '../../kernel/errors.js';
 import type { CreateApiKey, UpdateApiKey } from './tenants.commands.js';
 import { effectiveScopes } from '../../kernel/auth/scopes.js';
 import type { ApiKeyPrincipal } from '../../kernel/auth/principal.js';
@@ -10,6 +10,8 @@ import * as repo from './tenants.repository.js';
 import type { ApiKeyCache } from './api-key-cache.js';
 
 export const API_KEY_PREFIX = 'svc_';
+/** A test-mode key (docs/test-mode.md): a secret key of a sandbox tenant. */
+export const TEST_API_KEY_PREFIX = 'svc_test_';
 /** A publishable key (docs/booking-page.md, "Publishable key"): safe in a browser. */
 export const PUBLISHABLE_KEY_PREFIX = 'svc_pk_';
 /** The one scope a publishable key holds. */
@@ -21,11 +23,18 @@ export interface CreatedApiKey {
   apiKey: string;
 }
 
-/** `input`: the tenant and the caller's parsed command (parseCreateApiKey). */
-export async function createApiKey(db: Executor, input: { tenantId: string } & CreateApiKey): Promise<CreatedApiKey> {
-  if (!isUuid(input.tenantId) || !(await repo.findTenant(db, input.tenantId))) throw notFound('Tenant', input.tenantId);
+/** The prefix of a secret key of a tenant in that mode: svc_ live, svc_test_ in a sandbox. */
+export const secretKeyPrefix = (livemode: boolean): string => (livemode ? API_KEY_PREFIX : TEST_API_KEY_PREFIX);
 
-  const apiKey = API_KEY_PREFIX + randomToken(32);
+/**
+ * `input`: the tenant and the caller's parsed command (parseCreateApiKey). A sandbox's key starts
+ * with svc_test_, a live tenant's with svc_.
+ */
+export async function createApiKey(db: Executor, input: { tenantId: string } & CreateApiKey): Promise<CreatedApiKey> {
+  const tenant = isUuid(input.tenantId) ? await repo.findTenant(db, input.tenantId) : undefined;
+  if (!tenant) throw notFound('Tenant', input.tenantId);
+
+  const apiKey = secretKeyPrefix(tenant.livemode) + randomToken(32);
   const key = await repo.insertApiKey(db, {
     tenant_id: input.tenantId,
     name: input.name,
@@ -118,7 +127,7 @@ export async function authenticateApiKey(
     const startedAt = cache?.begin() ?? 0;
     const row = await repo.findActiveApiKeyByHash(db, hash);
     if (!row) return null;
-    key = { principal: principalOf(row), lastUsedAt: row.last_used_at };
+    key = { principal: principalOf(row, row.livemode), lastUsedAt: row.last_used_at };
     cache?.set(hash, key, startedAt);
   }
   const since = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
@@ -130,7 +139,9 @@ export async function authenticateApiKey(
 }
 
 /** A key row's principal; frozen, since a cached one serves many requests. */
-function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
+function principalOf(row: ApiKeyRow, livemode: boolean): ApiKeyPrincipal {
+  // A sandbox's principal says so (test mode); a live one leaves `livemode` out.
+  const mode = livemode ? {} : { livemode: false as const };
   // A publishable key holds its one scope whatever its row says, and is marked so that GraphQL and
   // the origin check know it (src/transport/graphql/yoga.ts, src/transport/http/cors.ts).
   if (row.kind === 'publishable')
@@ -141,6 +152,7 @@ function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
       scopes: Object.freeze([PUBLISHABLE_KEY_SCOPE]) as string[],
       rateLimitPerMinute: row.rate_limit_per_minute,
       publishable: true,
+      ...mode,
     });
   return Object.freeze({
     kind: 'apiKey',
@@ -148,7 +160,40 @@ function principalOf(row: ApiKeyRow): ApiKeyPrincipal {
     tenantId: row.tenant_id,
     scopes: Object.freeze(effectiveScopes(row.scopes)) as string[],
     rateLimitPerMinute: row.rate_limit_per_minute,
+    ...mode,
   });
+}
+
+/**
+ * The tenant a new key goes to (docs/test-mode.md): `livemode` false from a live tenant is its
+ * sandbox, made on first use; from a sandbox, the sandbox itself. A sandbox cannot make a live key
+ * (403 test_mode_key). Left out: the caller's own tenant.
+ */
+export async function keyTenant(
+  db: Executor,
+  callerTenantId: string,
+  livemode: boolean | undefined,
+): Promise<TenantRow> {
+  const caller = await getTenant(db, callerTenantId);
+  if (livemode === undefined || livemode === caller.livemode) return caller;
+  if (livemode) throw forbidden('A test-mode key cannot create a live key; use a live admin key', 'test_mode_key');
+  return ensureSandbox(db, caller);
+}
+
+/** The live tenant's sandbox (test mode, docs/test-mode.md), made when it has none: nothing is copied. */
+export async function ensureSandbox(db: Executor, live: TenantRow): Promise<TenantRow> {
+  if (!live.livemode) return live;
+  const found = await repo.findSandbox(db, live.id);
+  if (found) return found;
+  await repo.insertSandbox(db, live);
+  const made = await repo.findSandbox(db, live.id);
+  if (!made) throw new Error(`the sandbox of ${live.id} vanished while it was made`);
+  return made;
+}
+
+/** A live tenant's sandbox, or undefined when it has none yet (a sandbox: itself). */
+export async function sandboxOf(db: Executor, tenant: TenantRow): Promise<TenantRow | undefined> {
+  return tenant.livemode ? repo.findSandbox(db, tenant.id) : tenant;
 }
 
 export async function getTenant(db: Executor, tenantId: string): Promise<TenantRow> {

@@ -53,7 +53,7 @@ declare module '../../kernel/deps.js' {
 /** The users module (src/app/modules.ts lists it; docs/architecture.md, "Modules"). */
 export const usersModule = defineModule({
   name: 'users',
-  dependsOn: ['audit'],
+  dependsOn: ['audit', 'tenants'],
   typeDefs: ['users.graphql'],
   resolvers: userResolvers,
   routes: (fastify, deps) => {

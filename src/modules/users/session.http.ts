@@ -20,6 +20,7 @@ import {
   startSession,
 } from './sessions.service.js';
 import { verifyCredentials } from './users.service.js';
+import { ensureSandbox } from '../tenants/index.js';
 import { parseSignIn } from './users.commands.js';
 import { ANONYMOUS_ACTOR, recordAudit, userActor } from '../audit/index.js';
 import type { SignInThrottle } from './throttle.js';
@@ -35,6 +36,11 @@ import {
 
 export const SESSION_COOKIE = 'portier_session';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * Test mode in the dashboard (docs/test-mode.md): a session's GraphQL request with
+ * `X-Portier-Mode: test` acts on the sandbox of the user's tenant, made on the first such request.
+ */
+export const MODE_HEADER = 'x-portier-mode';
 export const SESSION_PATH = '/dashboard/api/session';
 
 /** Who is signed in on a request (OAuth's interaction pages use it too). */
@@ -126,7 +132,10 @@ export class DashboardSessions {
     if (!live) return { failure: notSignedIn() };
     const problem = this.csrfProblem(req, live.session.id);
     if (problem) return { failure: csrfFailed(problem) };
-    return { principal: principalOf(live) };
+    const principal = principalOf(live);
+    if (req.headers[MODE_HEADER] !== 'test') return { principal };
+    const sandbox = await ensureSandbox(this.deps.database.db, live.tenant);
+    return { principal: { ...principal, tenantId: sandbox.id, livemode: false } };
   }
 
   setCookie(reply: FastifyReply, token: string): void {

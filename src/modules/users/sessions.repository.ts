@@ -43,6 +43,8 @@ export async function findLiveSession(
       'u.password_changed_at as u_password_changed_at',
       't.name as t_name',
       't.created_at as t_created_at',
+      't.livemode as t_livemode',
+      't.live_tenant_id as t_live_tenant_id',
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
@@ -50,8 +52,18 @@ export async function findLiveSession(
     .where('s.last_seen_at', '>', idleSince)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { u_email, u_role, u_password_hash, u_created_at, u_password_changed_at, t_name, t_created_at, ...session } =
-    row;
+  const {
+    u_email,
+    u_role,
+    u_password_hash,
+    u_created_at,
+    u_password_changed_at,
+    t_name,
+    t_created_at,
+    t_livemode,
+    t_live_tenant_id,
+    ...session
+  } = row;
   return {
     session,
     user: {
@@ -63,7 +75,13 @@ export async function findLiveSession(
       created_at: u_created_at,
       password_changed_at: u_password_changed_at,
     },
-    tenant: { id: session.tenant_id, name: t_name, created_at: t_created_at },
+    tenant: {
+      id: session.tenant_id,
+      name: t_name,
+      created_at: t_created_at,
+      livemode: t_livemode,
+      live_tenant_id: t_live_tenant_id,
+    },
   };
 }
 

@@ -107,7 +107,8 @@ export async function claimJobs(
       RETURNING d.*
     )
     SELECT d.*, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.active,
-      e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at
+      e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at,
+      (SELECT t.livemode FROM tenants t WHERE t.id = d.tenant_id) AS livemode
     FROM claimed d
     JOIN webhooks w ON w.tenant_id = d.tenant_id AND w.id = d.webhook_id
     JOIN events e ON e.tenant_id = d.tenant_id AND e.id = d.event_id
@@ -127,6 +128,8 @@ export interface DeliveryJob {
   eventType: string;
   eventData: Record<string, unknown>;
   eventCreatedAt: Date;
+  /** The tenant's mode: false for a sandbox (test mode, docs/test-mode.md). */
+  livemode: boolean;
 }
 
 /** A delivery row with its subscription's and its event's columns, as loadJobs and claimJobs read it. */
@@ -139,6 +142,7 @@ type JobRow = WebhookDeliveryRow & {
   event_type: string;
   event_data: Record<string, unknown>;
   event_created_at: Date;
+  livemode: boolean | null;
 };
 
 function toJob({
@@ -150,6 +154,7 @@ function toJob({
   event_type,
   event_data,
   event_created_at,
+  livemode,
   ...delivery
 }: JobRow): DeliveryJob {
   return {
@@ -162,6 +167,7 @@ function toJob({
     eventType: event_type,
     eventData: event_data,
     eventCreatedAt: event_created_at,
+    livemode: livemode ?? true,
   };
 }
 
@@ -181,6 +187,7 @@ export async function loadJobs(db: Executor, ids: string[]): Promise<DeliveryJob
       'e.type as event_type',
       'e.data as event_data',
       'e.created_at as event_created_at',
+      (eb) => eb.selectFrom('tenants as t').select('t.livemode').whereRef('t.id', '=', 'd.tenant_id').as('livemode'),
     ])
     .where('d.id', 'in', ids)
     .execute();

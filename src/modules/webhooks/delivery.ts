@@ -132,6 +132,7 @@ async function attempt(
       timestamp: job.eventCreatedAt,
       tenantId: delivery.tenant_id,
       data: job.eventData,
+      livemode: job.livemode,
     },
     attemptedAt,
   );

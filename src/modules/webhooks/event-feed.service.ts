@@ -14,8 +14,14 @@ import { envelopeOf, type Envelope } from './signing.js';
 /** A served event: its envelope, and its position for the cursor. */
 export type FeedEvent = Envelope & { position: FeedPosition };
 
-const eventOf = (tenantId: string, row: feed.FeedRow): FeedEvent => ({
-  ...envelopeOf({ id: row.id, type: row.type, timestamp: row.created_at, tenantId, data: row.data }),
+/** The tenant whose feed is read: its id, and its mode (false for a sandbox, docs/test-mode.md). */
+export interface FeedTenant {
+  id: string;
+  livemode: boolean;
+}
+
+const eventOf = ({ id: tenantId, livemode }: FeedTenant, row: feed.FeedRow): FeedEvent => ({
+  ...envelopeOf({ id: row.id, type: row.type, timestamp: row.created_at, tenantId, data: row.data, livemode }),
   position: { xactId: row.position_xid, seq: row.position_seq },
 });
 
@@ -28,19 +34,19 @@ async function startOf(db: Executor, tenantId: string, command: EventFeedCommand
 }
 
 /** One page and one more row, which tells whether another page follows. */
-async function pageOf(db: Executor, tenantId: string, command: EventFeedCommand): Promise<FeedEvent[]> {
-  const start = await startOf(db, tenantId, command);
-  const rows = await feed.feedPage(db, tenantId, command.types, start, command.size + 1);
-  return rows.map((row) => eventOf(tenantId, row));
+async function pageOf(db: Executor, tenant: FeedTenant, command: EventFeedCommand): Promise<FeedEvent[]> {
+  const start = await startOf(db, tenant.id, command);
+  const rows = await feed.feedPage(db, tenant.id, command.types, start, command.size + 1);
+  return rows.map((row) => eventOf(tenant, row));
 }
 
 /** The REST shape: `{events, next}`, next null on the last page. */
 export async function eventFeed(
   db: Executor,
-  tenantId: string,
+  tenant: FeedTenant,
   command: EventFeedCommand,
 ): Promise<{ events: FeedEvent[]; next: string | null }> {
-  const page = await pageOf(db, tenantId, command);
+  const page = await pageOf(db, tenant, command);
   const events = page.slice(0, command.size);
   const last = events.at(-1);
   return { events, next: page.length > command.size && last ? cursorOf(last.position) : null };
@@ -49,13 +55,13 @@ export async function eventFeed(
 /** The GraphQL connection: every edge has its cursor, so endCursor is there to poll with on the last page too. */
 export async function eventsConnection(
   db: Executor,
-  tenantId: string,
+  tenant: FeedTenant,
   command: EventFeedCommand,
   withTotal: boolean,
 ): Promise<Connection<FeedEvent>> {
   const [page, total] = await Promise.all([
-    pageOf(db, tenantId, command),
-    withTotal ? feed.countFeed(db, tenantId, command.types) : null,
+    pageOf(db, tenant, command),
+    withTotal ? feed.countFeed(db, tenant.id, command.types) : null,
   ]);
   return connectionOf(page, command.size, command.after, (event) => cursorOf(event.position), total);
 }
@@ -65,8 +71,8 @@ export async function eventsConnection(
  * tenant's event or a subscription's test event is NOT_FOUND. An event is readable here as soon as
  * its transaction has committed (the feed itself serves it once every earlier transaction has).
  */
-export async function feedEvent(db: Executor, tenantId: string, eventId: string): Promise<FeedEvent> {
-  const row = isUuid(eventId) ? await feed.findFeedEvent(db, tenantId, eventId) : undefined;
+export async function feedEvent(db: Executor, tenant: FeedTenant, eventId: string): Promise<FeedEvent> {
+  const row = isUuid(eventId) ? await feed.findFeedEvent(db, tenant.id, eventId) : undefined;
   if (!row) throw notFound('Event', eventId);
-  return eventOf(tenantId, row);
+  return eventOf(tenant, row);
 }

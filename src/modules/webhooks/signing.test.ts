@@ -26,6 +26,7 @@ describe('sign', () => {
     timestamp: new Date('2026-11-20T10:00:00Z'),
     tenantId: 't1',
     data: { booking: { id: 'b1' } },
+    livemode: true,
   };
 
   it('signs whsec_ secrets with the base64-decoded key, verifiable by standardwebhooks', () => {

@@ -54,6 +54,8 @@ export interface WebhookMessage {
   /** When the event happened. */
   timestamp: Date;
   data: unknown;
+  /** False for a sandbox tenant's event (test mode, docs/test-mode.md). */
+  livemode: boolean;
 }
 
 /** An event as it travels: a delivery's JSON body, and an item of the events feed (docs/events.md). */
@@ -65,6 +67,8 @@ export interface Envelope {
   tenantId: string;
   apiVersion: string;
   data: unknown;
+  /** False for a sandbox tenant's event (test mode); last, after the keys the body always had. */
+  livemode: boolean;
 }
 
 /** The envelope of `message`, its keys in the order the body has always had. */
@@ -76,6 +80,7 @@ export function envelopeOf(message: WebhookMessage): Envelope {
     tenantId: message.tenantId,
     apiVersion: API_VERSION,
     data: message.data,
+    livemode: message.livemode,
   };
 }
 

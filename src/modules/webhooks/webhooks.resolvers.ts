@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../../generated/graphql.js';
 import type { GraphQLContext } from '../../kernel/context.js';
 import type { WebhookAttemptRow } from '../../kernel/db/types.js';
-import { tenantOf } from '../../kernel/auth/principal.js';
+import { tenantOf, livemodeOf } from '../../kernel/auth/principal.js';
 import { connectionSelection, inTransaction } from '../../kernel/graphql-helpers.js';
 import * as webhooks from './webhooks.service.js';
 import { PAGE_SIZES, REST_CURSOR_PAGE, cursorPageOf } from '../../kernel/paging.js';
@@ -33,6 +33,9 @@ function headerList(headers: Record<string, string> | null | undefined): { name:
     .map(([name, value]) => ({ name, value }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** The principal's tenant and its mode (the feed's envelopes carry livemode; docs/test-mode.md). */
+const feedTenant = (ctx: GraphQLContext, tenantId: string) => ({ id: tenantId, livemode: livemodeOf(ctx.principal) });
 
 export const webhookResolvers: Resolvers = {
   Query: {
@@ -70,15 +73,19 @@ export const webhookResolvers: Resolvers = {
       // eventTypes (WebhookEventType values, whose internal values are the type strings) widen types.
       const types = a.eventTypes ? [...(a.types ?? []), ...a.eventTypes] : a.types;
       const command = parseEventsConnection({ first: a.first, after: a.after, types });
-      return eventsConnection(ctx.db, tenantId, command, connectionSelection(info).totalCount);
+      return eventsConnection(ctx.db, feedTenant(ctx, tenantId), command, connectionSelection(info).totalCount);
     },
     eventFeed: (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
-      return eventFeed(ctx.db, tenantId, parseEventFeed({ after: a.after, types: a.types, limit: a.limit }));
+      return eventFeed(
+        ctx.db,
+        feedTenant(ctx, tenantId),
+        parseEventFeed({ after: a.after, types: a.types, limit: a.limit }),
+      );
     },
-    event: (_, a, ctx) => feedEvent(ctx.db, tenantOf(ctx.principal, a.tenantId), a.id),
+    event: (_, a, ctx) => feedEvent(ctx.db, feedTenant(ctx, tenantOf(ctx.principal, a.tenantId)), a.id),
     eventDetails: async (_, a, ctx) => ({
-      event: await feedEvent(ctx.db, tenantOf(ctx.principal, a.tenantId), a.eventId),
+      event: await feedEvent(ctx.db, feedTenant(ctx, tenantOf(ctx.principal, a.tenantId)), a.eventId),
     }),
     webhookDeliveries: async (_, a, ctx) => {
       const tenantId = tenantOf(ctx.principal, a.tenantId);
@@ -175,6 +182,7 @@ export const webhookResolvers: Resolvers = {
     },
   },
   Webhook: {
+    livemode: (_, __, ctx) => livemodeOf(ctx.principal),
     createdAt: (row) => row.created_at,
   },
   WebhookDelivery: {

@@ -547,8 +547,12 @@ export function webhooksSection(components: Components): { section: Record<strin
           description: 'The payload version; it changes only with a breaking change of the payload.',
         },
         data,
+        livemode: {
+          type: 'boolean',
+          description: "False for a sandbox tenant's event (test mode, docs/test-mode.md); true for live data.",
+        },
       },
-      required: ['id', 'type', 'timestamp', 'tenantId', 'apiVersion', 'data'],
+      required: ['id', 'type', 'timestamp', 'tenantId', 'apiVersion', 'data', 'livemode'],
     });
     section[type] = {
       post: {

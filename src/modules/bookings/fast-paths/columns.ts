@@ -29,6 +29,8 @@ export const COLUMNS_OF_FIELD: Record<string, readonly BookingViewColumn[]> = {
   cancellationReasonCode: ['cancellation_reason_code'],
   cancellationReason: ['cancellation_reason'],
   guestLocale: ['guest_locale'],
+  // The principal's mode (test mode): no column.
+  livemode: [],
   seriesId: ['series_id'],
   customerId: ['customer_id'],
 };

@@ -1,4 +1,4 @@
-import { tenantOf } from '../../../kernel/auth/principal.js';
+import { livemodeOf, tenantOf } from '../../../kernel/auth/principal.js';
 import type { GraphQLContext } from '../../../kernel/context.js';
 import type { PlannedFields } from '../../../kernel/field-plan.js';
 import { parseListBookings } from '../bookings.commands.js';
@@ -65,6 +65,7 @@ export function bookingFastPaths(on: boolean): BookingFastPaths {
             tenantOf(ctx.principal),
             parseListBookings(variables),
             ctx.principal?.kind === 'apiKey' && ctx.principal.scopes.includes('customers:read'),
+            livemodeOf(ctx.principal),
           );
           ctx.nextCursor = next;
           return body;

@@ -24,7 +24,7 @@ import { givenFilters, statementShape, type GivenFilter } from './given-filters.
 
 /** The route's selection (as SOFA derives it from the schema) that bookingPageJson writes. */
 export const BOOKING_PAGE_SELECTION =
-  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt reference noShowAt cancellationReasonCode cancellationReason guestLocale customerId customer{id}notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}seriesId series{id}}pagination{page pageSize total}next}';
+  '{bookings{id objectId objectName guestName guestEmail guestPhone startTime endTime status totalPrice currency createdAt paymentUrl refundAmount object{id}metadata updatedAt reference noShowAt cancellationReasonCode cancellationReason guestLocale livemode customerId customer{id}notifications{id channel kind status recipient attempts lastError sentAt nextAttemptAt createdAt}payment{status amountPaid amountRefunded currency provider paidAt}seriesId series{id}}pagination{page pageSize total}next}';
 
 /** An instant as a JSON string. */
 const isoString = (column: string): RawBuilder<string> => sql<string>`'"' || ${isoInstant(column)} || '"'`;
@@ -80,7 +80,7 @@ const str = JSON.stringify;
  * form JSON.stringify gives the GraphQL execution's result (metadata as pg parsed it); the instants
  * (isoInstant) and the notifications come as PostgreSQL wrote them.
  */
-function bookingJson(b: PageRow, paymentUrl: string, withCustomer: boolean): string {
+function bookingJson(b: PageRow, paymentUrl: string, withCustomer: boolean, livemode: boolean): string {
   return (
     `{"id":"${b.id}","objectId":"${b.object_id}","objectName":${str(b.object_name)},"guestName":${str(b.guest_name)}` +
     `,"guestEmail":${str(b.guest_email)},"guestPhone":${str(b.guest_phone)},"startTime":"${b.start_time}"` +
@@ -90,7 +90,7 @@ function bookingJson(b: PageRow, paymentUrl: string, withCustomer: boolean): str
     `,"updatedAt":"${b.updated_at}","reference":${str(b.reference)}` +
     `,"noShowAt":${b.no_show_at === null ? 'null' : `"${b.no_show_at}"`},"cancellationReasonCode":${str(b.cancellation_reason_code)}` +
     `,"cancellationReason":${str(b.cancellation_reason)},"guestLocale":${str(b.guest_locale?.toUpperCase() ?? null)}` +
-    `,"customerId":${str(b.customer_id)}` +
+    `,"livemode":${str(livemode)},"customerId":${str(b.customer_id)}` +
     `,"customer":${b.customer_id !== null && withCustomer ? `{"id":"${b.customer_id}"}` : 'null'}` +
     `,"notifications":${b.notifications},"payment":{"status":${str(b.payment_status)}` +
     `,"amountPaid":${str(b.amount_paid)},"amountRefunded":${str(b.amount_refunded)},"currency":${str(b.currency)}` +
@@ -190,6 +190,8 @@ export async function bookingPageJson(
   command: ListBookings,
   /** Whether the caller holds customers:read (Booking.customer is null otherwise). */
   withCustomer = false,
+  /** The tenant's mode (Booking.livemode; test mode, docs/test-mode.md). */
+  livemode = true,
 ): Promise<{ body: string; next: string | null }> {
   const page = command.page ?? 1;
   const pageSize = command.pageSize ?? PAGE_SIZES.bookings.default;
@@ -218,7 +220,7 @@ export async function bookingPageJson(
       )
     : await pageStatement(db, tenantId, filters, pageSize, offset).execute();
   const total = rows[0]?.total ?? (await countMatching(db, tenantId, filters).executeTakeFirstOrThrow()).n;
-  const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row), withCustomer)).join(',');
+  const items = rows.map((row) => bookingJson(row, paymentUrlOf(deps, row), withCustomer, livemode)).join(',');
   // The general path's `next`: the last booking's cursor when more bookings follow this page.
   const last = rows.at(-1);
   const next =
