@@ -158,6 +158,7 @@ describe('GET /objects', () => {
       'bookingRules',
       'createdAt',
       'id',
+      'livemode',
       'metadata',
       'name',
       'openingHours',
@@ -167,6 +168,7 @@ describe('GET /objects', () => {
       'updatedAt',
     ]);
     expect(court).toMatchObject({
+      livemode: true,
       pricePerHour: 2000,
       accommodation: { id: v.accommodation.id },
       openingHours: { timeZone: 'Europe/Berlin', schedule: { monday: { open: '08:00', close: '22:00' } } },
