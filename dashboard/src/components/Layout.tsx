@@ -116,7 +116,7 @@ export function Layout() {
                 window.location.reload();
               }}
             />
-            Test mode
+            Test<span className="topbar-word"> mode</span>
           </label>
           {canReadBookings && !testMode ? <LiveStatus state={live} /> : null}
           {/* Escape from the menu's own button and links bubbles here; the container is not a control itself. */}
@@ -134,7 +134,8 @@ export function Layout() {
               aria-controls={accountId}
               onClick={() => setAccountOpen((open) => !open)}
             >
-              Your account
+              <span className="topbar-word">Your </span>
+              <span className="topbar-capital">account</span>
             </button>
             <div id={accountId} className="account-panel" hidden={!accountOpen}>
               <p className="account-who">
@@ -168,7 +169,7 @@ export function Layout() {
             onClick={() => setMenuOpen((open) => !open)}
           >
             <span className="menu-icon" aria-hidden="true" />
-            Menu
+            <span className="topbar-word">Menu</span>
           </button>
         </div>
       </header>
