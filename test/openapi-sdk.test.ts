@@ -236,6 +236,8 @@ describe('the SDKs of three generators', () => {
   // the project; a package.json of its own makes them ES modules (top-level await).
   let work: string;
   let venue: Awaited<ReturnType<typeof buildVenue>>;
+  /** The venue's sandbox (test mode), with a svc_test_ key and an object of its own. */
+  let sandbox: Awaited<ReturnType<typeof buildVenue>>;
   let oauth: { clientId: string; clientSecret: string; email: string; password: string };
   const jar = new CookieJar();
 
@@ -290,6 +292,14 @@ describe('the SDKs of three generators', () => {
     expect(orval, 'orval').toMatchObject({ code: 0 });
 
     venue = await buildVenue(h);
+    const testKey = await h.graphql(
+      venue.apiKey,
+      'mutation { createApiKey(name: "SDK test mode", scopes: ["bookings:read", "bookings:write"], livemode: false) { apiKey } }',
+    );
+    expect(testKey.body.errors).toBeUndefined();
+    const apiKey = testKey.body.data.createApiKey.apiKey as string;
+    const viewer = await h.graphql(apiKey, '{ viewer { id } }');
+    sandbox = await buildVenue(h, { tenant: { tenantId: viewer.body.data.viewer.id as string, apiKey } });
     const owner = await h.tenant('SDK app maker');
     const { app: client, clientSecret } = await createApp(h.deps.database.db, {
       tenantId: owner.tenantId,
@@ -328,7 +338,7 @@ describe('the SDKs of three generators', () => {
   }, 600_000);
 
   it.each(GENERATORS)(
-    '%s: the program books a slot by its instants, walks the day by cursor, creates, confirms and cancels a booking and exchanges an authorization code for a token',
+    '%s: the program books a slot by its instants, walks the day by cursor, books with a test-mode key, creates, confirms and cancels a booking and exchanges an authorization code for a token',
     async (generator) => {
       const { verifier, challenge } = pkce();
       const flow = await runAuthorization(injectHttp(app.fastify), {
@@ -357,6 +367,7 @@ describe('the SDKs of three generators', () => {
         startTime: `${day}T${hour}:00:00Z`,
         endTime: `${day}T${hour + 1}:00:00Z`,
         oauth: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, code, verifier, redirectUri: REDIRECT },
+        test: { apiKey: sandbox.apiKey, tenantId: sandbox.tenantId, objectId: sandbox.object.id },
       };
       const program = await run(process.execPath, [
         '--import',
@@ -372,6 +383,8 @@ describe('the SDKs of three generators', () => {
         // The slot at hour:00 UTC seen in New York: hour − 5 in winter, hour − 4 in summer.
         slot: { callerTimeZone: 'America/New_York', localStart: expect.stringMatching(/^\d\d:00:00-0[45]:00$/) },
         pagedOnce: true,
+        // The same create with the sandbox's svc_test_ key: a test-mode booking the live key cannot read.
+        modes: { live: true, test: false, liveKeyReadsTest: 404 },
         refundAmount: 2000,
         token: { type: 'Bearer', scope: SCOPE, expiresIn: 3600, refresh: true },
         readWithToken: 'CANCELLED',

@@ -6,7 +6,8 @@ import { ownApp, type OwnApp } from './own-app.js';
 
 // An integrator's GraphQL program on urql (@urql/core, its fetch exchange) against a live server
 // (issue #44): it reads a day's availability in its own time zone and books a slot by the slot's
-// instants, exactly as they come (no time-zone library on the client).
+// instants, exactly as they come (no time-zone library on the client); it pins Portier-Version and
+// walks bookings by cursor; it makes a test-mode key and works in the venue's sandbox.
 
 let h: Harness;
 let own: OwnApp;
@@ -195,5 +196,75 @@ describe('an urql program', () => {
       .toPromise();
     expect(refused.data).toBeUndefined();
     expect(refused.error?.message).toContain('Portier-Version');
+  });
+
+  it('makes a test-mode key and works in the sandbox: its bookings say livemode false, and the live key never sees them', async () => {
+    const venue = await buildVenue(h);
+    const live = client(venue.apiKey);
+    const made = await live
+      .mutation(
+        gql<{ createApiKey: { apiKey: string; apiKeyInfo: { livemode: boolean } } }>`
+          mutation {
+            createApiKey(name: "urql test mode", scopes: ["admin"], livemode: false) {
+              apiKey
+              apiKeyInfo {
+                livemode
+              }
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
+    expect(made.error).toBeUndefined();
+    const testKey = made.data?.createApiKey.apiKey ?? '';
+    expect(testKey).toMatch(/^svc_test_/);
+    expect(made.data?.createApiKey.apiKeyInfo.livemode).toBe(false);
+    const test = client(testKey);
+    const viewer = await test
+      .query(
+        gql<{ viewer: { id: string; livemode: boolean; liveTenantId: string | null } }>`
+          query {
+            viewer {
+              id
+              livemode
+              liveTenantId
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
+    expect(viewer.data?.viewer).toMatchObject({ livemode: false, liveTenantId: venue.tenantId });
+    // The sandbox starts empty; its catalog is made with the test key's tenant.
+    const sandbox = await buildVenue(h, { tenant: { tenantId: viewer.data?.viewer.id ?? '', apiKey: testKey } });
+    const day = new Date(Date.now() + 15 * 86_400_000).toISOString().slice(0, 10);
+    const booked = await test
+      .mutation(CREATE, {
+        objectId: sandbox.object.id,
+        guestName: 'Test Guest',
+        guestEmail: 'test@example.com',
+        startTime: `${day}T10:00:00Z`,
+        endTime: `${day}T11:00:00Z`,
+      })
+      .toPromise();
+    expect(booked.error).toBeUndefined();
+    const listed = await test
+      .query(
+        gql<{ bookings: { id: string; livemode: boolean }[] }>`
+          query {
+            bookings(first: 10) {
+              id
+              livemode
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
+    expect(listed.data?.bookings).toEqual([{ id: booked.data?.createBooking.booking.id, livemode: false }]);
+    const seenLive = await live.query(PAGE, { objectId: sandbox.object.id, limit: 10 }).toPromise();
+    expect(seenLive.error).toBeUndefined();
+    expect(seenLive.data?.bookingPage.bookings).toEqual([]);
   });
 });

@@ -142,6 +142,7 @@ describe('device presence events', () => {
         offlineAfterSeconds: 45,
         sequence: 1,
       },
+      livemode: true,
     });
     expect(to(mine.url)[0]?.headers['webhook-id']).toBe(offline.id);
 

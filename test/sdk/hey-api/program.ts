@@ -3,8 +3,8 @@
 // test/openapi-sdk.test.ts generates it next to a copy of this file, type-checks both with `strict`,
 // then runs it against a live server: find the slot in availability (its instants, seen in the
 // program's own time zone), create → confirm → cancel a booking by them (reading the status back
-// each time), walk the day's bookings by cursor, exchange an authorization code for a token and
-// read the booking with it. It prints one JSON line.
+// each time), walk the day's bookings by cursor, book in the sandbox with a test-mode key, exchange
+// an authorization code for a token and read the booking with it. It prints one JSON line.
 import {
   bookingDetails,
   bookingPage,
@@ -24,6 +24,8 @@ interface Input {
   startTime: string;
   endTime: string;
   oauth: { clientId: string; clientSecret: string; code: string; verifier: string; redirectUri: string };
+  /** The venue's sandbox: a svc_test_ key, its tenant id and an object of its own. */
+  test: { apiKey: string; tenantId: string; objectId: string };
 }
 const input = JSON.parse(process.argv[2] ?? '') as Input;
 const { tenantId } = input;
@@ -89,6 +91,32 @@ for (let pages = 0; pages < 50; pages += 1) {
   after = page.next;
 }
 
+// Test mode: the same create with the sandbox's svc_test_ key and tenant id makes a test-mode
+// booking, which the live key cannot read.
+const testApi = createClient(
+  createConfig({
+    baseUrl: input.baseUrl,
+    auth: () => input.test.apiKey,
+    headers: { 'portier-version': PORTIER_VERSION },
+  }),
+);
+const testBooking = (
+  await createBooking({
+    client: testApi,
+    path: { tenantId: input.test.tenantId },
+    body: {
+      objectId: input.test.objectId,
+      guestName: 'Test Guest',
+      guestEmail: 'test@example.com',
+      startTime: slot.startTime,
+      endTime: input.endTime,
+    },
+    throwOnError: true,
+  })
+).data.booking;
+const crossed = await bookingDetails({ client: api, path: { tenantId, bookingId: testBooking.id } });
+const modes = { live: booking.livemode, test: testBooking.livemode, liveKeyReadsTest: crossed.response.status };
+
 // The generated operation encodes the form body itself; a confidential app signs in with Basic.
 const basic = Buffer.from(`${input.oauth.clientId}:${input.oauth.clientSecret}`).toString('base64');
 const exchanged = await oauthToken({
@@ -110,6 +138,7 @@ console.log(
     statuses,
     version,
     slot: { callerTimeZone: availability.callerTimeZone, localStart: slot.localStart?.slice(11) },
+    modes,
     pagedOnce: seen.filter((id) => id === booking.id).length === 1 && new Set(seen).size === seen.length,
     refundAmount: cancelled.data.refundAmount,
     token: { type: token.token_type, scope: token.scope, expiresIn: token.expires_in, refresh: !!token.refresh_token },
